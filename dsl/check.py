@@ -1,0 +1,605 @@
+"""Semantic checks: a merged list of declarations -> a checked `Ruleset`, or every error at once."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from . import board as boards
+from . import model as m
+from .diagnostics import Diagnostic, RulesetError
+from .placements import placements
+
+FUNCTIONS = {
+    # name: (argument types, result type); "dirs?" is an optional directions argument
+    "count": (["cells"], "number"),
+    "adjacent": (["cells", "dirs?"], "cells"),
+    "aligned": (["cells", "dirs"], "bool"),
+}
+TYPE_WORDS = {"number": "a number", "bool": "a condition", "player": "a player",
+              "cells": "a set of cells", "dirs": "directions"}
+BAD_SYMBOLS = set("./ \t#")
+MAX_PIECE_SIZE = 4
+
+
+@dataclass
+class PieceType:
+    """A kind as owned by one player (or neutral): what a board bitmask holds."""
+
+    kind: str
+    owner: int | None
+    symbol: str
+    size: int
+
+
+@dataclass
+class TurnPhase:
+    plies: list[str]  # ply rule names (resolved from `any`)
+    allows_pass: bool
+    when_possible: bool
+
+
+@dataclass
+class Ruleset:
+    """A checked game: everything the compiler needs, names resolved, types known."""
+
+    title: str
+    path: str
+    board: boards.Board
+    players: list[str]
+    types: list[PieceType]
+    kinds: dict[str, m.PieceDecl]
+    regions: dict[str, frozenset[int]]
+    vars: list[m.VarDecl]
+    setup: dict[int, list[int]]  # piece type -> cells
+    plies: list[m.PlyDecl]
+    first_turn: list[TurnPhase] | None
+    turn: list[TurnPhase]
+    ends: list[m.EndDecl]
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def types_of(self, kind: str, owner: int | None | str = "any") -> list[int]:
+        """Piece type indices of a kind ("piece": every kind), for one owner or any."""
+        return [i for i, t in enumerate(self.types)
+                if (kind == "piece" or t.kind == kind) and (owner == "any" or t.owner == owner)]
+
+
+class _Checker:
+    def __init__(self, decls: list[m.Decl], path: str, sources: dict[str, str]):
+        self.decls = decls
+        self.path = path
+        self.sources = sources
+        self.errors: list[Diagnostic] = []
+        self.names: dict[str, tuple[str, m.Span | None]] = {}  # name -> (category, where)
+
+    def error(self, span: m.Span | None, message: str, hint: str | None = None) -> None:
+        self.errors.append(Diagnostic(span, message, hint, file=self.path))
+
+    def suggest(self, name: str, candidates) -> str | None:
+        close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+        return f"did you mean '{close[0]}'?" if close else None
+
+    def declare(self, name: str, category: str, span: m.Span | None) -> bool:
+        if name in self.names:
+            other, where = self.names[name]
+            at = f" (line {where.line})" if where is not None else ""
+            self.error(span, f"'{name}' is already the name of a {other}{at}")
+            return False
+        self.names[name] = (category, span)
+        return True
+
+    # ------------------------------------------------------------------ driver
+    def run(self) -> Ruleset:
+        by_type: dict[type, list[m.Decl]] = {}
+        for d in self.decls:
+            by_type.setdefault(type(d), []).append(d)
+        get = lambda cls: by_type.get(cls, [])  # noqa: E731
+
+        game = get(m.GameDecl)
+        title = game[-1].title if game else ""
+        board = self.check_board(get(m.BoardDecl), get(m.RemoveDecl), get(m.LinkDecl))
+        players = self.check_players(get(m.PlayersDecl))
+        if board is None or players is None:
+            raise RulesetError(self.errors, self.sources)
+        self.board, self.players = board, players
+        for i, name in enumerate(board.names):
+            self.names[name] = ("cell", None)
+        for d in board.directions + list(board.groups):
+            self.names.setdefault(d, ("direction", None))
+        for p, span in players:
+            self.declare(p, "player", span)
+        self.player_names = [p for p, _ in players]
+
+        self.kinds: dict[str, m.PieceDecl] = {}
+        types = self.check_pieces(get(m.PieceDecl))
+        self.types = types
+        self.regions: dict[str, frozenset[int]] = {}
+        for r in get(m.RegionDecl):
+            self.check_region(r)
+        self.vars: dict[str, m.VarDecl] = {}
+        for v in get(m.VarDecl):
+            if self.declare(v.name, "variable", v.name_span):
+                self.vars[v.name] = v
+        setup = self.check_setup(get(m.SetupDecl))
+        plies = get(m.PlyDecl)
+        ply_names: dict[str, m.PlyDecl] = {}
+        for p in plies:
+            if p.name in ply_names or p.name in ("any", "pass"):
+                self.error(p.name_span, f"ply '{p.name}' is declared twice" if p.name in ply_names
+                           else f"'{p.name}' is a reserved ply name")
+                continue
+            ply_names[p.name] = p
+            self.check_ply(p)
+        if not plies:
+            self.error(None if not self.decls else self.decls[0].span,
+                       "the ruleset declares no ply: nothing can ever move",
+                       "add a rule such as `ply step: move own piece step onto empty`")
+        turns = get(m.TurnDecl)
+        turn = first = None
+        for t in turns:
+            phases = self.check_turn(t, ply_names)
+            if t.first:
+                first = phases
+            else:
+                turn = phases
+        if turn is None:
+            turn = [TurnPhase(list(ply_names), False, False)]
+        ends = get(m.EndDecl)
+        seen_ends: set[str] = set()
+        for e in ends:
+            if e.name in seen_ends:
+                self.error(e.name_span, f"end rule '{e.name}' is declared twice")
+            seen_ends.add(e.name)
+            self.check_end(e)
+        if not game:
+            self.error(self.decls[0].span if self.decls else None,
+                       "the ruleset has no title", 'add a line such as `game "My Game"`')
+        if self.errors:
+            raise RulesetError(self.errors, self.sources)
+        return Ruleset(title, self.path, board, self.player_names, types, self.kinds,
+                       self.regions, list(self.vars.values()), setup, plies, first, turn, ends,
+                       self.sources)
+
+    # ------------------------------------------------------------------ board
+    def check_board(self, decls, removes, links) -> boards.Board | None:
+        if not decls:
+            span = self.decls[0].span if self.decls else None
+            self.error(span, "the ruleset declares no board", "add a line such as `board square 5 x 5`")
+            return None
+        d = decls[-1]
+        try:
+            board = boards.build(d.shape, d.width, d.height, [o for o, _ in d.options])
+        except boards.BoardError as e:
+            self.error(d.span, str(e))
+            return None
+        cells = []
+        for r in removes:
+            for name, span in r.cells:
+                if name not in board.index:
+                    self.error(span, f"cannot remove '{name}': no such cell",
+                               self.suggest(name, board.index))
+                else:
+                    cells.append(board.index[name])
+        if cells:
+            board = boards.remove_cells(board, cells)
+        for link in links:
+            ends = []
+            for name, span in (link.a, link.b):
+                if name not in board.index:
+                    self.error(span, f"cannot link '{name}': no such cell",
+                               self.suggest(name, board.index))
+                else:
+                    ends.append(board.index[name])
+            if len(ends) == 2:
+                if ends[0] == ends[1]:
+                    self.error(link.span, "a link joins two different cells")
+                else:
+                    boards.add_link(board, *ends)
+        return board
+
+    def check_players(self, decls):
+        if not decls:
+            span = self.decls[0].span if self.decls else None
+            self.error(span, "the ruleset declares no players",
+                       "add a line such as `players White, Black` (the first moves first)")
+            return None
+        names = decls[-1].names
+        if len(names) != 2:
+            self.error(decls[-1].span, f"rulecraft plays two-player games; this one names {len(names)}")
+            return None
+        return names
+
+    # ------------------------------------------------------------------ pieces
+    def check_pieces(self, decls) -> list[PieceType]:
+        types: list[PieceType] = []
+        symbols: dict[str, m.Span] = {}
+        for d in decls:
+            if not self.declare(d.name, "piece kind", d.name_span):
+                continue
+            self.kinds[d.name] = d
+            if d.neutral and d.owner:
+                self.error(d.span, f"piece '{d.name}' cannot be both neutral and owned")
+                continue
+            if not d.neutral and not d.owner:
+                self.error(d.name_span, f"piece '{d.name}' needs an owner",
+                           f"add `owner {self.player_names[0]}`, `owner each` or `neutral`")
+                continue
+            if not 1 <= d.size <= MAX_PIECE_SIZE:
+                self.error(d.span, f"piece size must be between 1 and {MAX_PIECE_SIZE}")
+                continue
+            if d.neutral:
+                owners: list[int | None] = [None]
+            elif d.owner[0] == "each":
+                owners = list(range(len(self.player_names)))
+            elif d.owner[0] in self.player_names:
+                owners = [self.player_names.index(d.owner[0])]
+            else:
+                self.error(d.owner[1], f"unknown player '{d.owner[0]}'",
+                           self.suggest(d.owner[0], self.player_names + ["each"]))
+                continue
+            if len(d.symbols) != len(owners):
+                want = "one symbol" if len(owners) == 1 else f"{len(owners)} symbols (one per player, e.g. `symbol R/r`)"
+                self.error(d.name_span, f"piece '{d.name}' needs {want}")
+                continue
+            for (sym, span), owner in zip(d.symbols, owners):
+                if len(sym) != 1 or sym in BAD_SYMBOLS:
+                    self.error(span, f"a symbol is one character other than . / # or a space; got '{sym}'")
+                elif sym in symbols:
+                    self.error(span, f"symbol '{sym}' is already used (line {symbols[sym].line})")
+                else:
+                    symbols[sym] = span
+                types.append(PieceType(d.name, owner, sym, d.size))
+        if not decls:
+            self.error(self.decls[0].span, "the ruleset declares no pieces")
+        return types
+
+    # ------------------------------------------------------------------ static cell sets
+    def static_cells(self, expr: m.Expr) -> frozenset[int] | None:
+        """A cell set known without a position (cells, regions, set operators)."""
+        t = self.typeof(expr, static=True)
+        if t is None:
+            return None
+        if t != "cells":
+            self.error(expr.span, f"expected a set of cells, found {TYPE_WORDS.get(t, t)}")
+            return None
+        return self.eval_static(expr)
+
+    def eval_static(self, e: m.Expr) -> frozenset[int]:
+        if isinstance(e, m.Name):
+            kind, value = e.ref
+            return frozenset([value]) if kind == "cell" else self.regions[value]
+        if isinstance(e, m.BinOp):
+            a, b = self.eval_static(e.left), self.eval_static(e.right)
+            return {"|": a | b, "&": a & b, "-": a - b, "+": a | b}[e.op]
+        if isinstance(e, m.Call) and e.func == "adjacent":
+            src = self.eval_static(e.args[0])
+            dirs = self.board.resolve_dirs(e.args[1].ref[1]) if len(e.args) > 1 else None
+            return frozenset(n for c in src for n in self.board.neighbours(c, dirs))
+        raise AssertionError(f"not static: {e}")
+
+    def check_region(self, r: m.RegionDecl) -> None:
+        if not self.declare(r.name, "region", r.name_span):
+            return
+        cells: set[int] = set()
+        ok = True
+        for item in r.items:
+            value = self.static_cells(item)
+            if value is None:
+                ok = False
+            else:
+                cells |= value
+        if ok:
+            self.regions[r.name] = frozenset(cells)
+        else:
+            self.regions[r.name] = frozenset()
+
+    # ------------------------------------------------------------------ setup
+    def check_setup(self, decls) -> dict[int, list[int]]:
+        setup: dict[int, list[int]] = {}
+        taken: dict[int, m.Span] = {}
+        rest: list[tuple[int, m.SetupDecl]] = []
+        for d in decls:
+            if d.piece not in self.kinds:
+                self.error(d.piece_span, f"unknown piece '{d.piece}'", self.suggest(d.piece, self.kinds))
+                continue
+            kind = self.kinds[d.piece]
+            if d.owner is not None:
+                if d.owner[0] not in self.player_names:
+                    self.error(d.owner[1], f"unknown player '{d.owner[0]}'",
+                               self.suggest(d.owner[0], self.player_names))
+                    continue
+                owner = self.player_names.index(d.owner[0])
+                tids = [i for i, t in enumerate(self.types) if t.kind == d.piece and t.owner == owner]
+                if not tids:
+                    self.error(d.owner[1], f"{d.owner[0]} has no '{d.piece}' pieces")
+                    continue
+            else:
+                tids = [i for i, t in enumerate(self.types) if t.kind == d.piece]
+                if len(tids) != 1:
+                    if tids:
+                        self.error(d.piece_span, f"every player has '{d.piece}' pieces: say whose",
+                                   f"write `setup {d.piece} of {self.player_names[0]}: ...`")
+                    continue
+            tid = tids[0]
+            if tid in setup or any(t == tid for t, _ in rest):
+                self.error(d.piece_span, f"the setup of '{d.piece}' is given twice")
+                continue
+            if d.items is None:
+                rest.append((tid, d))
+                continue
+            cells: set[int] = set()
+            for item in d.items:
+                value = self.static_cells(item)
+                if value is not None:
+                    cells |= value
+            self.claim(d, cells, taken)
+            if kind.size > 1:
+                self.check_placement(d, kind, cells)
+            setup[tid] = sorted(cells)
+        if len(rest) > 1:
+            self.error(rest[1][1].span, "only one piece can fill 'all other cells'")
+        for tid, d in rest[:1]:
+            if self.kinds[d.piece].size > 1:
+                self.error(d.span, "a piece covering several cells cannot fill 'all other cells'")
+                continue
+            setup[tid] = [c for c in range(self.board.size) if c not in taken]
+        return setup
+
+    def claim(self, d: m.SetupDecl, cells: set[int], taken: dict[int, m.Span]) -> None:
+        for c in sorted(cells):
+            if c in taken:
+                self.error(d.span, f"cell {self.board.names[c]} is already set up "
+                                   f"(line {taken[c].line})")
+            else:
+                taken[c] = d.span
+
+    def check_placement(self, d: m.SetupDecl, kind: m.PieceDecl, cells: set[int]) -> None:
+        if cells and frozenset(cells) not in {frozenset(p) for p in placements(self.board, kind.size)}:
+            names = ", ".join(self.board.names[c] for c in sorted(cells))
+            self.error(d.span, f"piece '{kind.name}' covers {kind.size} cells in a straight line; "
+                               f"{names} is not such a placement",
+                       "rulecraft places one piece of a kind that covers several cells")
+
+    # ------------------------------------------------------------------ plies
+    def check_dirs(self, dirs: list[tuple[str, m.Span]] | None) -> None:
+        for name, span in dirs or []:
+            if name not in self.board.directions and name not in self.board.groups:
+                known = self.board.directions + list(self.board.groups)
+                self.error(span, f"unknown direction '{name}' (this board has: {', '.join(known)})",
+                           self.suggest(name, known))
+
+    def check_ply(self, p: m.PlyDecl) -> None:
+        if p.kind != "piece" and p.kind not in self.kinds:
+            self.error(p.kind_span, f"unknown piece '{p.kind}'", self.suggest(p.kind, self.kinds))
+        self.check_dirs(p.motion.dirs)
+        if p.motion.kind == "anywhere" and p.motion.dirs:
+            self.error(p.motion.span, "`anywhere` takes no directions")
+        if p.motion.limit is not None:
+            self.expect(p.motion.limit, "number", ply=False)
+        if p.onto is not None:
+            self.expect(p.onto, "cells", ply=True)
+        if p.where is not None:
+            self.expect(p.where, "bool", ply=True)
+        for eff in p.effects:
+            self.check_effect(eff)
+
+    def check_effect(self, eff: m.Effect) -> None:
+        var = self.vars.get(eff.var)
+        if var is None:
+            self.error(eff.var_span, f"unknown variable '{eff.var}'", self.suggest(eff.var, self.vars))
+            return
+        if var.per_player and eff.index is None:
+            self.error(eff.var_span, f"'{eff.var}' is kept per player: say whose",
+                       f"write {eff.var}[mover]")
+        elif not var.per_player and eff.index is not None:
+            self.error(eff.index.span, f"'{eff.var}' is not kept per player: drop the [...]")
+        elif eff.index is not None:
+            self.expect(eff.index, "player", ply=True)
+        self.expect(eff.value, "number", ply=True)
+
+    def check_turn(self, t: m.TurnDecl, plies: dict[str, m.PlyDecl]) -> list[TurnPhase]:
+        phases = []
+        for ph in t.phases:
+            names: list[str] = []
+            allows_pass = False
+            for name, span in ph.plies:
+                if name == "any":
+                    names.extend(n for n in plies if n not in names)
+                elif name == "pass":
+                    allows_pass = True
+                elif name not in plies:
+                    self.error(span, f"unknown ply '{name}'", self.suggest(name, plies))
+                elif name not in names:
+                    names.append(name)
+            phases.append(TurnPhase(names, allows_pass, ph.when_possible))
+        return phases
+
+    def check_end(self, e: m.EndDecl) -> None:
+        if e.player is not None:
+            self.expect(e.player, "player", ply=False, stuck=True)
+        self.expect(e.cond, "bool", ply=False, stuck=True)
+
+    # ------------------------------------------------------------------ expressions
+    def expect(self, e: m.Expr, want: str, ply: bool, stuck: bool = False) -> None:
+        t = self.typeof(e, ply=ply, stuck=stuck)
+        if t is not None and t != want:
+            self.error(e.span, f"expected {TYPE_WORDS[want]}, found {TYPE_WORDS.get(t, t)}")
+
+    def typeof(self, e: m.Expr, static: bool = False, ply: bool = False,
+               stuck: bool = False) -> str | None:
+        """Type `e` and its subexpressions (setting .type/.ref); None after an error."""
+        t = self._typeof(e, static, ply, stuck)
+        e.type = t
+        return t
+
+    def _typeof(self, e, static, ply, stuck):
+        sub = lambda x: self.typeof(x, static, ply, stuck)  # noqa: E731
+        if isinstance(e, m.Num):
+            return "number"
+        if isinstance(e, m.Name):
+            return self.type_name(e, static)
+        if isinstance(e, m.Keyword):
+            w = e.word
+            if w in ("here", "from") and not ply:
+                self.error(e.span, f"'{w}' means a cell of the ply being made; it is used only in ply rules")
+                return None
+            if w == "no legal ply" and not stuck:
+                self.error(e.span, "'no legal ply' is used only in end rules")
+                return None
+            if static:
+                self.error(e.span, f"'{w}' depends on the position; this needs a fixed set of cells")
+                return None
+            return {"empty": "cells", "here": "cells", "from": "cells", "mover": "player",
+                    "opponent": "player", "next": "player", "no legal ply": "bool"}[w]
+        if isinstance(e, m.Owned):
+            if static:
+                self.error(e.span, "pieces move; this needs a fixed set of cells (cells or regions)")
+                return None
+            if e.kind != "piece" and e.kind not in self.kinds:
+                self.error(e.span, f"unknown piece '{e.kind}'", self.suggest(e.kind, self.kinds))
+                return None
+            return "cells"
+        if isinstance(e, m.Index):
+            var = self.vars.get(e.name)
+            if var is None:
+                self.error(e.span, f"unknown variable '{e.name}'", self.suggest(e.name, self.vars))
+                return None
+            if not var.per_player:
+                self.error(e.span, f"'{e.name}' is not kept per player: drop the [...]")
+                return None
+            if static:
+                self.error(e.span, "a variable changes during play; this needs a fixed set of cells")
+                return None
+            it = sub(e.index)
+            if it is not None and it != "player":
+                self.error(e.index.span, f"expected a player, found {TYPE_WORDS.get(it, it)}")
+            return "number"
+        if isinstance(e, m.Call):
+            return self.type_call(e, sub)
+        if isinstance(e, m.BinOp):
+            a, b = sub(e.left), sub(e.right)
+            if a is None or b is None:
+                return None
+            if e.op in ("&", "|"):
+                want = "cells"
+            elif e.op == "*":
+                want = "number"
+            else:
+                want = a if a in ("number", "cells") else "number"
+            for side, t in (("left", a), ("right", b)):
+                if t != want:
+                    self.error(e.span, f"'{e.op}' needs {TYPE_WORDS[want]} on both sides; "
+                                       f"the {side} side is {TYPE_WORDS.get(t, t)}")
+                    return None
+            if e.op == "+" and want == "cells":
+                self.error(e.span, "join sets of cells with '|', not '+'")
+                return None
+            return want
+        if isinstance(e, m.Compare):
+            a, b = sub(e.left), sub(e.right)
+            if a is None or b is None:
+                return None
+            if a != b:
+                self.error(e.span, f"cannot compare {TYPE_WORDS.get(a, a)} with {TYPE_WORDS.get(b, b)}")
+                return None
+            if a != "number" and e.op not in ("==", "!="):
+                self.error(e.span, f"'{e.op}' compares numbers; {TYPE_WORDS.get(a, a)} can only be "
+                                   f"compared with == or !=")
+                return None
+            return "bool"
+        if isinstance(e, m.BoolOp):
+            ok = True
+            for x in (e.left, e.right):
+                t = sub(x)
+                if t is not None and t != "bool":
+                    self.error(x.span, f"'{e.op}' joins conditions; this is {TYPE_WORDS.get(t, t)}")
+                ok = ok and t == "bool"
+            return "bool" if ok else None
+        if isinstance(e, m.Not):
+            t = sub(e.operand)
+            if t is not None and t != "bool":
+                self.error(e.operand.span, f"'not' takes a condition; this is {TYPE_WORDS.get(t, t)}")
+                return None
+            return "bool" if t else None
+        if isinstance(e, m.Negate):
+            t = sub(e.operand)
+            if t is not None and t != "number":
+                self.error(e.span, f"'-' takes a number; this is {TYPE_WORDS.get(t, t)}")
+                return None
+            return "number" if t else None
+        raise AssertionError(e)
+
+    def type_name(self, e: m.Name, static: bool) -> str | None:
+        entry = self.names.get(e.name)
+        if entry is None:
+            self.error(e.span, f"unknown name '{e.name}'",
+                       self.suggest(e.name, [n for n, (c, _) in self.names.items() if c != "cell"]
+                                    + list(self.board.index)))
+            return None
+        category = entry[0]
+        if category == "cell":
+            e.ref = ("cell", self.board.index[e.name])
+            return "cells"
+        if category == "region":
+            if e.name not in self.regions:
+                self.error(e.span, f"region '{e.name}' is used before it is declared")
+                return None
+            e.ref = ("region", e.name)
+            return "cells"
+        if category == "player":
+            if static:
+                self.error(e.span, f"'{e.name}' is a player; this needs a set of cells")
+                return None
+            e.ref = ("player", self.player_names.index(e.name))
+            return "player"
+        if category == "piece kind":
+            if static:
+                self.error(e.span, "pieces move; this needs a fixed set of cells (cells or regions)")
+                return None
+            e.ref = ("kind", e.name)
+            return "cells"
+        if category == "variable":
+            var = self.vars.get(e.name)
+            if var is None:
+                return None
+            if var.per_player:
+                self.error(e.span, f"'{e.name}' is kept per player: say whose",
+                           f"write {e.name}[mover] or {e.name}[{self.player_names[0]}]")
+                return None
+            if static:
+                self.error(e.span, "a variable changes during play; this needs a fixed set of cells")
+                return None
+            e.ref = ("var", e.name)
+            return "number"
+        if category == "direction":
+            e.ref = ("dirs", self.board.resolve_dirs([e.name]))
+            return "dirs"
+        raise AssertionError(category)
+
+    def type_call(self, e: m.Call, sub) -> str | None:
+        if e.func not in FUNCTIONS:
+            self.error(e.span, f"unknown function '{e.func}' (known: {', '.join(FUNCTIONS)})",
+                       self.suggest(e.func, FUNCTIONS))
+            return None
+        params, result = FUNCTIONS[e.func]
+        required = [p for p in params if not p.endswith("?")]
+        if not len(required) <= len(e.args) <= len(params):
+            count = str(len(params)) if len(required) == len(params) else f"{len(required)} or {len(params)}"
+            self.error(e.span, f"{e.func}() takes {count} argument{'s' if params != ['cells'] else ''}, "
+                               f"given {len(e.args)}")
+            return None
+        ok = True
+        for arg, want in zip(e.args, params):
+            want = want.rstrip("?")
+            t = sub(arg)
+            if t is None:
+                ok = False
+            elif t != want:
+                self.error(arg.span, f"{e.func}() expects {TYPE_WORDS[want]} here, found {TYPE_WORDS.get(t, t)}")
+                ok = False
+        return result if ok else None
+
+
+def check(decls: list[m.Decl], path: str, sources: dict[str, str]) -> Ruleset:
+    """Check merged declarations; raises RulesetError listing every problem."""
+    return _Checker(decls, path, sources).run()

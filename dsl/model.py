@@ -1,0 +1,335 @@
+"""The typed model of a .game file: one node class per construct, each with its source span.
+
+The parser builds these nodes; the checker fills in `Expr.type` and `Expr.ref` and
+assembles a `Game`; the compiler reads only this model, never the syntax tree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a node stands in its file (1-based line and column, end exclusive)."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+# ---------------------------------------------------------------- expressions
+
+@dataclass(eq=False)
+class Expr:
+    span: Span
+    # Filled in by the checker: "number", "bool", "player", "cells" or "dirs".
+    type: str | None = field(default=None, init=False)
+    # Filled in by the checker for names: what the name denotes.
+    ref: Any = field(default=None, init=False)
+
+
+@dataclass(eq=False)
+class Num(Expr):
+    value: int = 0
+
+
+@dataclass(eq=False)
+class Name(Expr):
+    """A bare name: a cell, region, piece kind, player, variable or direction."""
+
+    name: str = ""
+
+
+@dataclass(eq=False)
+class Keyword(Expr):
+    """empty, here, from, mover, opponent, next, or `no legal ply`."""
+
+    word: str = ""
+
+
+@dataclass(eq=False)
+class Owned(Expr):
+    """`own man`, `opponent's piece`, or `piece`: cells holding those pieces."""
+
+    owner: str | None = None  # "own", "opponent's" or None (any owner)
+    kind: str = "piece"  # a piece kind's name, or "piece" for every kind
+
+
+@dataclass(eq=False)
+class Index(Expr):
+    """A per-player variable read for one player: `score[mover]`."""
+
+    name: str = ""
+    index: Expr | None = None
+
+
+@dataclass(eq=False)
+class Call(Expr):
+    func: str = ""
+    args: list[Expr] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class BinOp(Expr):
+    op: str = ""  # + - | * &
+    left: Expr | None = None
+    right: Expr | None = None
+
+
+@dataclass(eq=False)
+class Compare(Expr):
+    op: str = ""
+    left: Expr | None = None
+    right: Expr | None = None
+
+
+@dataclass(eq=False)
+class BoolOp(Expr):
+    op: str = ""  # and, or
+    left: Expr | None = None
+    right: Expr | None = None
+
+
+@dataclass(eq=False)
+class Not(Expr):
+    operand: Expr | None = None
+
+
+@dataclass(eq=False)
+class Negate(Expr):
+    operand: Expr | None = None
+
+
+def children(expr: Expr) -> list[Expr]:
+    """The direct subexpressions of `expr` (one generic walk serves every analysis)."""
+    if isinstance(expr, (BinOp, Compare, BoolOp)):
+        return [expr.left, expr.right]
+    if isinstance(expr, (Not, Negate)):
+        return [expr.operand]
+    if isinstance(expr, Index):
+        return [expr.index]
+    if isinstance(expr, Call):
+        return list(expr.args)
+    return []
+
+
+def walk(expr: Expr):
+    """Every node of `expr`, parents before children."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(children(node)))
+
+
+# --------------------------------------------------------------- declarations
+
+@dataclass(eq=False)
+class Decl:
+    span: Span
+    is_new: bool = field(default=False, kw_only=True)  # `new ...` in a variant: an addition
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What a variant's declaration replaces: the base's one with the same key."""
+        raise NotImplementedError
+
+
+@dataclass(eq=False)
+class GameDecl(Decl):
+    title: str = ""
+
+    @property
+    def key(self):
+        return ("game", "")
+
+
+@dataclass(eq=False)
+class VariantDecl(Decl):
+    base: str = ""
+
+    @property
+    def key(self):
+        return ("variant", "")
+
+
+@dataclass(eq=False)
+class BoardDecl(Decl):
+    shape: str = ""
+    width: int = 0
+    height: int | None = None
+    options: list[tuple[str, Span]] = field(default_factory=list)
+
+    @property
+    def key(self):
+        return ("board", "")
+
+
+@dataclass(eq=False)
+class PlayersDecl(Decl):
+    names: list[tuple[str, Span]] = field(default_factory=list)
+
+    @property
+    def key(self):
+        return ("players", "")
+
+
+@dataclass(eq=False)
+class RegionDecl(Decl):
+    name: str = ""
+    name_span: Span | None = None
+    items: list[Expr] = field(default_factory=list)
+
+    @property
+    def key(self):
+        return ("region", self.name)
+
+
+@dataclass(eq=False)
+class PieceDecl(Decl):
+    name: str = ""
+    name_span: Span | None = None
+    owner: tuple[str, Span] | None = None
+    neutral: bool = False
+    size: int = 1
+    symbols: list[tuple[str, Span]] = field(default_factory=list)
+
+    @property
+    def key(self):
+        return ("piece", self.name)
+
+
+@dataclass(eq=False)
+class VarDecl(Decl):
+    name: str = ""
+    name_span: Span | None = None
+    per_player: bool = False
+    initial: int = 0
+
+    @property
+    def key(self):
+        return ("var", self.name)
+
+
+@dataclass(eq=False)
+class SetupDecl(Decl):
+    piece: str = ""
+    piece_span: Span | None = None
+    owner: tuple[str, Span] | None = None
+    items: list[Expr] | None = None  # None: every cell no other setup line names
+
+    @property
+    def key(self):
+        return ("setup", self.piece + ("/" + self.owner[0] if self.owner else ""))
+
+
+@dataclass(eq=False)
+class Motion:
+    span: Span
+    kind: str  # step, slide, anywhere
+    dirs: list[tuple[str, Span]] | None = None  # None: every edge
+    limit: Expr | None = None  # slide ... up to N
+
+
+@dataclass(eq=False)
+class Effect:
+    span: Span
+    var: str
+    var_span: Span
+    index: Expr | None
+    op: str  # =, +=, -=
+    value: Expr
+
+
+@dataclass(eq=False)
+class PlyDecl(Decl):
+    name: str = ""
+    name_span: Span | None = None
+    owner: str | None = None  # "own", "opponent's" or None
+    kind: str = "piece"
+    kind_span: Span | None = None
+    motion: Motion | None = None
+    onto: Expr | None = None
+    where: Expr | None = None
+    effects: list[Effect] = field(default_factory=list)
+
+    @property
+    def key(self):
+        return ("ply", self.name)
+
+
+@dataclass(eq=False)
+class Phase:
+    span: Span
+    plies: list[tuple[str, Span]]  # ply names, or "any" / "pass"
+    when_possible: bool = False
+
+
+@dataclass(eq=False)
+class TurnDecl(Decl):
+    first: bool = False
+    phases: list[Phase] = field(default_factory=list)
+
+    @property
+    def key(self):
+        return ("turn", "first" if self.first else "")
+
+
+@dataclass(eq=False)
+class EndDecl(Decl):
+    name: str = ""
+    name_span: Span | None = None
+    result: str = ""  # wins, loses, draw
+    player: Expr | None = None  # None for draw
+    cond: Expr | None = None
+
+    @property
+    def key(self):
+        return ("end", self.name)
+
+
+@dataclass(eq=False)
+class DropDecl(Decl):
+    what: str = ""  # end, ply, region, var
+    name: str = ""
+    name_span: Span | None = None
+
+    @property
+    def key(self):
+        return ("drop", self.what + " " + self.name)
+
+
+@dataclass(eq=False)
+class RemoveDecl(Decl):
+    """Board edit: remove cells from the generated board."""
+
+    cells: list[tuple[str, Span]] = field(default_factory=list)
+
+    @property
+    def key(self):
+        return ("remove", ",".join(c for c, _ in self.cells))
+
+
+@dataclass(eq=False)
+class LinkDecl(Decl):
+    """Board edit: an extra edge, with no direction, between two cells."""
+
+    a: tuple[str, Span] = ("", None)  # type: ignore[assignment]
+    b: tuple[str, Span] = ("", None)  # type: ignore[assignment]
+
+    @property
+    def key(self):
+        return ("link", "--".join(sorted((self.a[0], self.b[0]))))
+
+
+@dataclass(eq=False)
+class Source:
+    """One parsed file: its declarations in order, and its text for diagnostics."""
+
+    path: str
+    text: str
+    decls: list[Decl]

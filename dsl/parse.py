@@ -1,0 +1,461 @@
+"""Text of a .game file -> a `Source` of model declarations, or diagnostics.
+
+The file is cut into declarations (each starts in column 1, continues on indented
+lines) and each is parsed on its own, so every syntax error of a file is reported.
+"""
+
+from __future__ import annotations
+
+import difflib
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import VisitError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import model as m
+from .diagnostics import Diagnostic, RulesetError
+
+MAX_FILE_BYTES = 1_000_000
+MAX_NESTING = 60  # depth of one expression's tree
+MAX_NUMBER = 1_000_000_000
+
+# What a designer calls each terminal, for "expected ..." messages.
+TERMINAL_WORDS = {
+    "NAME": "a name",
+    "NUMBER": "a number",
+    "STRING": 'a quoted string (e.g. "Three Musketeers")',
+    "CMP": "a comparison (==, <, >=, ...)",
+    "ADD_OP": "an operator",
+    "MUL_OP": "an operator",
+    "NO_LEGAL_PLY": "'no legal ply'",
+    "OPPONENTS": "'opponent's'",
+    "$END": "the end of the declaration",
+}
+KEYWORDS_AT_START = ["game", "variant", "board", "remove", "link", "players", "region", "piece",
+                     "var", "setup", "ply", "first turn", "turn", "end", "drop"]
+
+
+@lru_cache(maxsize=1)
+def grammar_parser() -> Lark:
+    """The LALR parser built from the packaged grammar (built once per process)."""
+    text = resources.files("rulecraft.grammar").joinpath("game.lark").read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", start="start", propagate_positions=True,
+                maybe_placeholders=True)
+
+
+def read_source(path: str, display: str | None = None) -> str:
+    """Read a ruleset file, refusing what cannot be a ruleset with a clear diagnostic."""
+    shown = display or path
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise RulesetError([Diagnostic(None, "no such file", file=shown)]) from None
+    except IsADirectoryError:
+        raise RulesetError([Diagnostic(None, "is a directory, not a ruleset file", file=shown)]) from None
+    except OSError as e:
+        raise RulesetError([Diagnostic(None, f"cannot read: {e.strerror}", file=shown)]) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise RulesetError([Diagnostic(
+            None, f"file is larger than the limit of {MAX_FILE_BYTES:,} bytes", file=shown)])
+    if b"\0" in data:
+        raise RulesetError([Diagnostic(None, "not a text file (it contains NUL bytes)", file=shown)])
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RulesetError([Diagnostic(
+            None, f"not UTF-8 text (bad byte at offset {e.start})", file=shown)]) from None
+
+
+def split_declarations(text: str) -> list[tuple[int, str]]:
+    """Cut the text into (first line number, declaration text) at lines starting in column 1."""
+    chunks: list[tuple[int, list[str]]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        starts = bool(line) and not line[0].isspace() and not stripped.startswith("#")
+        if starts or (stripped and not stripped.startswith("#") and not chunks):
+            chunks.append((number, [line]))
+        elif chunks:
+            chunks[-1][1].append(line)
+    return [(first, "\n".join(lines)) for first, lines in chunks]
+
+
+def parse_source(text: str, path: str) -> m.Source:
+    """Parse a whole file; raises RulesetError with every syntax error found."""
+    diagnostics: list[Diagnostic] = []
+    decls: list[m.Decl] = []
+    for first_line, chunk in split_declarations(text):
+        try:
+            tree = grammar_parser().parse(chunk)
+        except UnexpectedInput as e:
+            diagnostics.append(_syntax_diagnostic(e, chunk, path, first_line))
+            continue
+        depth_error = _too_deep(tree, path, first_line)
+        if depth_error:
+            diagnostics.append(depth_error)
+            continue
+        try:
+            decls.append(_ToModel(path, first_line - 1).transform(tree))
+        except VisitError as wrapped:
+            e = wrapped.orig_exc
+            if not isinstance(e, _NumberTooLarge):
+                raise
+            diagnostics.append(Diagnostic(e.span, f"number {e.text} is larger than the limit of "
+                                          f"{MAX_NUMBER:,}"))
+    if diagnostics:
+        raise RulesetError(diagnostics, {path: text})
+    return m.Source(path, text, decls)
+
+
+# ------------------------------------------------------------------ syntax errors
+
+def _expected_words(expected: set[str]) -> list[str]:
+    terminals = {t.name: t for t in grammar_parser().terminals}
+    words = set()
+    for name in expected:
+        if name in TERMINAL_WORDS:
+            words.add(TERMINAL_WORDS[name])
+        elif name in terminals and terminals[name].pattern.type == "str":
+            words.add(f"'{terminals[name].pattern.value}'")
+        else:
+            words.add(name.lower())
+    ordered = sorted(words, key=lambda w: (not w.startswith("'"), w))
+    return ordered
+
+
+def _join(words: list[str]) -> str:
+    if len(words) > 8:
+        words = words[:7] + ["..."]
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _syntax_diagnostic(e: UnexpectedInput, chunk: str, path: str, first_line: int) -> Diagnostic:
+    line = (e.line if e.line and e.line > 0 else chunk.count("\n") + 1) + first_line - 1
+    col = e.column if e.column and e.column > 0 else 1
+    hint = None
+    if isinstance(e, UnexpectedCharacters):
+        char = chunk[e.pos_in_stream] if e.pos_in_stream < len(chunk) else "?"
+        message = f"unexpected character {char!r}"
+        width = 1
+    elif isinstance(e, UnexpectedToken) and e.token.type != "$END":
+        tok = e.token
+        expected = _expected_words(set(e.expected))
+        at_start = e.state is not None and not e.token_history and tok.start_pos == 0
+        if at_start or (tok.line == 1 and tok.column == 1):
+            message = f"expected a declaration (game, board, players, piece, setup, ply, turn, end, ...), found '{tok}'"
+            close = difflib.get_close_matches(str(tok), KEYWORDS_AT_START, n=1)
+            if close:
+                hint = f"did you mean '{close[0]}'?"
+        else:
+            message = f"expected {_join(expected)}, found '{tok}'"
+            keywords = [w.strip("'") for w in expected if w.startswith("'")]
+            close = difflib.get_close_matches(str(tok), keywords, n=1)
+            if close:
+                hint = f"did you mean '{close[0]}'?"
+        width = max(1, len(str(tok)))
+    else:
+        expected = set(getattr(e, "expected", None) or [])
+        message = "the declaration ends too early"
+        if expected:
+            message += f": expected {_join(_expected_words(expected))}"
+        last = chunk.rstrip().splitlines()[-1] if chunk.strip() else ""
+        line = first_line + len(chunk.rstrip().splitlines()) - 1
+        col = len(last) + 1
+        width = 1
+    span = m.Span(path, line, col, line, col + width)
+    return Diagnostic(span, message, hint)
+
+
+def _too_deep(tree: Tree, path: str, first_line: int) -> Diagnostic | None:
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            meta = node.meta
+            line = getattr(meta, "line", 1) + first_line - 1
+            col = getattr(meta, "column", 1)
+            return Diagnostic(m.Span(path, line, col, line, col + 1),
+                              f"expression nested more than {MAX_NESTING} deep",
+                              "split it into regions or simpler rules")
+        for child in node.children:
+            if isinstance(child, Tree):
+                stack.append((child, depth + 1))
+    return None
+
+
+# ------------------------------------------------------------------ tree -> model
+
+class _NumberTooLarge(Exception):
+    def __init__(self, span: m.Span, text: str):
+        self.span, self.text = span, text
+
+
+class _ToModel(Transformer):
+    """Builds model nodes; `line_offset` maps chunk lines back to file lines."""
+
+    def __init__(self, path: str, line_offset: int):
+        super().__init__()
+        self.path = path
+        self.offset = line_offset
+
+    # ---- positions
+    def tok_span(self, tok: Token) -> m.Span:
+        return m.Span(self.path, tok.line + self.offset, tok.column,
+                      tok.end_line + self.offset, tok.end_column)
+
+    def meta_span(self, meta) -> m.Span:
+        if getattr(meta, "empty", True):
+            return m.Span(self.path, self.offset + 1, 1, self.offset + 1, 2)
+        return m.Span(self.path, meta.line + self.offset, meta.column,
+                      meta.end_line + self.offset, meta.end_column)
+
+    def span_of(self, item) -> m.Span:
+        if isinstance(item, Token):
+            return self.tok_span(item)
+        return item.span
+
+    def to_int(self, tok: Token) -> int:
+        if len(tok) > 10 or int(tok) > MAX_NUMBER:
+            raise _NumberTooLarge(self.tok_span(tok), str(tok) if len(tok) < 20 else str(tok)[:16] + "...")
+        return int(tok)
+
+    def named(self, tok: Token) -> tuple[str, m.Span]:
+        return (str(tok), self.tok_span(tok))
+
+    # ---- declarations
+    def start(self, c):
+        new, decl = c
+        decl.is_new = new is not None
+        return decl
+
+    @v_args(meta=True)
+    def game_decl(self, meta, c):
+        return m.GameDecl(self.meta_span(meta), title=c[0][1:-1])
+
+    @v_args(meta=True)
+    def variant_decl(self, meta, c):
+        return m.VariantDecl(self.meta_span(meta), base=c[0][1:-1])
+
+    @v_args(meta=True)
+    def board_decl(self, meta, c):
+        shape, width, height, options = c
+        return m.BoardDecl(self.meta_span(meta), shape=str(shape), width=self.to_int(width),
+                           height=self.to_int(height) if height is not None else None,
+                           options=options or [])
+
+    @v_args(meta=True)
+    def remove_decl(self, meta, c):
+        return m.RemoveDecl(self.meta_span(meta), cells=c[0])
+
+    @v_args(meta=True)
+    def link_decl(self, meta, c):
+        return m.LinkDecl(self.meta_span(meta), a=self.named(c[0]), b=self.named(c[1]))
+
+    @v_args(meta=True)
+    def players_decl(self, meta, c):
+        return m.PlayersDecl(self.meta_span(meta), names=c[0])
+
+    @v_args(meta=True)
+    def region_decl(self, meta, c):
+        return m.RegionDecl(self.meta_span(meta), name=str(c[0]), name_span=self.tok_span(c[0]),
+                            items=c[1])
+
+    @v_args(meta=True)
+    def piece_decl(self, meta, c):
+        decl = m.PieceDecl(self.meta_span(meta), name=str(c[0]), name_span=self.tok_span(c[0]))
+        for prop, value in c[1:]:
+            if prop == "owner":
+                decl.owner = value
+            elif prop == "neutral":
+                decl.neutral = True
+            elif prop == "size":
+                decl.size = value
+            elif prop == "symbol":
+                decl.symbols = value
+        return decl
+
+    def owner(self, c):
+        return ("owner", self.named(c[0]))
+
+    def neutral(self, c):
+        return ("neutral", True)
+
+    def size(self, c):
+        return ("size", self.to_int(c[0]))
+
+    def symbol(self, c):
+        symbols = []
+        for tok in c:
+            if tok is not None:
+                text = str(tok)[1:-1] if tok.type == "STRING" else str(tok)
+                symbols.append((text, self.tok_span(tok)))
+        return ("symbol", symbols)
+
+    @v_args(meta=True)
+    def var_decl(self, meta, c):
+        name, per_player, value = c
+        return m.VarDecl(self.meta_span(meta), name=str(name), name_span=self.tok_span(name),
+                         per_player=per_player is not None, initial=value)
+
+    def per_player(self, c):
+        return True
+
+    def signed_number(self, c):
+        neg, num = c
+        value = self.to_int(num)
+        return -value if neg is not None else value
+
+    @v_args(meta=True)
+    def setup_decl(self, meta, c):
+        piece, owner, cells = c
+        return m.SetupDecl(self.meta_span(meta), piece=str(piece), piece_span=self.tok_span(piece),
+                           owner=self.named(owner) if owner is not None else None,
+                           items=None if cells == "rest" else cells)
+
+    def setup_rest(self, c):
+        return "rest"
+
+    @v_args(meta=True)
+    def ply_decl(self, meta, c):
+        name, (owner, kind, kind_span), motion, onto, where, then = c
+        return m.PlyDecl(self.meta_span(meta), name=str(name), name_span=self.tok_span(name),
+                         owner=owner, kind=kind, kind_span=kind_span, motion=motion,
+                         onto=onto, where=where, effects=then or [])
+
+    def selector(self, c):
+        owner, kind = c
+        return (owner, str(kind), self.tok_span(kind))
+
+    def owner_q(self, c):
+        return str(c[0])
+
+    @v_args(meta=True)
+    def step(self, meta, c):
+        return m.Motion(self.meta_span(meta), "step", dirs=c[0])
+
+    @v_args(meta=True)
+    def slide(self, meta, c):
+        return m.Motion(self.meta_span(meta), "slide", dirs=c[0], limit=c[1])
+
+    @v_args(meta=True)
+    def anywhere(self, meta, c):
+        return m.Motion(self.meta_span(meta), "anywhere")
+
+    def onto(self, c):
+        return c[0]
+
+    def where(self, c):
+        return c[0]
+
+    def then(self, c):
+        return list(c)
+
+    @v_args(meta=True)
+    def assign(self, meta, c):
+        name, index, op, value = c
+        return m.Effect(self.meta_span(meta), var=str(name), var_span=self.tok_span(name),
+                        index=index, op=op, value=value)
+
+    def assign_op(self, c):
+        return str(c[0])
+
+    @v_args(meta=True)
+    def turn_decl(self, meta, c):
+        return m.TurnDecl(self.meta_span(meta), first=c[0] is not None, phases=list(c[1:]))
+
+    @v_args(meta=True)
+    def phase(self, meta, c):
+        when_possible = c[-1] is not None
+        items = [self.named(t) for t in c[:-1]]
+        return m.Phase(self.meta_span(meta), items, when_possible)
+
+    def when_possible(self, c):
+        return True
+
+    @v_args(meta=True)
+    def end_decl(self, meta, c):
+        name, (result, player), cond = c
+        return m.EndDecl(self.meta_span(meta), name=str(name), name_span=self.tok_span(name),
+                         result=result, player=player, cond=cond)
+
+    def _player_ref(self, tok: Token) -> m.Expr:
+        if tok.type == "NAME":
+            return m.Name(self.tok_span(tok), name=str(tok))
+        return m.Keyword(self.tok_span(tok), word=str(tok))
+
+    def wins(self, c):
+        return ("wins", self._player_ref(c[0]))
+
+    def loses(self, c):
+        return ("loses", self._player_ref(c[0]))
+
+    def draw(self, c):
+        return ("draw", None)
+
+    @v_args(meta=True)
+    def drop_decl(self, meta, c):
+        return m.DropDecl(self.meta_span(meta), what=c[0], name=str(c[1]),
+                          name_span=self.tok_span(c[1]))
+
+    def droppable(self, c):
+        return str(c[0])
+
+    def name_list(self, c):
+        return [self.named(t) for t in c]
+
+    def expr_list(self, c):
+        return list(c)
+
+    # ---- expressions
+    @v_args(meta=True)
+    def or_(self, meta, c):
+        return m.BoolOp(self.meta_span(meta), op="or", left=c[0], right=c[1])
+
+    @v_args(meta=True)
+    def and_(self, meta, c):
+        return m.BoolOp(self.meta_span(meta), op="and", left=c[0], right=c[1])
+
+    @v_args(meta=True)
+    def not_(self, meta, c):
+        return m.Not(self.meta_span(meta), operand=c[0])
+
+    @v_args(meta=True)
+    def compare(self, meta, c):
+        return m.Compare(self.meta_span(meta), op=str(c[1]), left=c[0], right=c[2])
+
+    @v_args(meta=True)
+    def binop(self, meta, c):
+        return m.BinOp(self.meta_span(meta), op=str(c[1]), left=c[0], right=c[2])
+
+    @v_args(meta=True)
+    def negate(self, meta, c):
+        return m.Negate(self.meta_span(meta), operand=c[0])
+
+    def number(self, c):
+        return m.Num(self.tok_span(c[0]), value=self.to_int(c[0]))
+
+    @v_args(meta=True)
+    def name(self, meta, c):
+        return m.Name(self.tok_span(c[0]), name=str(c[0]))
+
+    @v_args(meta=True)
+    def index(self, meta, c):
+        return m.Index(self.meta_span(meta), name=str(c[0]), index=c[1])
+
+    @v_args(meta=True)
+    def call(self, meta, c):
+        return m.Call(self.meta_span(meta), func=str(c[0]), args=c[1] or [])
+
+    @v_args(meta=True)
+    def owned(self, meta, c):
+        if len(c) == 1:
+            return m.Owned(self.meta_span(meta), owner=None, kind="piece")
+        return m.Owned(self.meta_span(meta), owner=c[0], kind=str(c[1]))
+
+    @v_args(meta=True)
+    def keyword(self, meta, c):
+        word = " ".join(str(c[0]).split())
+        return m.Keyword(self.tok_span(c[0]), word=word)

@@ -1,0 +1,357 @@
+"""Python source for a checked ruleset: move generators, apply functions and end rules.
+
+The generated code is specialised per rule and per player, over integer bitmasks,
+so a ply costs what a hand-written implementation's would. Only integers and
+identifiers made here reach the source: no text of the .game file ever does
+(names are resolved to indices by the checker first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulecraft.dsl import model as m
+from rulecraft.dsl.check import Ruleset
+
+from .tables import Tables
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each part of a state lives in the state tuple."""
+
+    types: int  # masks 0..types-1, one per piece type
+    players: int
+    var_offsets: dict[str, int]  # variable name -> first slot
+    length: int
+
+    @property
+    def P(self) -> int:  # player to move
+        return self.types
+
+    @property
+    def PH(self) -> int:  # phase of the turn
+        return self.types + 1
+
+    @property
+    def OUT(self) -> int:  # outcome: -1 going on, a winner's index, or `players` for a draw
+        return self.length - 1
+
+
+def make_layout(rs: Ruleset) -> Layout:
+    offsets, slot = {}, len(rs.types) + 2
+    for v in rs.vars:
+        offsets[v.name] = slot
+        slot += len(rs.players) if v.per_player else 1
+    return Layout(len(rs.types), len(rs.players), offsets, slot + 1)
+
+
+@dataclass
+class Ctx:
+    """What an expression may refer to where it is compiled."""
+
+    s: str  # the state sequence's local name
+    mover: int
+    here: str | None = None
+    frm: str | None = None
+    stuck: str | None = None
+    next_is_mover: bool = True  # while generating plies, the player to move is the mover
+
+
+class Emitter:
+    def __init__(self, rs: Ruleset, tables: Tables, layout: Layout):
+        self.rs, self.t, self.L = rs, tables, layout
+        self.ns: dict[str, object] = {}
+        self._ids: dict[tuple, str] = {}
+        self.lines: list[str] = []
+
+    # ------------------------------------------------------------ namespace
+    def const(self, key: tuple, value: object, prefix: str) -> str:
+        """A namespace entry for a table or constant, named here (never from the source)."""
+        if key not in self._ids:
+            name = f"{prefix}{len(self._ids)}"
+            self._ids[key] = name
+            self.ns[name] = value
+        return self._ids[key]
+
+    def adj(self, dirs: list[str] | None) -> str:
+        return self.const(("adj", None if dirs is None else tuple(dirs)), self.t.adjacency(dirs), "ADJ")
+
+    def mask_const(self, mask: int) -> str:
+        return self.const(("mask", mask), mask, "K")
+
+    def occ(self, s: str) -> str:
+        return "(" + " | ".join(f"{s}[{i}]" for i in range(self.L.types)) + ")"
+
+    def types_expr(self, types: list[int], s: str) -> str:
+        if not types:
+            return "0"
+        return "(" + " | ".join(f"{s}[{i}]" for i in types) + ")"
+
+    # ------------------------------------------------------------ expressions
+    def player(self, e: m.Expr, cx: Ctx) -> str:
+        return self.expr(e, cx)
+
+    def expr(self, e: m.Expr, cx: Ctx) -> str:
+        """Source of `e` (typed by the checker) as a Python expression."""
+        rs, s = self.rs, cx.s
+        if isinstance(e, m.Num):
+            return str(int(e.value))
+        if isinstance(e, m.Name):
+            kind, val = e.ref
+            if kind == "cell":
+                return self.mask_const(1 << int(val))
+            if kind == "region":
+                return self.mask_const(sum(1 << c for c in rs.regions[val]))
+            if kind == "kind":
+                return self.types_expr(rs.types_of(val), s)
+            if kind == "player":
+                return str(int(val))
+            if kind == "var":
+                return f"{s}[{self.L.var_offsets[val]}]"
+            raise AssertionError(kind)
+        if isinstance(e, m.Keyword):
+            w = e.word
+            if w == "empty":
+                return f"({self.t.full} & ~{self.occ(s)})" if self.t.n < 64 else \
+                    f"({self.mask_const(self.t.full)} & ~{self.occ(s)})"
+            if w == "here":
+                return cx.here
+            if w == "from":
+                return cx.frm
+            if w == "mover":
+                return str(cx.mover)
+            if w == "opponent":
+                return str(1 - cx.mover)
+            if w == "next":
+                return str(cx.mover) if cx.next_is_mover else f"{s}[{self.L.P}]"
+            if w == "no legal ply":
+                return cx.stuck
+            raise AssertionError(w)
+        if isinstance(e, m.Owned):
+            owner: int | None | str = "any"
+            if e.owner == "own":
+                owner = cx.mover
+            elif e.owner == "opponent's":
+                owner = 1 - cx.mover
+            return self.types_expr(rs.types_of(e.kind, owner), s)
+        if isinstance(e, m.Index):
+            base = self.L.var_offsets[e.name]
+            idx = self.expr(e.index, cx)
+            if idx.isdigit():
+                return f"{s}[{base + int(idx)}]"
+            return f"{s}[{base} + {idx}]"
+        if isinstance(e, m.Call):
+            args = [a for a in e.args]
+            if e.func == "count":
+                return f"({self.expr(args[0], cx)}).bit_count()"
+            if e.func == "adjacent":
+                dirs = args[1].ref[1] if len(args) > 1 else None
+                return f"_adjacent({self.expr(args[0], cx)}, {self.adj(dirs)})"
+            if e.func == "aligned":
+                dirs = args[1].ref[1]
+                lines = self.const(("lines", tuple(dirs)), self.t.lines_through(dirs), "LINES")
+                return f"_aligned({self.expr(args[0], cx)}, {lines})"
+            raise AssertionError(e.func)
+        if isinstance(e, m.BinOp):
+            a, b = self.expr(e.left, cx), self.expr(e.right, cx)
+            if e.type == "cells":
+                return {"&": f"({a} & {b})", "|": f"({a} | {b})", "-": f"({a} & ~{b})"}[e.op]
+            return f"({a} {e.op} {b})"
+        if isinstance(e, m.Compare):
+            return f"({self.expr(e.left, cx)} {e.op} {self.expr(e.right, cx)})"
+        if isinstance(e, m.BoolOp):
+            return f"({self.expr(e.left, cx)} {e.op} {self.expr(e.right, cx)})"
+        if isinstance(e, m.Not):
+            return f"(not {self.expr(e.operand, cx)})"
+        if isinstance(e, m.Negate):
+            return f"(-{self.expr(e.operand, cx)})"
+        raise AssertionError(e)
+
+    # ------------------------------------------------------------ output
+    def emit(self, indent: int, text: str) -> None:
+        self.lines.append("    " * indent + text)
+
+    def source(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+def uses(e: m.Expr | None, *words: str) -> bool:
+    """Whether `e` mentions any of the keywords (here, from, no legal ply, ...)."""
+    return e is not None and any(isinstance(n, m.Keyword) and n.word in words for n in m.walk(e))
+
+
+def movable_types(rs: Ruleset, ply: m.PlyDecl, p: int) -> list[int]:
+    """The piece types player `p` may move with this rule (own or neutral, per the selector)."""
+    if ply.owner == "own":
+        return rs.types_of(ply.kind, p)
+    if ply.owner == "opponent's":
+        return rs.types_of(ply.kind, 1 - p)
+    return rs.types_of(ply.kind, p) + rs.types_of(ply.kind, None)
+
+
+def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple[str, str] | None:
+    """Emit the generator and the apply function of one rule for one player."""
+    rs, L = em.rs, em.L
+    types = movable_types(rs, ply, p)
+    if not types:
+        return None
+    sizes = {rs.types[t].size for t in types}
+    multi = max(sizes) > 1
+    gname, aname = f"gen_{code}", f"apply_{code}"
+    cx = Ctx("s", p, here="here", frm="frm")
+    onto = ply.onto if ply.onto is not None else m.Keyword(ply.span, word="empty")
+    if ply.onto is None:
+        onto.type = "cells"
+    tgt_level = 2 if uses(onto, "here") else 1 if uses(onto, "from") else 0
+    tgt_src = em.expr(onto, cx)
+    where = em.expr(ply.where, cx) if ply.where is not None else None
+    motion = ply.motion
+
+    def emit_target(level: int, indent: int) -> None:
+        if tgt_level == level:
+            em.emit(indent, f"tgt = {tgt_src}")
+
+    def emit_yield(indent: int, payload: str) -> None:
+        if tgt_level == 2:
+            emit_target(2, indent)
+            em.emit(indent, "if not (here & tgt): continue" if not multi else "if here & ~tgt: continue")
+        if where is not None:
+            em.emit(indent, f"if not {where}: continue")
+        em.emit(indent, f"yield ({code}, {payload})")
+
+    em.emit(0, f"def {gname}(s):")
+    em.emit(1, f"occ = {em.occ('s')}")
+    emit_target(0, 1)
+    em.emit(1, f"for t in {tuple(types)!r}:")
+    if multi:
+        if motion.kind != "anywhere":
+            raise AssertionError("checked: only `anywhere` moves pieces covering several cells")
+        size = rs.types[types[0]].size
+        pl = em.const(("placements", size), em.t.placement_masks(size), "PL")
+        em.emit(2, "frm = s[t]")
+        em.emit(2, "if not frm: continue")
+        emit_target(1, 2)
+        em.emit(2, "free = tgt | frm" if tgt_level < 2 else "free = FULL")
+        em.emit(2, f"for i, here in enumerate({pl}):")
+        em.emit(3, "if here == frm or here & ~free: continue")
+        emit_yield(3, "t, i")
+    else:
+        em.emit(2, "pieces = s[t]")
+        em.emit(2, "while pieces:")
+        em.emit(3, "frm = pieces & -pieces")
+        em.emit(3, "pieces ^= frm")
+        em.emit(3, "c = frm.bit_length() - 1")
+        emit_target(1, 3)
+        if motion.kind == "step":
+            adj = em.adj(em.rs.board.resolve_dirs([d for d, _ in motion.dirs]) if motion.dirs else None)
+            em.emit(3, f"dests = {adj}[c]" + (" & tgt" if tgt_level < 2 else ""))
+            em.emit(3, "while dests:")
+            em.emit(4, "here = dests & -dests")
+            em.emit(4, "dests ^= here")
+            emit_yield(4, "t, c, here.bit_length() - 1")
+        elif motion.kind == "anywhere":
+            em.emit(3, "dests = " + ("tgt & ~frm" if tgt_level < 2 else "FULL & ~frm"))
+            em.emit(3, "while dests:")
+            em.emit(4, "here = dests & -dests")
+            em.emit(4, "dests ^= here")
+            emit_yield(4, "t, c, here.bit_length() - 1")
+        elif motion.kind == "slide":
+            dirs = em.rs.board.resolve_dirs([d for d, _ in motion.dirs]) if motion.dirs \
+                else em.rs.board.directions
+            rays = tuple(em.const(("rays", d), em.t.rays(d), "RAY") for d in dirs)
+            if motion.limit is not None:
+                em.emit(3, f"limit = {em.expr(motion.limit, cx)}")
+                em.emit(3, "if limit < 1: continue")
+            em.emit(3, f"for ray in ({', '.join(rays)},):")
+            em.emit(4, "n = 0")
+            em.emit(4, "for d in ray[c]:")
+            if motion.limit is not None:
+                em.emit(5, "n += 1")
+                em.emit(5, "if n > limit: break")
+            em.emit(5, "here = BIT[d]")
+            emit_target(2, 5)
+            em.emit(5, "if here & tgt" + (f" and {where}" if where else "") + ":")
+            em.emit(6, f"yield ({code}, t, c, d)")
+            em.emit(5, "if here & occ: break")
+        else:
+            raise AssertionError(motion.kind)
+    em.emit(0, "")
+
+    # apply: the move on a copy, the effects on the position after it, then the turn goes on
+    em.emit(0, f"def {aname}(s, a):")
+    em.emit(1, "t = a[1]")
+    if multi:
+        em.emit(1, "frm = s[t]")
+        size = rs.types[types[0]].size
+        em.emit(1, f"here = {em.const(('placements', size), em.t.placement_masks(size), 'PL')}[a[2]]")
+        em.emit(1, "b = list(s)")
+        em.emit(1, "keep = ~(here & ~frm)")
+    else:
+        em.emit(1, "frm = BIT[a[2]]")
+        em.emit(1, "here = BIT[a[3]]")
+        em.emit(1, "b = list(s)")
+        em.emit(1, "keep = ~here")
+    for i in range(L.types):
+        em.emit(1, f"b[{i}] &= keep")
+    em.emit(1, "b[t] = here" if multi else "b[t] = (s[t] & ~frm) | here")
+    bx = Ctx("b", p, here="here", frm="frm")
+    for eff in ply.effects:
+        value = em.expr(eff.value, bx)
+        slot = L.var_offsets[eff.var]
+        if eff.index is not None:
+            idx = em.expr(eff.index, bx)
+            target = f"b[{slot + int(idx)}]" if idx.isdigit() else f"b[{slot} + {idx}]"
+        else:
+            target = f"b[{slot}]"
+        em.emit(1, f"{target} {eff.op} {value}")
+    em.emit(1, f"return {fin}(b, s[{L.PH}])")
+    em.emit(0, "")
+    return gname, aname
+
+
+def emit_ends(em: Emitter, p: int, name: str) -> None:
+    """The end rules, in order, for a ply just made by player `p`; then the default rule."""
+    L = em.L
+    cx = Ctx("b", p, stuck="stuck", next_is_mover=False)
+    em.emit(0, f"def {name}(b):")
+    stuck_known = False
+    for end in list(em.rs.ends) + [None]:
+        cond = end.cond if end is not None else m.Keyword(em.rs.ends[0].span if em.rs.ends
+                                                           else None, word="no legal ply")
+        if uses(cond, "no legal ply") and not stuck_known:
+            em.emit(1, "stuck = not has_move(b)")
+            stuck_known = True
+        if end is None:
+            em.emit(1, "if stuck:")
+            em.emit(2, f"b[{L.OUT}] = 1 - b[{L.P}]")
+            em.emit(2, "return tuple(b)")
+            continue
+        em.emit(1, f"if {em.expr(cond, cx)}:")
+        if end.result == "draw":
+            em.emit(2, f"b[{L.OUT}] = {L.players}")
+        elif end.result == "wins":
+            em.emit(2, f"b[{L.OUT}] = {em.expr(end.player, cx)}")
+        else:
+            em.emit(2, f"b[{L.OUT}] = 1 - {em.expr(end.player, cx)}")
+        em.emit(2, "return tuple(b)")
+    em.emit(1, f"b[{L.OUT}] = -1")
+    em.emit(1, "return tuple(b)")
+    em.emit(0, "")
+
+
+def emit_finish(em: Emitter, p: int, name: str, ends: str, skips: bool) -> None:
+    """After a ply by `p`: the next phase (or the other player's turn), then the end rules."""
+    L = em.L
+    em.emit(0, f"def {name}(b, ph):")
+    em.emit(1, "nph = NEXT[ph]")
+    em.emit(1, "if nph < 0:")
+    em.emit(2, f"b[{L.P}] = {1 - p}")
+    em.emit(2, f"b[{L.PH}] = TURN_START")
+    em.emit(1, "else:")
+    em.emit(2, f"b[{L.P}] = {p}")
+    em.emit(2, f"b[{L.PH}] = nph")
+    if skips:
+        em.emit(1, "_skip(b)")
+    em.emit(1, f"return {ends}(b)")
+    em.emit(0, "")

@@ -1,0 +1,137 @@
+"""A checked ruleset -> a `Game`: tables built, code generated and compiled once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulecraft.dsl.check import Ruleset
+from rulecraft.dsl import model as m
+
+from . import codegen
+from .tables import Tables
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """What the runtime needs to know of one compiled rule (for notation and tests)."""
+
+    code: int
+    name: str  # the ply rule's name, or "pass"
+    player: int | None
+    multi: bool  # moves a piece covering several cells (actions name a placement)
+
+
+@dataclass
+class Compiled:
+    layout: codegen.Layout
+    tables: Tables
+    rules: list[RuleInfo]
+    apply: list  # code -> apply function
+    gens: list[list[list]]  # [player][phase] -> generator functions
+    pass_ok: list[bool]  # per phase
+    turn_start: int
+    first_phase: int
+    ends: list  # per mover: the end-rule function
+    source: str  # the generated module, for debugging (`rulecraft info --source`)
+    dedupe: bool  # whether two routes can make the same action
+
+
+def _adjacent(cells: int, adj: list[int]) -> int:
+    out = 0
+    while cells:
+        low = cells & -cells
+        out |= adj[low.bit_length() - 1]
+        cells ^= low
+    return out
+
+
+def _aligned(cells: int, lines_through: list[list[int]]) -> bool:
+    if not cells:
+        return False
+    first = (cells & -cells).bit_length() - 1
+    for line in lines_through[first]:
+        if not cells & ~line:
+            return True
+    return False
+
+
+def compile_ruleset(rs: Ruleset) -> Compiled:
+    tables = Tables(rs.board)
+    layout = codegen.make_layout(rs)
+    em = codegen.Emitter(rs, tables, layout)
+    n_players = len(rs.players)
+
+    phases = (rs.first_turn or []) + rs.turn
+    turn_start = len(rs.first_turn or [])
+    next_phase = []
+    for i in range(len(phases)):
+        last_of_first = rs.first_turn and i == turn_start - 1
+        last_of_turn = i == len(phases) - 1
+        next_phase.append(-1 if (last_of_first or last_of_turn) else i + 1)
+
+    rules: list[RuleInfo] = []
+    by_name: dict[tuple[str, int], int] = {}
+    for ply in rs.plies:
+        for p in range(n_players):
+            code = len(rules)
+            result = codegen.emit_rule(em, ply, p, code, f"finish_{p}")
+            if result is None:
+                continue
+            multi = any(rs.types[t].size > 1 for t in codegen.movable_types(rs, ply, p))
+            rules.append(RuleInfo(code, ply.name, p, multi))
+            by_name[(ply.name, p)] = code
+    pass_code = len(rules)
+    rules.append(RuleInfo(pass_code, "pass", None, False))
+
+    skips = any(ph.when_possible for ph in phases)
+    for p in range(n_players):
+        codegen.emit_ends(em, p, f"ends_{p}")
+        codegen.emit_finish(em, p, f"finish_{p}", f"ends_{p}", skips)
+    em.emit(0, "def apply_pass(s, a):")
+    em.emit(1, f"return FINISH[s[{layout.P}]](list(s), s[{layout.PH}])")
+
+    ns = em.ns
+    ns.update(BIT=tables.bit, FULL=tables.full, NEXT=next_phase, TURN_START=turn_start,
+              _adjacent=_adjacent, _aligned=_aligned)
+    source = em.source()
+    code_obj = compile(source, f"<rulecraft {rs.path}>", "exec")
+    exec(code_obj, ns)  # noqa: S102 - source built above from indices and integers only
+
+    gens = [[[ns[f"gen_{by_name[(name, p)]}"] for name in ph.plies if (name, p) in by_name]
+             for ph in phases] for p in range(n_players)]
+    pass_ok = [ph.allows_pass for ph in phases]
+    when_possible = [ph.when_possible for ph in phases]
+    P, PH = layout.P, layout.PH
+
+    def has_move(b) -> bool:
+        ph = b[PH]
+        if pass_ok[ph]:
+            return True
+        for gen in gens[b[P]][ph]:
+            for _ in gen(b):
+                return True
+        return False
+
+    def skip(b) -> None:
+        # A `when possible` phase with nothing to do passes to the next phase (or turn).
+        for _ in range(2 * len(phases) + 2):
+            ph = b[PH]
+            if not when_possible[ph] or has_move(b):
+                return
+            nxt = next_phase[ph]
+            if nxt < 0:
+                b[P] = (b[P] + 1) % n_players
+                b[PH] = turn_start
+            else:
+                b[PH] = nxt
+
+    ns.update(has_move=has_move, _skip=skip,
+              FINISH=[ns[f"finish_{p}"] for p in range(n_players)])
+    apply = [ns[f"apply_{r.code}"] for r in rules[:-1]] + [ns["apply_pass"]]
+    ends = [ns[f"ends_{p}"] for p in range(n_players)]
+    dedupe = any(ply.motion.kind == "slide" for ply in rs.plies) and False
+    return Compiled(layout, tables, rules, apply, gens, pass_ok, turn_start, 0, ends, source, dedupe)
+
+
+def uses_keyword(e: m.Expr | None, word: str) -> bool:
+    return codegen.uses(e, word)

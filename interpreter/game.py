@@ -1,0 +1,298 @@
+"""The runtime protocol every compiled game obeys.
+
+A state is a plain tuple of integers (immutable, hashable, cheap to store): one
+bitmask per piece type, the player to move, the phase of the turn, the variables,
+and the outcome. An action is a tuple of integers whose first item names the rule
+that made it. Text forms of both round-trip.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from rulecraft.dsl.check import Ruleset
+
+from .compile import Compiled, compile_ruleset
+from .tables import cells_of
+
+_CAPTURE_SIGN = re.compile(r"(?<=[0-9])x(?=[A-Za-z])")
+
+State = tuple[int, ...]
+Action = tuple[int, ...]
+
+
+class PositionError(ValueError):
+    """A state's text that does not describe a position of this game."""
+
+
+class IllegalActionError(ValueError):
+    """An action's text that names no legal ply in the position."""
+
+
+class Game:
+    """A compiled game: initial state, legal actions, apply, outcome, text forms."""
+
+    def __init__(self, ruleset: Ruleset):
+        self.ruleset = ruleset
+        self.players: list[str] = list(ruleset.players)
+        self.title = ruleset.title
+        self.board = ruleset.board
+        self._c: Compiled = compile_ruleset(ruleset)
+        c = self._c
+        self.layout = c.layout
+        self._apply = c.apply
+        self._gens = c.gens
+        self._pass_ok = c.pass_ok
+        self._pass_action: Action = (c.rules[-1].code,)
+        self._P, self._PH, self._OUT = c.layout.P, c.layout.PH, c.layout.OUT
+        self._phases = len(c.pass_ok)
+        self._initial = self._build_initial()
+
+    # ------------------------------------------------------------ protocol
+    def initial_state(self) -> State:
+        return self._initial
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """Every legal ply, each once, in a fixed order (rule by rule, cell by cell)."""
+        if state[self._OUT] >= 0:
+            return []
+        ph = state[self._PH]
+        actions: list[Action] = []
+        for gen in self._gens[state[self._P]][ph]:
+            actions.extend(gen(state))
+        if self._pass_ok[ph]:
+            actions.append(self._pass_action)
+        return actions
+
+    def iter_actions(self, state: State) -> Iterator[Action]:
+        """The legal plies lazily, for callers that may stop at the first."""
+        if state[self._OUT] >= 0:
+            return
+        ph = state[self._PH]
+        for gen in self._gens[state[self._P]][ph]:
+            yield from gen(state)
+        if self._pass_ok[ph]:
+            yield self._pass_action
+
+    def apply(self, state: State, action: Action) -> State:
+        """The state after `action` (which must be legal in `state`); `state` is unchanged."""
+        return self._apply[action[0]](state, action)
+
+    def is_terminal(self, state: State) -> bool:
+        return state[self._OUT] >= 0
+
+    def winner(self, state: State) -> int | None:
+        """The winner's index, or None (game going on, or drawn)."""
+        out = state[self._OUT]
+        return out if 0 <= out < len(self.players) else None
+
+    def is_draw(self, state: State) -> bool:
+        return state[self._OUT] == len(self.players)
+
+    def returns(self, state: State) -> tuple[float, ...]:
+        """+1 for the winner, -1 for the loser, 0 each for a draw or a game going on."""
+        w = self.winner(state)
+        if w is None:
+            return tuple(0.0 for _ in self.players)
+        return tuple(1.0 if i == w else -1.0 for i in range(len(self.players)))
+
+    def to_move(self, state: State) -> int:
+        return state[self._P]
+
+    def phase(self, state: State) -> int:
+        """Which ply of the turn is next (0 for the first)."""
+        return state[self._PH]
+
+    def var(self, state: State, name: str, player: int | None = None) -> int:
+        """A variable's value (per-player variables need the player's index)."""
+        slot = self.layout.var_offsets[name]
+        return state[slot + (player or 0)]
+
+    # ------------------------------------------------------------ setup
+    def _build_initial(self) -> State:
+        rs, L = self.ruleset, self.layout
+        s = [0] * L.length
+        for tid, cells in rs.setup.items():
+            s[tid] = sum(1 << c for c in cells)
+        s[L.P] = 0
+        s[L.PH] = 0
+        for v in rs.vars:
+            base = L.var_offsets[v.name]
+            for i in range(len(self.players) if v.per_player else 1):
+                s[base + i] = v.initial
+        return self._settle(s)
+
+    def _settle(self, s: list[int]) -> State:
+        """Evaluate the end rules on a position reached other than by a ply."""
+        # The mover is whoever would have made the last ply: the same player within a
+        # turn, the previous player at a turn's start.
+        at_start = s[self._PH] in (0, self._c.turn_start)
+        mover = (s[self._P] - 1) % len(self.players) if at_start else s[self._P]
+        return self._c.ends[mover](list(s))
+
+    # ------------------------------------------------------------ text forms
+    def action_to_text(self, state: State, action: Action) -> str:
+        """Notation: `a1-a2` (`a1xa2` when it captures), `c1+c2-b2+c2` for wide pieces, `pass`."""
+        rule = self._c.rules[action[0]]
+        names = self.board.names
+        if rule.name == "pass":
+            return "pass"
+        if rule.multi:
+            old = "+".join(names[c] for c in cells_of(state[action[1]]))
+            new_mask = self._c.tables.placement_masks(self.ruleset.types[action[1]].size)[action[2]]
+            return old + "-" + "+".join(names[c] for c in cells_of(new_mask))
+        dest = 1 << action[3]
+        occupied = any(state[i] & dest for i in range(self.layout.types))
+        return names[action[2]] + ("x" if occupied else "-") + names[action[3]]
+
+    def action_from_text(self, state: State, text: str) -> Action:
+        """The legal action written `text` (`-` and `x` are interchangeable)."""
+        want = _norm(text)
+        legal = self.legal_actions(state)
+        for a in legal:
+            if _norm(self.action_to_text(state, a)) == want:
+                return a
+        shown = ", ".join(self.action_to_text(state, a) for a in legal[:12])
+        more = "" if len(legal) <= 12 else f", ... ({len(legal)} in all)"
+        raise IllegalActionError(f"'{text.strip()}' is not a legal ply here"
+                                 + (f"; legal: {shown}{more}" if legal else "; the game is over"))
+
+    def state_to_text(self, state: State) -> str:
+        """`<rows top to bottom, / between> <player to move> [ply=N] [var=v,...] [result=...]`."""
+        symbols = [t.symbol for t in self.ruleset.types]
+        rows = []
+        for row in self.board.rows:
+            chars = []
+            for c in row:
+                bit = 1 << c
+                ch = "."
+                for i, sym in enumerate(symbols):
+                    if state[i] & bit:
+                        ch = sym
+                        break
+                chars.append(ch)
+            rows.append("".join(chars))
+        parts = ["/".join(rows), self.players[state[self._P]]]
+        if self._phases > 1:
+            parts.append(f"ply={state[self._PH] + 1}")
+        for v in self.ruleset.vars:
+            base = self.layout.var_offsets[v.name]
+            count = len(self.players) if v.per_player else 1
+            parts.append(f"{v.name}=" + ",".join(str(state[base + i]) for i in range(count)))
+        out = state[self._OUT]
+        if out >= 0:
+            parts.append("result=" + (self.players[out] if out < len(self.players) else "draw"))
+        return " ".join(parts)
+
+    def state_from_text(self, text: str) -> State:
+        """Parse `state_to_text`'s form; a position without `result=` gets its end rules run."""
+        rs, L = self.ruleset, self.layout
+        fields = text.split()
+        if len(fields) < 2:
+            raise PositionError("a position is `<rows> <player to move> [key=value ...]`")
+        rows = fields[0].split("/")
+        if len(rows) != len(self.board.rows):
+            raise PositionError(f"expected {len(self.board.rows)} rows separated by '/', "
+                                f"found {len(rows)}")
+        by_symbol = {t.symbol: i for i, t in enumerate(rs.types)}
+        s = [0] * L.length
+        for r, (row_text, row) in enumerate(zip(rows, self.board.rows), start=1):
+            if len(row_text) != len(row):
+                raise PositionError(f"row {r} has {len(row)} cells, found {len(row_text)}: '{row_text}'")
+            for ch, c in zip(row_text, row):
+                if ch == ".":
+                    continue
+                if ch not in by_symbol:
+                    known = ", ".join(by_symbol)
+                    raise PositionError(f"unknown symbol '{ch}' in row {r} (known: {known} and . for empty)")
+                s[by_symbol[ch]] |= 1 << c
+        for i, t in enumerate(rs.types):
+            if t.size > 1 and s[i]:
+                if s[i] not in self._c.tables.placement_masks(t.size):
+                    raise PositionError(f"the cells of '{t.symbol}' are not one placement of a "
+                                        f"piece covering {t.size} cells")
+        if fields[1] not in self.players:
+            raise PositionError(f"unknown player to move '{fields[1]}' (players: {', '.join(self.players)})")
+        s[L.P] = self.players.index(fields[1])
+        for v in rs.vars:
+            base = L.var_offsets[v.name]
+            for i in range(len(self.players) if v.per_player else 1):
+                s[base + i] = v.initial
+        result = None
+        for f in fields[2:]:
+            key, eq, value = f.partition("=")
+            if not eq:
+                raise PositionError(f"expected key=value, found '{f}'")
+            if key == "ply":
+                if not value.isdigit() or not 1 <= int(value) <= self._phases:
+                    raise PositionError(f"ply must be 1 to {self._phases}, found '{value}'")
+                s[L.PH] = int(value) - 1
+            elif key in L.var_offsets:
+                var = next(v for v in rs.vars if v.name == key)
+                values = value.split(",")
+                count = len(self.players) if var.per_player else 1
+                if len(values) != count or not all(_is_int(x) for x in values):
+                    raise PositionError(f"{key} takes {count} whole number{'s' if count > 1 else ''}, "
+                                        f"found '{value}'")
+                for i, x in enumerate(values):
+                    s[L.var_offsets[key] + i] = int(x)
+            elif key == "result":
+                if value == "draw":
+                    result = len(self.players)
+                elif value in self.players:
+                    result = self.players.index(value)
+                else:
+                    raise PositionError(f"result is a player or draw, found '{value}'")
+            else:
+                raise PositionError(f"unknown field '{key}'")
+        if result is not None:
+            s[L.OUT] = result
+            return tuple(s)
+        s[L.OUT] = -1
+        return self._settle(s)
+
+    def render(self, state: State) -> str:
+        """The board drawn for a person, with coordinates, and who is to move."""
+        symbols = [t.symbol for t in self.ruleset.types]
+        names = self.board.names
+        lines = []
+        square = self.board.shape == "square"
+        for row in self.board.rows:
+            cells = []
+            for c in row:
+                bit = 1 << c
+                cells.append(next((symbols[i] for i in range(len(symbols)) if state[i] & bit), "."))
+            label = names[row[0]][1:] if square else ""
+            lines.append(f"{label:>3} " + " ".join(cells))
+        if square:
+            lines.append("    " + " ".join(names[c][0] for c in self.board.rows[-1]))
+        status = self._status(state)
+        return "\n".join(lines) + "\n" + status
+
+    def _status(self, state: State) -> str:
+        parts = []
+        for v in self.ruleset.vars:
+            base = self.layout.var_offsets[v.name]
+            if v.per_player:
+                parts.append(v.name + " " + ", ".join(f"{p} {state[base + i]}"
+                                                      for i, p in enumerate(self.players)))
+            else:
+                parts.append(f"{v.name} {state[base]}")
+        if self.is_terminal(state):
+            w = self.winner(state)
+            parts.append("draw" if w is None else f"{self.players[w]} wins")
+        else:
+            who = self.players[self.to_move(state)]
+            ply = f" (ply {state[self._PH] + 1} of the turn)" if self._phases > 1 else ""
+            parts.append(f"{who} to move{ply}")
+        return "; ".join(parts)
+
+
+def _norm(text: str) -> str:
+    # Cell names end in digits, so an `x` right after a digit is the capture sign.
+    return _CAPTURE_SIGN.sub("-", text.strip())
+
+
+def _is_int(text: str) -> bool:
+    return text.lstrip("-").isdigit()

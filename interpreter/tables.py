@@ -1,0 +1,65 @@
+"""Precomputed geometry: every board question the runtime asks is a list index or a mask.
+
+Cells are bits: cell i is `1 << i`. Tables are built once per game and cached by
+the direction set they serve.
+"""
+
+from __future__ import annotations
+
+from rulecraft.dsl.board import Board
+from rulecraft.dsl.placements import placements
+
+
+class Tables:
+    def __init__(self, board: Board):
+        self.board = board
+        self.n = board.size
+        self.full = (1 << self.n) - 1
+        self.bit = [1 << i for i in range(self.n)]
+        self._adj: dict[tuple | None, list[int]] = {}
+        self._rays: dict[str, list[list[int]]] = {}
+        self._lines: dict[tuple, list[list[int]]] = {}
+        self._placements: dict[int, list[int]] = {}
+
+    def adjacency(self, dirs: list[str] | None) -> list[int]:
+        """Per cell, the mask of its neighbours along `dirs` (None: every arc, links included)."""
+        key = None if dirs is None else tuple(dirs)
+        if key not in self._adj:
+            self._adj[key] = [sum(1 << v for v in self.board.neighbours(c, dirs))
+                              for c in range(self.n)]
+        return self._adj[key]
+
+    def rays(self, direction: str) -> list[list[int]]:
+        """Per cell, the cells in a straight line from it along `direction`."""
+        if direction not in self._rays:
+            self._rays[direction] = [self.board.ray(c, direction) for c in range(self.n)]
+        return self._rays[direction]
+
+    def lines_through(self, dirs: list[str]) -> list[list[int]]:
+        """Per cell, the masks of the maximal straight lines along `dirs` through it."""
+        key = tuple(dirs)
+        if key not in self._lines:
+            masks: list[int] = []
+            for d in dirs:
+                for line in self.board.lines(d):
+                    mask = sum(1 << c for c in line)
+                    if mask not in masks:
+                        masks.append(mask)
+            self._lines[key] = [[mk for mk in masks if mk >> c & 1] for c in range(self.n)]
+        return self._lines[key]
+
+    def placement_masks(self, size: int) -> list[int]:
+        """The masks of every placement of a piece covering `size` cells."""
+        if size not in self._placements:
+            self._placements[size] = [sum(1 << c for c in p) for p in placements(self.board, size)]
+        return self._placements[size]
+
+
+def cells_of(mask: int) -> list[int]:
+    """The cell indices in `mask`, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
