@@ -127,10 +127,9 @@ def build_square(width: int, height: int | None, options: list[str]) -> Board:
                 f2, r2 = file + dx, rank + dy
                 if 0 <= f2 < width and 0 <= r2 < height:
                     g.add_edge(i, r2 * width + f2, dir=d)
-    groups = {"orthogonal": SQUARE_GROUPS["orthogonal"]}
+    groups = {"orthogonal": SQUARE_GROUPS["orthogonal"], "all": used}
     if "diagonals" in options:
         groups["diagonal"] = SQUARE_GROUPS["diagonal"]
-        groups["all"] = used
     rows = [[r * width + f for f in range(width)] for r in reversed(range(height))]
     return Board(g, names, {n: i for i, n in enumerate(names)}, coords, used, groups, rows,
                  [0] * height, "square", width, height)

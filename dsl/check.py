@@ -15,6 +15,7 @@ FUNCTIONS = {
     "count": (["cells"], "number"),
     "adjacent": (["cells", "dirs?"], "cells"),
     "aligned": (["cells", "dirs"], "bool"),
+    "in_a_row": (["number", "cells", "dirs"], "bool"),
 }
 TYPE_WORDS = {"number": "a number", "bool": "a condition", "player": "a player",
               "cells": "a set of cells", "dirs": "directions"}
@@ -371,6 +372,10 @@ class _Checker:
     def check_ply(self, p: m.PlyDecl) -> None:
         if p.kind != "piece" and p.kind not in self.kinds:
             self.error(p.kind_span, f"unknown piece '{p.kind}'", self.suggest(p.kind, self.kinds))
+        elif p.motion.kind != "anywhere" and any(
+                self.kinds[k].size > 1 for k in ([p.kind] if p.kind != "piece" else self.kinds)):
+            self.error(p.motion.span, f"pieces covering several cells move only `anywhere`; "
+                                      f"'{p.motion.kind}' is not supported for them")
         self.check_dirs(p.motion.dirs)
         if p.motion.kind == "anywhere" and p.motion.dirs:
             self.error(p.motion.span, "`anywhere` takes no directions")
@@ -587,6 +592,10 @@ class _Checker:
             count = str(len(params)) if len(required) == len(params) else f"{len(required)} or {len(params)}"
             self.error(e.span, f"{e.func}() takes {count} argument{'s' if params != ['cells'] else ''}, "
                                f"given {len(e.args)}")
+            return None
+        if e.func == "in_a_row" and not (isinstance(e.args[0], m.Num)
+                                         and 1 <= e.args[0].value <= self.board.size):
+            self.error(e.args[0].span, f"in_a_row() needs a fixed length from 1 to {self.board.size}")
             return None
         ok = True
         for arg, want in zip(e.args, params):

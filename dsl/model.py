@@ -196,6 +196,7 @@ class PieceDecl(Decl):
     owner: tuple[str, Span] | None = None
     neutral: bool = False
     size: int = 1
+    reserve: int | None = None  # pieces each owner holds off the board; None: no limit
     symbols: list[tuple[str, Span]] = field(default_factory=list)
 
     @property
@@ -230,7 +231,7 @@ class SetupDecl(Decl):
 @dataclass(eq=False)
 class Motion:
     span: Span
-    kind: str  # step, slide, anywhere
+    kind: str  # step, slide, anywhere, place
     dirs: list[tuple[str, Span]] | None = None  # None: every edge
     limit: Expr | None = None  # slide ... up to N
 

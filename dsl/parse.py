@@ -273,6 +273,8 @@ class _ToModel(Transformer):
                 decl.neutral = True
             elif prop == "size":
                 decl.size = value
+            elif prop == "reserve":
+                decl.reserve = value
             elif prop == "symbol":
                 decl.symbols = value
         return decl
@@ -285,6 +287,9 @@ class _ToModel(Transformer):
 
     def size(self, c):
         return ("size", self.to_int(c[0]))
+
+    def reserve(self, c):
+        return ("reserve", self.to_int(c[0]))
 
     def symbol(self, c):
         symbols = []
@@ -320,10 +325,17 @@ class _ToModel(Transformer):
 
     @v_args(meta=True)
     def ply_decl(self, meta, c):
-        name, (owner, kind, kind_span), motion, onto, where, then = c
+        name, (owner, kind, kind_span, motion), onto, where, then = c
         return m.PlyDecl(self.meta_span(meta), name=str(name), name_span=self.tok_span(name),
                          owner=owner, kind=kind, kind_span=kind_span, motion=motion,
                          onto=onto, where=where, effects=then or [])
+
+    def move_action(self, c):
+        return c[0] + (c[1],)
+
+    @v_args(meta=True)
+    def place_action(self, meta, c):
+        return c[0] + (m.Motion(self.meta_span(meta), "place"),)
 
     def selector(self, c):
         owner, kind = c

@@ -23,6 +23,7 @@ class Layout:
     types: int  # masks 0..types-1, one per piece type
     players: int
     var_offsets: dict[str, int]  # variable name -> first slot
+    reserve_offsets: dict[int, int]  # piece type -> slot of its owner's reserve
     length: int
 
     @property
@@ -43,7 +44,12 @@ def make_layout(rs: Ruleset) -> Layout:
     for v in rs.vars:
         offsets[v.name] = slot
         slot += len(rs.players) if v.per_player else 1
-    return Layout(len(rs.types), len(rs.players), offsets, slot + 1)
+    reserves = {}
+    for i, t in enumerate(rs.types):
+        if rs.kinds[t.kind].reserve is not None:
+            reserves[i] = slot
+            slot += 1
+    return Layout(len(rs.types), len(rs.players), offsets, reserves, slot + 1)
 
 
 @dataclass
@@ -148,6 +154,11 @@ class Emitter:
             if e.func == "adjacent":
                 dirs = args[1].ref[1] if len(args) > 1 else None
                 return f"_adjacent({self.expr(args[0], cx)}, {self.adj(dirs)})"
+            if e.func == "in_a_row":
+                dirs = args[2].ref[1]
+                length = int(args[0].value)
+                wins = self.const(("windows", length, tuple(dirs)), self.t.windows(length, dirs), "WIN")
+                return f"_in_a_row({self.expr(args[1], cx)}, {wins})"
             if e.func == "aligned":
                 dirs = args[1].ref[1]
                 lines = self.const(("lines", tuple(dirs)), self.t.lines_through(dirs), "LINES")
@@ -223,6 +234,34 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
     em.emit(0, f"def {gname}(s):")
     em.emit(1, f"occ = {em.occ('s')}")
     emit_target(0, 1)
+    if motion.kind == "place":
+        slots = tuple((t, L.reserve_offsets.get(t, -1)) for t in types)
+        em.emit(1, "frm = 0")
+        em.emit(1, f"for t, slot in {slots!r}:")
+        em.emit(2, "if slot >= 0 and s[slot] <= 0: continue")
+        em.emit(2, "dests = " + ("tgt" if tgt_level < 2 else "FULL"))
+        em.emit(2, "while dests:")
+        em.emit(3, "here = dests & -dests")
+        em.emit(3, "dests ^= here")
+        emit_yield(3, "t, here.bit_length() - 1")
+        em.emit(0, "")
+        em.emit(0, f"def {aname}(s, a):")
+        em.emit(1, "t = a[1]")
+        em.emit(1, "frm = 0")
+        em.emit(1, "here = BIT[a[2]]")
+        em.emit(1, "b = list(s)")
+        em.emit(1, "keep = ~here")
+        for i in range(L.types):
+            em.emit(1, f"b[{i}] &= keep")
+        em.emit(1, "b[t] |= here")
+        reserve_slots = {t: L.reserve_offsets[t] for t in types if t in L.reserve_offsets}
+        if reserve_slots:
+            em.emit(1, f"slot = {reserve_slots!r}.get(t)")
+            em.emit(1, "if slot is not None: b[slot] -= 1")
+        emit_effects(em, ply, p)
+        em.emit(1, f"return {fin}(b, s[{L.PH}])")
+        em.emit(0, "")
+        return gname, aname
     em.emit(1, f"for t in {tuple(types)!r}:")
     if multi:
         if motion.kind != "anywhere":
@@ -295,6 +334,15 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
     for i in range(L.types):
         em.emit(1, f"b[{i}] &= keep")
     em.emit(1, "b[t] = here" if multi else "b[t] = (s[t] & ~frm) | here")
+    emit_effects(em, ply, p)
+    em.emit(1, f"return {fin}(b, s[{L.PH}])")
+    em.emit(0, "")
+    return gname, aname
+
+
+def emit_effects(em: Emitter, ply: m.PlyDecl, p: int) -> None:
+    """A ply's `then` effects, evaluated on the position after its move (list `b`)."""
+    L = em.L
     bx = Ctx("b", p, here="here", frm="frm")
     for eff in ply.effects:
         value = em.expr(eff.value, bx)
@@ -305,9 +353,6 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
         else:
             target = f"b[{slot}]"
         em.emit(1, f"{target} {eff.op} {value}")
-    em.emit(1, f"return {fin}(b, s[{L.PH}])")
-    em.emit(0, "")
-    return gname, aname
 
 
 def emit_ends(em: Emitter, p: int, name: str) -> None:

@@ -19,6 +19,8 @@ class RuleInfo:
     name: str  # the ply rule's name, or "pass"
     player: int | None
     multi: bool  # moves a piece covering several cells (actions name a placement)
+    place: bool = False  # puts a new piece on the board
+    many: bool = False  # can place more than one piece type (notation names the symbol)
 
 
 @dataclass
@@ -43,6 +45,13 @@ def _adjacent(cells: int, adj: list[int]) -> int:
         out |= adj[low.bit_length() - 1]
         cells ^= low
     return out
+
+
+def _in_a_row(cells: int, windows: list[int]) -> bool:
+    for w in windows:
+        if cells & w == w:
+            return True
+    return False
 
 
 def _aligned(cells: int, lines_through: list[list[int]]) -> bool:
@@ -77,8 +86,10 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
             result = codegen.emit_rule(em, ply, p, code, f"finish_{p}")
             if result is None:
                 continue
-            multi = any(rs.types[t].size > 1 for t in codegen.movable_types(rs, ply, p))
-            rules.append(RuleInfo(code, ply.name, p, multi))
+            types = codegen.movable_types(rs, ply, p)
+            multi = any(rs.types[t].size > 1 for t in types)
+            place = ply.motion.kind == "place"
+            rules.append(RuleInfo(code, ply.name, p, multi, place, place and len(types) > 1))
             by_name[(ply.name, p)] = code
     pass_code = len(rules)
     rules.append(RuleInfo(pass_code, "pass", None, False))
@@ -92,7 +103,7 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
 
     ns = em.ns
     ns.update(BIT=tables.bit, FULL=tables.full, NEXT=next_phase, TURN_START=turn_start,
-              _adjacent=_adjacent, _aligned=_aligned)
+              _adjacent=_adjacent, _aligned=_aligned, _in_a_row=_in_a_row)
     source = em.source()
     code_obj = compile(source, f"<rulecraft {rs.path}>", "exec")
     exec(code_obj, ns)  # noqa: S102 - source built above from indices and integers only

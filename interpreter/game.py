@@ -117,11 +117,24 @@ class Game:
             s[tid] = sum(1 << c for c in cells)
         s[L.P] = 0
         s[L.PH] = 0
+        self._reset_vars(s)
+        return self._settle(s)
+
+    def _reset_vars(self, s: list[int]) -> None:
+        rs, L = self.ruleset, self.layout
         for v in rs.vars:
             base = L.var_offsets[v.name]
             for i in range(len(self.players) if v.per_player else 1):
                 s[base + i] = v.initial
-        return self._settle(s)
+        for t, slot in L.reserve_offsets.items():
+            s[slot] = rs.kinds[rs.types[t].kind].reserve
+
+    def _reserve_fields(self) -> dict[str, list[int]]:
+        """State-text key -> the reserve slots it holds (`reserve.KIND=...`, one per owner)."""
+        fields: dict[str, list[int]] = {}
+        for t, slot in self.layout.reserve_offsets.items():
+            fields.setdefault("reserve." + self.ruleset.types[t].kind, []).append(slot)
+        return fields
 
     def _settle(self, s: list[int]) -> State:
         """Evaluate the end rules on a position reached other than by a ply."""
@@ -138,6 +151,9 @@ class Game:
         names = self.board.names
         if rule.name == "pass":
             return "pass"
+        if rule.place:
+            prefix = self.ruleset.types[action[1]].symbol + "@" if rule.many else ""
+            return prefix + names[action[2]]
         if rule.multi:
             old = "+".join(names[c] for c in cells_of(state[action[1]]))
             new_mask = self._c.tables.placement_masks(self.ruleset.types[action[1]].size)[action[2]]
@@ -180,6 +196,8 @@ class Game:
             base = self.layout.var_offsets[v.name]
             count = len(self.players) if v.per_player else 1
             parts.append(f"{v.name}=" + ",".join(str(state[base + i]) for i in range(count)))
+        for key, slots in self._reserve_fields().items():
+            parts.append(f"{key}=" + ",".join(str(state[x]) for x in slots))
         out = state[self._OUT]
         if out >= 0:
             parts.append("result=" + (self.players[out] if out < len(self.players) else "draw"))
@@ -215,10 +233,8 @@ class Game:
         if fields[1] not in self.players:
             raise PositionError(f"unknown player to move '{fields[1]}' (players: {', '.join(self.players)})")
         s[L.P] = self.players.index(fields[1])
-        for v in rs.vars:
-            base = L.var_offsets[v.name]
-            for i in range(len(self.players) if v.per_player else 1):
-                s[base + i] = v.initial
+        self._reset_vars(s)
+        reserves = self._reserve_fields()
         result = None
         for f in fields[2:]:
             key, eq, value = f.partition("=")
@@ -237,6 +253,14 @@ class Game:
                                         f"found '{value}'")
                 for i, x in enumerate(values):
                     s[L.var_offsets[key] + i] = int(x)
+            elif key in reserves:
+                values = value.split(",")
+                slots = reserves[key]
+                if len(values) != len(slots) or not all(x.isdigit() for x in values):
+                    raise PositionError(f"{key} takes {len(slots)} whole number"
+                                        f"{'s' if len(slots) > 1 else ''} of 0 or more, found '{value}'")
+                for slot, x in zip(slots, values):
+                    s[slot] = int(x)
             elif key == "result":
                 if value == "draw":
                     result = len(self.players)

@@ -48,6 +48,18 @@ class Tables:
             self._lines[key] = [[mk for mk in masks if mk >> c & 1] for c in range(self.n)]
         return self._lines[key]
 
+    def windows(self, length: int, dirs: list[str]) -> list[int]:
+        """The masks of every run of `length` consecutive cells along `dirs`."""
+        found: list[int] = []
+        for d in dirs:
+            for c in range(self.n):
+                run = [c] + self.board.ray(c, d)[: length - 1]
+                if len(run) == length:
+                    mask = sum(1 << x for x in run)
+                    if mask not in found:
+                        found.append(mask)
+        return found
+
     def placement_masks(self, size: int) -> list[int]:
         """The masks of every placement of a piece covering `size` cells."""
         if size not in self._placements:

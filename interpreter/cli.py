@@ -1,0 +1,287 @@
+"""The `rulecraft` command line: check, info, perft, random, play (and the commands of
+the modules in COMMAND_MODULES).
+
+Exit codes: 0 ok, 1 errors in a ruleset, 2 usage (bad arguments or position).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+import time
+from typing import Sequence
+
+from rulecraft.dsl.diagnostics import RulesetError
+from rulecraft.dsl.load import bundled_names, load, resolve
+
+from .analysis import perft, random_playouts
+from .game import Game, PositionError, State
+from .players import QuitGame, make_player
+
+# Modules that add subcommands: each has `register(subparsers)`.
+COMMAND_MODULES: list[str] = []
+
+OK, RULESET_ERROR, USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+def load_or_report(name: str, as_json: bool = False) -> Game:
+    """The compiled game, or its diagnostics printed and RulesetError raised."""
+    path = resolve(name)
+    if not os.path.exists(path):
+        hint = f"  hint: a path to a .game file, or a bundled ruleset: {', '.join(bundled_names())}"
+        print(f"{name}: error: no such ruleset\n{hint}", file=sys.stderr)
+        raise RulesetError([])
+    try:
+        return Game(load(name))
+    except RulesetError as e:
+        print(e.format(), file=sys.stderr)
+        raise
+
+
+def start_state(game: Game, position: str | None) -> State:
+    if position is None:
+        return game.initial_state()
+    try:
+        return game.state_from_text(position)
+    except PositionError as e:
+        raise UsageError(f"--position: {e}") from None
+
+
+def emit_json(data: object) -> None:
+    print(json.dumps(data, indent=None, separators=(", ", ": ")))
+
+
+# ------------------------------------------------------------------ commands
+
+def cmd_check(args) -> int:
+    status = OK
+    results = []
+    for name in args.files:
+        path = resolve(name)
+        try:
+            if not os.path.exists(path):
+                raise RulesetError([])
+            game = Game(load(name))
+        except RulesetError as e:
+            status = RULESET_ERROR
+            if not e.diagnostics:
+                msg = f"{name}: error: no such ruleset"
+                results.append({"file": name, "ok": False, "errors": [msg]})
+                if not args.json:
+                    print(msg + f"\n  hint: bundled rulesets: {', '.join(bundled_names())}",
+                          file=sys.stderr)
+                continue
+            results.append({"file": name, "ok": False,
+                            "errors": [d.format(e.sources) for d in e.diagnostics]})
+            if not args.json:
+                print(e.format(), file=sys.stderr)
+            continue
+        results.append({"file": name, "ok": True, "title": game.title})
+        if not args.json:
+            print(f"{name}: ok ({game.title}: {game.board.size} cells, "
+                  f"{len(game.legal_actions(game.initial_state()))} opening plies)")
+    if args.json:
+        emit_json({"results": results})
+    return status
+
+
+def cmd_info(args) -> int:
+    game = load_or_report(args.file)
+    state = start_state(game, args.position)
+    rs = game.ruleset
+    legal = [game.action_to_text(state, a) for a in game.legal_actions(state)]
+    pieces = []
+    for i, t in enumerate(rs.types):
+        pieces.append({"kind": t.kind, "owner": None if t.owner is None else game.players[t.owner],
+                       "symbol": t.symbol, "size": t.size,
+                       "on_board": bin(state[i]).count("1") // t.size})
+    info = {
+        "title": game.title,
+        "players": game.players,
+        "board": {"shape": game.board.shape, "cells": game.board.size,
+                  "width": game.board.width, "height": game.board.height},
+        "pieces": pieces,
+        "variables": [{"name": v.name, "per_player": v.per_player, "initial": v.initial}
+                      for v in rs.vars],
+        "plies": [p.name for p in rs.plies],
+        "position": game.state_to_text(state),
+        "to_move": None if game.is_terminal(state) else game.players[game.to_move(state)],
+        "legal": legal,
+    }
+    if args.json:
+        emit_json(info)
+        return OK
+    print(f"{game.title}  ({rs.path})")
+    print(f"players: {', '.join(game.players)} ({game.players[0]} moves first)")
+    b = game.board
+    dims = f" {b.width} x {b.height}" if b.shape == "square" else ""
+    print(f"board: {b.shape}{dims}, {b.size} cells")
+    for p in pieces:
+        owner = p["owner"] or "neutral"
+        size = f", covers {p['size']} cells" if p["size"] > 1 else ""
+        print(f"piece {p['kind']} ({owner}): symbol {p['symbol']}, {p['on_board']} on the board{size}")
+    for v in rs.vars:
+        print(f"variable {v.name}{' per player' if v.per_player else ''}, starts at {v.initial}")
+    print(f"plies: {', '.join(info['plies'])}")
+    print()
+    print(game.render(state))
+    print(f"position: {info['position']}")
+    print(f"{len(legal)} legal plies: {', '.join(legal)}")
+    return OK
+
+
+def cmd_perft(args) -> int:
+    game = load_or_report(args.file)
+    state = start_state(game, args.position)
+    counts = []
+    for depth in range(1, args.depth + 1):
+        begin = time.perf_counter()
+        n = perft(game, state, depth)
+        seconds = time.perf_counter() - begin
+        counts.append(n)
+        if not args.json:
+            rate = f"{n / seconds:,.0f} leaves/s" if seconds > 0 else ""
+            print(f"perft({depth}) = {n:,}  ({seconds:.3f} s, {rate})")
+    if args.json:
+        emit_json({"perft": counts})
+    return OK
+
+
+def cmd_random(args) -> int:
+    game = load_or_report(args.file)
+    state = start_state(game, args.position)
+    stats = random_playouts(game, args.games, args.seed, args.max_plies, state)
+    data = {
+        "games": stats.games,
+        "wins": {p: stats.wins[i] for i, p in enumerate(game.players)},
+        "draws": stats.draws,
+        "unfinished": stats.unfinished,
+        "mean_length": round(stats.mean_length, 3),
+        "plies_per_second": round(stats.plies_per_second),
+        "seconds": round(stats.seconds, 3),
+    }
+    if args.json:
+        emit_json(data)
+        return OK
+    wins = ", ".join(f"{p} {n}" for p, n in data["wins"].items())
+    print(f"{stats.games} random games (seed {args.seed}): wins {wins}; draws {stats.draws}; "
+          f"unfinished at {args.max_plies} plies {stats.unfinished}")
+    print(f"mean length {stats.mean_length:.1f} plies; {stats.plies_per_second:,.0f} plies/s")
+    return OK
+
+
+def cmd_play(args) -> int:
+    game = load_or_report(args.file)
+    state = start_state(game, args.position)
+    specs = args.players.split(",")
+    if len(specs) != len(game.players):
+        raise UsageError(f"--players takes {len(game.players)} comma-separated players "
+                         f"({', '.join(game.players)} in that order)")
+    try:
+        agents = [make_player(spec.strip(), game, None if args.seed is None else args.seed + i,
+                              sys.stdin, sys.stdout) for i, spec in enumerate(specs)]
+    except ValueError as e:
+        raise UsageError(f"--players: {e}") from None
+    out = sys.stdout
+    plies = 0
+    try:
+        while not game.is_terminal(state) and plies < args.max_plies:
+            out.write("\n" + game.render(state) + "\n")
+            mover = game.to_move(state)
+            legal = game.legal_actions(state)
+            out.write("legal: " + ", ".join(game.action_to_text(state, a) for a in legal) + "\n")
+            action = agents[mover](state)
+            if specs[mover].strip() != "human":
+                out.write(f"{game.players[mover]} plays {game.action_to_text(state, action)}\n")
+            state = game.apply(state, action)
+            plies += 1
+    except QuitGame:
+        out.write("\nstopped.\n")
+        return OK
+    out.write("\n" + game.render(state) + "\n")
+    out.write(f"position: {game.state_to_text(state)}\n")
+    return OK
+
+
+# ------------------------------------------------------------------ parser
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rulecraft",
+        description="Check, inspect, play and analyse board games written in the rulecraft language.",
+        epilog="A bundled ruleset's name (e.g. three-musketeers) works wherever a FILE is asked.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("check", help="validate rulesets")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print {\"results\": [...]}")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("info", help="players, board, pieces and the first position's legal plies")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--position", metavar="TEXT", help="start from this state's text")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_info)
+
+    p = sub.add_parser("perft", help="count the leaves of the game tree to a depth")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--depth", type=int, required=True, metavar="N")
+    p.add_argument("--position", metavar="TEXT")
+    p.add_argument("--json", action="store_true", help='print {"perft": [p1, ..., pN]}')
+    p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("random", help="random playouts: outcomes, mean length, speed")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--games", type=int, default=100, metavar="N")
+    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p.add_argument("--max-plies", type=int, default=1000, metavar="N",
+                   help="stop a game after this many plies (counted as unfinished)")
+    p.add_argument("--position", metavar="TEXT")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_random)
+
+    p = sub.add_parser("play", help="play in the terminal")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--players", default="human,random", metavar="A,B",
+                   help="who plays each side, in the order of `players` (human, random)")
+    p.add_argument("--seed", type=int, default=None, metavar="S")
+    p.add_argument("--max-plies", type=int, default=10_000, metavar="N")
+    p.add_argument("--position", metavar="TEXT")
+    p.set_defaults(func=cmd_play)
+
+    for module in COMMAND_MODULES:
+        importlib.import_module(module).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    for name in ("depth", "games", "max_plies"):
+        value = getattr(args, name, None)
+        if value is not None and value < (0 if name == "depth" else 1):
+            print(f"rulecraft {args.command}: error: --{name.replace('_', '-')} must be "
+                  f"{'0 or more' if name == 'depth' else 'at least 1'}", file=sys.stderr)
+            return USAGE
+    try:
+        return args.func(args)
+    except RulesetError:
+        return RULESET_ERROR
+    except UsageError as e:
+        print(f"rulecraft {args.command}: error: {e}", file=sys.stderr)
+        return USAGE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""Who makes the plies in `rulecraft play`: a person at the terminal, or a program."""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, TextIO
+
+from .game import Action, Game, IllegalActionError, State
+
+Agent = Callable[[State], Action]
+
+
+class QuitGame(Exception):
+    """The person at the terminal asked to stop."""
+
+
+def random_agent(game: Game, seed: int | None) -> Agent:
+    rng = random.Random(seed)
+    return lambda state: rng.choice(game.legal_actions(state))
+
+
+def human_agent(game: Game, stdin: TextIO, stdout: TextIO) -> Agent:
+    """Reads plies in notation; `?` lists the legal plies, `quit` (or end of input) stops."""
+
+    def choose(state: State) -> Action:
+        while True:
+            stdout.write(f"{game.players[game.to_move(state)]}> ")
+            stdout.flush()
+            line = stdin.readline()
+            if not line or line.strip() in ("quit", "exit", "q"):
+                raise QuitGame
+            text = line.strip()
+            if not text:
+                continue
+            if text in ("?", "moves", "help"):
+                stdout.write(", ".join(game.action_to_text(state, a)
+                                       for a in game.legal_actions(state)) + "\n")
+                continue
+            try:
+                return game.action_from_text(state, text)
+            except IllegalActionError as e:
+                stdout.write(f"{e}\n")
+
+    return choose
+
+
+def make_player(spec: str, game: Game, seed: int | None, stdin: TextIO, stdout: TextIO) -> Agent:
+    """A player from its spec: `human`, `random` (search agents join here)."""
+    if spec == "human":
+        return human_agent(game, stdin, stdout)
+    if spec == "random":
+        return random_agent(game, seed)
+    raise ValueError(f"unknown player '{spec}' (known: human, random)")
