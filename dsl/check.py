@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
 from . import board as boards
@@ -359,7 +360,8 @@ class _Checker:
             names = ", ".join(self.board.names[c] for c in sorted(cells))
             self.error(d.span, f"piece '{kind.name}' covers {kind.size} cells in a straight line; "
                                f"{names} is not such a placement",
-                       "rulecraft places one piece of a kind that covers several cells")
+                       f"list the {kind.size} cells one piece covers, e.g. `setup {kind.name}: "
+                       f"{', '.join(self.board.names[:kind.size])}`")
 
     # ------------------------------------------------------------------ plies
     def check_dirs(self, dirs: list[tuple[str, m.Span]] | None) -> None:
@@ -536,6 +538,11 @@ class _Checker:
 
     def type_name(self, e: m.Name, static: bool) -> str | None:
         entry = self.names.get(e.name)
+        if entry is None and re.fullmatch(r"[A-Za-z]+[0-9]+", e.name):
+            first, last = self.board.names[0], self.board.names[-1]
+            self.error(e.span, f"no cell '{e.name}' on this board (cells {first} to {last})",
+                       self.suggest(e.name, self.names))
+            return None
         if entry is None:
             self.error(e.span, f"unknown name '{e.name}'",
                        self.suggest(e.name, [n for n, (c, _) in self.names.items() if c != "cell"]

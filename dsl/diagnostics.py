@@ -6,6 +6,9 @@ from dataclasses import dataclass
 
 from .model import Span
 
+MAX_SHOWN = 100  # characters of a source line shown under a diagnostic
+MAX_DIAGNOSTICS = 50  # diagnostics printed for one ruleset
+
 
 @dataclass(frozen=True)
 class Diagnostic:
@@ -27,8 +30,16 @@ class Diagnostic:
                 if 0 < s.line <= len(src_lines):
                     src = src_lines[s.line - 1].expandtabs(1)
                     width = s.end_col - s.col if s.end_line == s.line else len(src) - s.col + 1
+                    col = s.col
+                    if len(src) > MAX_SHOWN:  # show a window around the caret
+                        start = max(0, col - 1 - MAX_SHOWN // 2)
+                        shown = src[start:start + MAX_SHOWN]
+                        prefix = "..." if start else ""
+                        src = prefix + shown + ("..." if start + MAX_SHOWN < len(src) else "")
+                        col = col - start + len(prefix)
+                        width = min(width, MAX_SHOWN - (col - len(prefix)) + 1)
                     lines.append("    " + src)
-                    lines.append("    " + " " * (s.col - 1) + "^" + "~" * max(0, width - 1))
+                    lines.append("    " + " " * (col - 1) + "^" + "~" * max(0, width - 1))
         if self.hint:
             lines.append(f"  hint: {self.hint}")
         return "\n".join(lines)
@@ -46,4 +57,7 @@ class RulesetError(Exception):
         super().__init__(self.format())
 
     def format(self) -> str:
-        return "\n".join(d.format(self.sources) for d in self.diagnostics)
+        shown = [d.format(self.sources) for d in self.diagnostics[:MAX_DIAGNOSTICS]]
+        if len(self.diagnostics) > MAX_DIAGNOSTICS:
+            shown.append(f"... and {len(self.diagnostics) - MAX_DIAGNOSTICS} more errors")
+        return "\n".join(shown)

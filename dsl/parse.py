@@ -11,6 +11,7 @@ from functools import lru_cache
 from importlib import resources
 
 from lark import Lark, Token, Transformer, Tree, v_args
+from lark.lark import PostLex
 from lark.exceptions import VisitError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import model as m
@@ -36,12 +37,24 @@ KEYWORDS_AT_START = ["game", "variant", "board", "remove", "link", "players", "r
                      "var", "setup", "ply", "first turn", "turn", "end", "drop"]
 
 
+class _WholeWords(PostLex):
+    """Makes every lexer state also try NAME, so keywords match whole words only.
+
+    Without it, a state that expects only a keyword would read `winz` as `win` + `z`.
+    """
+
+    always_accept = ("NAME",)
+
+    def process(self, stream):
+        return stream
+
+
 @lru_cache(maxsize=1)
 def grammar_parser() -> Lark:
     """The LALR parser built from the packaged grammar (built once per process)."""
     text = resources.files("rulecraft.grammar").joinpath("game.lark").read_text(encoding="utf-8")
     return Lark(text, parser="lalr", start="start", propagate_positions=True,
-                maybe_placeholders=True)
+                maybe_placeholders=True, postlex=_WholeWords())
 
 
 def read_source(path: str, display: str | None = None) -> str:
@@ -335,7 +348,9 @@ class _ToModel(Transformer):
 
     @v_args(meta=True)
     def place_action(self, meta, c):
-        return c[0] + (m.Motion(self.meta_span(meta), "place"),)
+        # The selector is inlined in the grammar so that LALR does not merge its
+        # lookaheads with `move`'s (which would muddle "expected ..." messages).
+        return self.selector(c) + (m.Motion(self.meta_span(meta), "place"),)
 
     def selector(self, c):
         owner, kind = c

@@ -1,0 +1,159 @@
+"""Every diagnostic of the checker, each with its exact expected message."""
+
+import pytest
+
+from rulecraft.dsl.diagnostics import RulesetError
+from rulecraft.dsl.load import load
+
+BASE = '''game "T"
+board square 3 x 3
+players A, B
+piece p: owner A, symbol P
+piece q: owner B, symbol Q
+setup p: a1
+setup q: c3
+var score per player = 0
+ply go: move own piece step onto empty
+end e: A wins if count(p) == 0
+'''
+
+
+# name: (text to replace in BASE, replacement)
+CASES = {
+ # name: (replace-from, replace-to) applied to BASE
+ "syntax_keyword": ("ply go: move own piece step onto empty", "ply go: move own piece hop onto empty"),
+ "syntax_start": ("var score", "vra score"),
+ "syntax_early": ("end e: A wins if count(p) == 0", "end e: A wins if (count(p) == 0"),
+ "syntax_char": ("setup q: c3", "setup q: c3 $"),
+ "number_too_large": ("var score per player = 0", "var score per player = 99999999999"),
+ "unknown_shape": ("board square 3 x 3", "board circle 3"),
+ "board_too_large": ("board square 3 x 3", "board square 52 x 200"),
+ "board_option": ("board square 3 x 3", "board square 3 x 3 with hexes"),
+ "no_board": ("board square 3 x 3\n", ""),
+ "no_players": ("players A, B\n", ""),
+ "three_players": ("players A, B", "players A, B, C"),
+ "duplicate_piece": ("piece q: owner B, symbol Q", "piece p: owner B, symbol Q"),
+ "duplicate_name": ("piece q: owner B, symbol Q", "piece A: owner B, symbol Q"),
+ "unknown_owner": ("piece q: owner B, symbol Q", "piece q: owner C, symbol Q"),
+ "no_owner": ("piece q: owner B, symbol Q", "piece q: symbol Q"),
+ "neutral_and_owned": ("piece q: owner B, symbol Q", "piece q: owner B, neutral, symbol Q"),
+ "bad_symbol": ("piece q: owner B, symbol Q", "piece q: owner B, symbol \".\""),
+ "long_symbol": ("piece q: owner B, symbol Q", "piece q: owner B, symbol QQ"),
+ "same_symbol": ("piece q: owner B, symbol Q", "piece q: owner B, symbol P"),
+ "each_needs_symbols": ("piece q: owner B, symbol Q", "piece q: owner each, symbol Q"),
+ "setup_off_board": ("setup q: c3", "setup q: d4"),
+ "setup_unknown_piece": ("setup q: c3", "setup r: c3"),
+ "setup_twice": ("setup q: c3", "setup q: c3\nsetup q: b3"),
+ "setup_overlap": ("setup q: c3", "setup q: a1"),
+ "setup_placement": ("piece q: owner B, symbol Q", "piece q: owner B, size 2, symbol Q"),
+ "setup_dynamic": ("setup q: c3", "setup q: empty"),
+ "unknown_direction": ("step onto empty", "step nw onto empty"),
+ "unknown_ply_piece": ("move own piece step", "move own pawn step"),
+ "onto_type": ("step onto empty", "step onto 3"),
+ "where_type": ("step onto empty", "step onto empty where count(empty)"),
+ "here_in_end": ("count(p) == 0", "count(here) == 0"),
+ "stuck_in_ply": ("step onto empty", "step onto empty where no legal ply"),
+ "per_player_no_index": ("count(p) == 0", "score > 3"),
+ "effect_unknown_var": ("step onto empty", "step onto empty then points[mover] += 1"),
+ "effect_needs_index": ("step onto empty", "step onto empty then score += 1"),
+ "compare_types": ("count(p) == 0", "count(p) == p"),
+ "plus_cells": ("count(p) == 0", "count(p + q) == 0"),
+ "ordered_compare_cells": ("count(p) == 0", "p < q"),
+ "and_number": ("count(p) == 0", "count(p) and true_thing"),
+ "unknown_function": ("count(p) == 0", "size(p) == 0"),
+ "arity": ("count(p) == 0", "count(p, q) == 0"),
+ "in_a_row_length": ("count(p) == 0", "in_a_row(count(p), p, all)"),
+ "wrong_arg": ("count(p) == 0", "aligned(p, 3)"),
+ "winner_type": ("end e: A wins", "end e: p wins"),
+ "unknown_turn_ply": ("end e:", "turn: go then og\nend e:"),
+ "duplicate_ply": ("end e:", "ply go: move own piece step\nend e:"),
+ "duplicate_end": ("ply go:", "end e: draw if count(p) == 9\nply go:"),
+ "no_title": ('game "T"\n', ""),
+ "unknown_cell_name": ("count(p) == 0", "count(zz) == 0"),
+ "remove_unknown": ("players A, B", "remove z9\nplayers A, B"),
+ "link_unknown": ("players A, B", "link a1 -- q7\nplayers A, B"),
+ "drop_outside_variant": ("players A, B", "drop end e\nplayers A, B"),
+ "region_dynamic": ("players A, B", "players A, B\nregion r: p"),
+ "region_cells": ("players A, B", "players A, B\nregion r: a1 | 3"),
+ "wide_piece_step": ("piece q: owner B, symbol Q\n", "piece q: owner B, size 2, symbol Q\n"),
+}
+
+EXPECTED = {
+    'syntax_keyword': "t.game:9:24: error: expected 'anywhere', 'slide' or 'step', found 'hop'\n    ply go: move own piece hop onto empty\n                           ^~~",
+    'syntax_start': "t.game:8:1: error: expected a declaration (game, board, players, piece, setup, ply, turn, end, ...), found 'vra'\n    vra score per player = 0\n    ^~~\n  hint: did you mean 'var'?",
+    'syntax_early': "t.game:10:32: error: the declaration ends too early: expected ')'\n    end e: A wins if (count(p) == 0\n                                   ^",
+    'syntax_char': "t.game:7:13: error: unexpected character '$'\n    setup q: c3 $\n                ^",
+    'number_too_large': 't.game:8:24: error: number 99999999999 is larger than the limit of 1,000,000,000\n    var score per player = 99999999999\n                           ^~~~~~~~~~~',
+    'unknown_shape': "t.game:2:1: error: unknown board shape 'circle' (known: square)\n    board circle 3\n    ^~~~~~~~~~~~~~",
+    'board_too_large': 't.game:2:1: error: a board of 10,400 cells is larger than the limit of 10,000 cells\n    board square 52 x 200\n    ^~~~~~~~~~~~~~~~~~~~~',
+    'board_option': "t.game:2:1: error: unknown square board option 'hexes' (known: diagonals)\n    board square 3 x 3 with hexes\n    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+    'no_board': 't.game:1:1: error: the ruleset declares no board\n    game "T"\n    ^~~~~~~~\n  hint: add a line such as `board square 5 x 5`',
+    'no_players': 't.game:1:1: error: the ruleset declares no players\n    game "T"\n    ^~~~~~~~\n  hint: add a line such as `players White, Black` (the first moves first)',
+    'three_players': 't.game:3:1: error: rulecraft plays two-player games; this one names 3\n    players A, B, C\n    ^~~~~~~~~~~~~~~',
+    'duplicate_piece': "t.game:5:1: error: piece 'p' is declared twice (first at line 4)\n    piece p: owner B, symbol Q\n    ^~~~~~~~~~~~~~~~~~~~~~~~~~",
+    'duplicate_name': "t.game:5:7: error: 'A' is already the name of a player (line 3)\n    piece A: owner B, symbol Q\n          ^\nt.game:7:7: error: unknown piece 'q'\n    setup q: c3\n          ^",
+    'unknown_owner': "t.game:5:16: error: unknown player 'C'\n    piece q: owner C, symbol Q\n                   ^",
+    'no_owner': "t.game:5:7: error: piece 'q' needs an owner\n    piece q: symbol Q\n          ^\n  hint: add `owner A`, `owner each` or `neutral`",
+    'neutral_and_owned': "t.game:5:1: error: piece 'q' cannot be both neutral and owned\n    piece q: owner B, neutral, symbol Q\n    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+    'bad_symbol': 't.game:5:26: error: a symbol is one character other than . / # or a space; got \'.\'\n    piece q: owner B, symbol "."\n                             ^~~',
+    'long_symbol': "t.game:5:26: error: a symbol is one character other than . / # or a space; got 'QQ'\n    piece q: owner B, symbol QQ\n                             ^~",
+    'same_symbol': "t.game:5:26: error: symbol 'P' is already used (line 4)\n    piece q: owner B, symbol P\n                             ^",
+    'each_needs_symbols': "t.game:5:7: error: piece 'q' needs 2 symbols (one per player, e.g. `symbol R/r`)\n    piece q: owner each, symbol Q\n          ^",
+    'setup_off_board': "t.game:7:10: error: no cell 'd4' on this board (cells a1 to c3)\n    setup q: d4\n             ^~",
+    'setup_unknown_piece': "t.game:7:7: error: unknown piece 'r'\n    setup r: c3\n          ^",
+    'setup_twice': "t.game:8:1: error: setup 'q' is declared twice (first at line 7)\n    setup q: b3\n    ^~~~~~~~~~~",
+    'setup_overlap': 't.game:7:1: error: cell a1 is already set up (line 6)\n    setup q: a1\n    ^~~~~~~~~~~',
+    'setup_placement': "t.game:7:1: error: piece 'q' covers 2 cells in a straight line; c3 is not such a placement\n    setup q: c3\n    ^~~~~~~~~~~\n  hint: list the 2 cells one piece covers, e.g. `setup q: a1, b1`\nt.game:9:24: error: pieces covering several cells move only `anywhere`; 'step' is not supported for them\n    ply go: move own piece step onto empty\n                           ^~~~",
+    'setup_dynamic': "t.game:7:10: error: 'empty' depends on the position; this needs a fixed set of cells\n    setup q: empty\n             ^~~~~",
+    'unknown_direction': "t.game:9:29: error: unknown direction 'nw' (this board has: n, e, s, w, orthogonal, all)\n    ply go: move own piece step nw onto empty\n                                ^~\n  hint: did you mean 'w'?",
+    'unknown_ply_piece': "t.game:9:18: error: unknown piece 'pawn'\n    ply go: move own pawn step onto empty\n                     ^~~~",
+    'onto_type': 't.game:9:34: error: expected a set of cells, found a number\n    ply go: move own piece step onto 3\n                                     ^',
+    'where_type': 't.game:9:46: error: expected a condition, found a number\n    ply go: move own piece step onto empty where count(empty)\n                                                 ^~~~~~~~~~~~',
+    'here_in_end': "t.game:10:24: error: 'here' means a cell of the ply being made; it is used only in ply rules\n    end e: A wins if count(here) == 0\n                           ^~~~",
+    'stuck_in_ply': "t.game:9:46: error: 'no legal ply' is used only in end rules\n    ply go: move own piece step onto empty where no legal ply\n                                                 ^~~~~~~~~~~~",
+    'per_player_no_index': "t.game:10:18: error: 'score' is kept per player: say whose\n    end e: A wins if score > 3\n                     ^~~~~\n  hint: write score[mover] or score[A]",
+    'effect_unknown_var': "t.game:9:45: error: unknown variable 'points'\n    ply go: move own piece step onto empty then points[mover] += 1\n                                                ^~~~~~",
+    'effect_needs_index': "t.game:9:45: error: 'score' is kept per player: say whose\n    ply go: move own piece step onto empty then score += 1\n                                                ^~~~~\n  hint: write score[mover]",
+    'compare_types': 't.game:10:18: error: cannot compare a number with a set of cells\n    end e: A wins if count(p) == p\n                     ^~~~~~~~~~~~~',
+    'plus_cells': "t.game:10:24: error: join sets of cells with '|', not '+'\n    end e: A wins if count(p + q) == 0\n                           ^~~~~",
+    'ordered_compare_cells': "t.game:10:18: error: '<' compares numbers; a set of cells can only be compared with == or !=\n    end e: A wins if p < q\n                     ^~~~~",
+    'and_number': "t.game:10:18: error: 'and' joins conditions; this is a number\n    end e: A wins if count(p) and true_thing\n                     ^~~~~~~~\nt.game:10:31: error: unknown name 'true_thing'\n    end e: A wins if count(p) and true_thing\n                                  ^~~~~~~~~~",
+    'unknown_function': "t.game:10:18: error: unknown function 'size' (known: count, adjacent, aligned, in_a_row)\n    end e: A wins if size(p) == 0\n                     ^~~~~~~",
+    'arity': 't.game:10:18: error: count() takes 1 argument, given 2\n    end e: A wins if count(p, q) == 0\n                     ^~~~~~~~~~~',
+    'in_a_row_length': 't.game:10:27: error: in_a_row() needs a fixed length from 1 to 9\n    end e: A wins if in_a_row(count(p), p, all)\n                              ^~~~~~~~',
+    'wrong_arg': 't.game:10:29: error: aligned() expects directions here, found a number\n    end e: A wins if aligned(p, 3)\n                                ^',
+    'winner_type': 't.game:10:8: error: expected a player, found a set of cells\n    end e: p wins if count(p) == 0\n           ^',
+    'unknown_turn_ply': "t.game:10:15: error: unknown ply 'og'\n    turn: go then og\n                  ^~",
+    'duplicate_ply': "t.game:10:1: error: ply 'go' is declared twice (first at line 9)\n    ply go: move own piece step\n    ^~~~~~~~~~~~~~~~~~~~~~~~~~~",
+    'duplicate_end': "t.game:11:1: error: end 'e' is declared twice (first at line 9)\n    end e: A wins if count(p) == 0\n    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+    'no_title': 't.game:1:1: error: the ruleset has no title\n    board square 3 x 3\n    ^~~~~~~~~~~~~~~~~~\n  hint: add a line such as `game "My Game"`',
+    'unknown_cell_name': "t.game:10:24: error: unknown name 'zz'\n    end e: A wins if count(zz) == 0\n                           ^~",
+    'remove_unknown': "t.game:3:8: error: cannot remove 'z9': no such cell\n    remove z9\n           ^~",
+    'link_unknown': "t.game:3:12: error: cannot link 'q7': no such cell\n    link a1 -- q7\n               ^~",
+    'drop_outside_variant': 't.game:3:1: error: \'drop\' is used only in a variant\n    drop end e\n    ^~~~~~~~~~\n  hint: start the file with `variant of "BASE"`',
+    'region_dynamic': 't.game:4:11: error: pieces move; this needs a fixed set of cells (cells or regions)\n    region r: p\n              ^',
+    'region_cells': "t.game:4:11: error: '|' needs a set of cells on both sides; the right side is a number\n    region r: a1 | 3\n              ^~~~~~",
+    'wide_piece_step': "t.game:7:1: error: piece 'q' covers 2 cells in a straight line; c3 is not such a placement\n    setup q: c3\n    ^~~~~~~~~~~\n  hint: list the 2 cells one piece covers, e.g. `setup q: a1, b1`\nt.game:9:24: error: pieces covering several cells move only `anywhere`; 'step' is not supported for them\n    ply go: move own piece step onto empty\n                           ^~~~",
+}
+
+
+def diagnose(text: str, tmp_path) -> str:
+    path = tmp_path / "t.game"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RulesetError) as info:
+        load(str(path))
+    # Paths are printed as given; the tests compare from the file name on.
+    return info.value.format().replace(str(tmp_path) + "/", "")
+
+
+def test_base_is_valid(tmp_path):
+    path = tmp_path / "t.game"
+    path.write_text(BASE, encoding="utf-8")
+    assert load(str(path)).title == "T"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_diagnostic(name, tmp_path):
+    old, new = CASES[name]
+    assert old in BASE
+    assert diagnose(BASE.replace(old, new, 1), tmp_path) == EXPECTED[name]
