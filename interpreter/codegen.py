@@ -245,22 +245,11 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
         em.emit(3, "dests ^= here")
         emit_yield(3, "t, here.bit_length() - 1")
         em.emit(0, "")
-        em.emit(0, f"def {aname}(s, a):")
-        em.emit(1, "t = a[1]")
-        em.emit(1, "frm = 0")
-        em.emit(1, "here = BIT[a[2]]")
-        em.emit(1, "b = list(s)")
-        em.emit(1, "keep = ~here")
-        for i in range(L.types):
-            em.emit(1, f"b[{i}] &= keep")
-        em.emit(1, "b[t] |= here")
         reserve_slots = {t: L.reserve_offsets[t] for t in types if t in L.reserve_offsets}
+        put = ["b[t] |= here"]
         if reserve_slots:
-            em.emit(1, f"slot = {reserve_slots!r}.get(t)")
-            em.emit(1, "if slot is not None: b[slot] -= 1")
-        emit_effects(em, ply, p)
-        em.emit(1, f"return {fin}(b, s[{L.PH}])")
-        em.emit(0, "")
+            put += [f"slot = {reserve_slots!r}.get(t)", "if slot is not None: b[slot] -= 1"]
+        emit_apply(em, aname, ply, p, fin, ["frm = 0", "here = BIT[a[2]]"], "~here", put)
         return gname, aname
     em.emit(1, f"for t in {tuple(types)!r}:")
     if multi:
@@ -317,27 +306,34 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
             raise AssertionError(motion.kind)
     em.emit(0, "")
 
-    # apply: the move on a copy, the effects on the position after it, then the turn goes on
+    if multi:
+        size = rs.types[types[0]].size
+        pl = em.const(("placements", size), em.t.placement_masks(size), "PL")
+        emit_apply(em, aname, ply, p, fin, ["frm = s[t]", f"here = {pl}[a[2]]"],
+                   "~(here & ~frm)", ["b[t] = here"])
+    else:
+        emit_apply(em, aname, ply, p, fin, ["frm = BIT[a[2]]", "here = BIT[a[3]]"],
+                   "~here", ["b[t] = (s[t] & ~frm) | here"])
+    return gname, aname
+
+
+def emit_apply(em: Emitter, aname: str, ply: m.PlyDecl, p: int, fin: str, head: list[str],
+               keep: str, put: list[str]) -> None:
+    """An apply function: the move on a copy (whatever stood on `here` removed), the
+    effects on the position after it, then the turn goes on."""
     em.emit(0, f"def {aname}(s, a):")
     em.emit(1, "t = a[1]")
-    if multi:
-        em.emit(1, "frm = s[t]")
-        size = rs.types[types[0]].size
-        em.emit(1, f"here = {em.const(('placements', size), em.t.placement_masks(size), 'PL')}[a[2]]")
-        em.emit(1, "b = list(s)")
-        em.emit(1, "keep = ~(here & ~frm)")
-    else:
-        em.emit(1, "frm = BIT[a[2]]")
-        em.emit(1, "here = BIT[a[3]]")
-        em.emit(1, "b = list(s)")
-        em.emit(1, "keep = ~here")
-    for i in range(L.types):
+    for line in head:
+        em.emit(1, line)
+    em.emit(1, "b = list(s)")
+    em.emit(1, f"keep = {keep}")
+    for i in range(em.L.types):
         em.emit(1, f"b[{i}] &= keep")
-    em.emit(1, "b[t] = here" if multi else "b[t] = (s[t] & ~frm) | here")
+    for line in put:
+        em.emit(1, line)
     emit_effects(em, ply, p)
-    em.emit(1, f"return {fin}(b, s[{L.PH}])")
+    em.emit(1, f"return {fin}(b, s[{em.L.PH}])")
     em.emit(0, "")
-    return gname, aname
 
 
 def emit_effects(em: Emitter, ply: m.PlyDecl, p: int) -> None:

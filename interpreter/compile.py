@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulecraft.dsl.check import Ruleset
-from rulecraft.dsl import model as m
 
 from . import codegen
 from .tables import Tables
@@ -32,10 +31,8 @@ class Compiled:
     gens: list[list[list]]  # [player][phase] -> generator functions
     pass_ok: list[bool]  # per phase
     turn_start: int
-    first_phase: int
     ends: list  # per mover: the end-rule function
-    source: str  # the generated module, for debugging (`rulecraft info --source`)
-    dedupe: bool  # whether two routes can make the same action
+    source: str  # the generated module, kept for reading and debugging
 
 
 def _adjacent(cells: int, adj: list[int]) -> int:
@@ -140,9 +137,4 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
               FINISH=[ns[f"finish_{p}"] for p in range(n_players)])
     apply = [ns[f"apply_{r.code}"] for r in rules[:-1]] + [ns["apply_pass"]]
     ends = [ns[f"ends_{p}"] for p in range(n_players)]
-    dedupe = any(ply.motion.kind == "slide" for ply in rs.plies) and False
-    return Compiled(layout, tables, rules, apply, gens, pass_ok, turn_start, 0, ends, source, dedupe)
-
-
-def uses_keyword(e: m.Expr | None, word: str) -> bool:
-    return codegen.uses(e, word)
+    return Compiled(layout, tables, rules, apply, gens, pass_ok, turn_start, ends, source)
