@@ -1,8 +1,9 @@
 """Boards: directed graphs of named cells with plane coordinates and direction labels.
 
-A generator builds the graph (`square` now; hexagonal boards join `GENERATORS`
-later), then edits remove cells and add undirected links. Every arc carries the
-label of its direction (`n`, `ne`, ...) or None for a link that has no direction.
+A generator builds the graph (`square`, `hexagon`), then edits remove cells, add
+links and add off-board goals. Every arc carries the label of its direction (`n`,
+`ne`, ...), or `link` for an extra edge that has no direction; straight lines
+follow direction labels only, never links.
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ SQUARE_GROUPS = {
     "orthogonal": ["n", "e", "s", "w"],
     "diagonal": ["ne", "se", "sw", "nw"],
 }
+# Hexagon directions on the lattice (x in half units, y in rows, growing to the north).
+HEX_DIRS = {"e": (2, 0), "w": (-2, 0), "ne": (1, 1), "nw": (-1, 1), "se": (1, -1), "sw": (-1, -1)}
+LINK = "link"  # the label of an extra edge: adjacency without a direction
+MAX_HEX_SIDE = 13  # column letters a-z, A-Z cover 4 * (side - 1) + 1 half-unit columns
 
 
 class BoardError(Exception):
@@ -45,10 +50,20 @@ class Board:
     shape: str = ""
     width: int = 0
     height: int = 0
+    # Exact lattice coordinates: squared distance = dx*dx*sx + dy*dy*sy (integers).
+    lattice: list[tuple[int, int]] = field(default_factory=list)
+    metric: tuple[int, int] = (1, 1)
+    goals: list[int] = field(default_factory=list)  # off-board cells, drawn apart
 
     @property
     def size(self) -> int:
+        """Cells in the graph, off-board goals included."""
         return len(self.names)
+
+    @property
+    def text_rows(self) -> list[list[int]]:
+        """The rows of a position's text: the board's rows, then one row of its goals."""
+        return self.rows + ([list(self.goals)] if self.goals else [])
 
     def neighbour(self, cell: int, direction: str) -> int | None:
         """The cell one step from `cell` in `direction`, or None."""
@@ -68,6 +83,8 @@ class Board:
 
     def ray(self, cell: int, direction: str) -> list[int]:
         """The cells in a straight line from `cell` (excluded) along `direction`."""
+        if direction == LINK:
+            return []
         out, cur = [], self.neighbour(cell, direction)
         while cur is not None and cur != cell and len(out) < self.size:
             out.append(cur)
@@ -131,11 +148,54 @@ def build_square(width: int, height: int | None, options: list[str]) -> Board:
     if "diagonals" in options:
         groups["diagonal"] = SQUARE_GROUPS["diagonal"]
     rows = [[r * width + f for f in range(width)] for r in reversed(range(height))]
+    lattice = [(int(x), int(y)) for x, y in coords]
     return Board(g, names, {n: i for i, n in enumerate(names)}, coords, used, groups, rows,
-                 [0] * height, "square", width, height)
+                 [0] * height, "square", width, height, lattice, (1, 1))
 
 
-GENERATORS = {"square": build_square}
+def build_hexagon(side: int, height: int | None, options: list[str]) -> Board:
+    """A hexagon of side `side` on the triangular lattice: 3s(s-1)+1 cells in 2s-1 rows.
+
+    The same graph serves hex-vertex boards (3-A-Side) and boards of hexagonal cells
+    (Tricouleur). Names: the column letter of the cell's half-unit position (a-z, then
+    A-Z, west to east) and its row number from the north, so the middle row of side 4
+    is a4, c4, ..., m4 and the seed of Whistling Captures reads as written (w19, G19).
+    """
+    if height is not None:
+        raise BoardError("a hexagon takes one size: `board hexagon 4`")
+    if options:
+        raise BoardError(f"unknown hexagon option '{options[0]}'")
+    if not 2 <= side <= MAX_HEX_SIDE:
+        raise BoardError(f"a hexagon's side is from 2 to {MAX_HEX_SIDE}")
+    rows_n = 2 * side - 1
+    g = nx.DiGraph()
+    names, coords, lattice, rows, at = [], [], [], [], {}
+    for r in range(rows_n):
+        length = side + min(r, rows_n - 1 - r)
+        offset = rows_n - length  # in half units
+        row = []
+        for c in range(length):
+            x2, y = offset + 2 * c, side - 1 - r
+            i = len(names)
+            names.append(f"{FILE_LETTERS[x2]}{r + 1}")
+            coords.append((x2 / 2, y * 3 ** 0.5 / 2))
+            lattice.append((x2, y))
+            at[(x2, y)] = i
+            g.add_node(i)
+            row.append(i)
+        rows.append(row)
+    for (x2, y), i in at.items():
+        for d, (dx, dy) in HEX_DIRS.items():
+            j = at.get((x2 + dx, y + dy))
+            if j is not None:
+                g.add_edge(i, j, dir=d)
+    used = ["e", "ne", "nw", "w", "sw", "se"]
+    # squared distance between centres, times 4: dx2^2 + 3 dy^2
+    return Board(g, names, {n: i for i, n in enumerate(names)}, coords, used, {"all": used},
+                 rows, [0] * rows_n, "hexagon", side, rows_n, lattice, (1, 3))
+
+
+GENERATORS = {"square": build_square, "hexagon": build_hexagon}
 
 
 def build(shape: str, width: int, height: int | None, options: list[str]) -> Board:
@@ -164,10 +224,31 @@ def remove_cells(board: Board, cells: list[int]) -> Board:
             offsets.append(off)
     return Board(g, names, {n: i for i, n in enumerate(names)}, [board.coords[i] for i in keep],
                  board.directions, board.groups, rows, offsets, board.shape, board.width,
-                 board.height)
+                 board.height, [board.lattice[i] for i in keep], board.metric,
+                 [renumber[c] for c in board.goals if c in renumber])
 
 
 def add_link(board: Board, a: int, b: int) -> None:
-    """An extra edge between `a` and `b`, in both senses, with no direction label."""
-    board.graph.add_edge(a, b, dir=None)
-    board.graph.add_edge(b, a, dir=None)
+    """An extra edge between `a` and `b`, in both senses, labelled `link` (no direction)."""
+    board.graph.add_edge(a, b, dir=LINK)
+    board.graph.add_edge(b, a, dir=LINK)
+    if LINK not in board.directions:
+        board.directions.append(LINK)
+
+
+def add_goal(board: Board, name: str, cells: list[int], dirs: list[str]) -> int:
+    """An off-board cell entered from each of `cells` by a step in any of `dirs`; nothing leaves it."""
+    g = board.size
+    board.graph.add_node(g)
+    board.names.append(name)
+    board.index[name] = g
+    xs = [board.coords[c][0] for c in cells]
+    ys = [board.coords[c][1] for c in cells]
+    board.coords.append((sum(xs) / len(xs), sum(ys) / len(ys)))
+    lx = [board.lattice[c] for c in cells]
+    board.lattice.append((sum(x for x, _ in lx) // len(lx), sum(y for _, y in lx) // len(lx)))
+    board.goals.append(g)
+    for c in cells:
+        for d in dirs:
+            board.graph.add_edge(c, g, dir=d)
+    return g

@@ -73,6 +73,7 @@ class _Checker:
         self.sources = sources
         self.errors: list[Diagnostic] = []
         self.names: dict[str, tuple[str, m.Span | None]] = {}  # name -> (category, where)
+        self.broken: set[str] = set()  # names whose declaration failed: no cascade of errors
 
     def error(self, span: m.Span | None, message: str, hint: str | None = None) -> None:
         self.errors.append(Diagnostic(span, message, hint, file=self.path))
@@ -99,7 +100,8 @@ class _Checker:
 
         game = get(m.GameDecl)
         title = game[-1].title if game else ""
-        board = self.check_board(get(m.BoardDecl), get(m.RemoveDecl), get(m.LinkDecl))
+        board = self.check_board(get(m.BoardDecl), get(m.RemoveDecl), get(m.LinkDecl),
+                                 get(m.GoalDecl))
         players = self.check_players(get(m.PlayersDecl))
         if board is None or players is None:
             raise RulesetError(self.errors, self.sources)
@@ -163,7 +165,7 @@ class _Checker:
                        self.sources)
 
     # ------------------------------------------------------------------ board
-    def check_board(self, decls, removes, links) -> boards.Board | None:
+    def check_board(self, decls, removes, links, goals) -> boards.Board | None:
         if not decls:
             span = self.decls[0].span if self.decls else None
             self.error(span, "the ruleset declares no board", "add a line such as `board square 5 x 5`")
@@ -197,7 +199,45 @@ class _Checker:
                     self.error(link.span, "a link joins two different cells")
                 else:
                     boards.add_link(board, *ends)
+        for goal in goals:
+            self.check_goal(board, goal)
         return board
+
+    def check_goal(self, board: boards.Board, goal: m.GoalDecl) -> None:
+        self.broken.add(goal.name)
+        if goal.name in board.index:
+            self.error(goal.name_span, f"goal '{goal.name}' has the name of a cell")
+            return
+        cells, ok = [], True
+        for name, span in goal.cells:
+            if name not in board.index or board.index[name] in board.goals:
+                self.error(span, f"a goal is entered from a cell of the board; '{name}' is not one",
+                           self.suggest(name, board.index))
+                ok = False
+            else:
+                cells.append(board.index[name])
+        lattice = [d for d in board.directions if d != boards.LINK]
+        dirs = []
+        for name, span in goal.dirs:
+            resolved = board.resolve_dirs([name])
+            if name not in lattice and name not in board.groups:
+                self.error(span, f"a goal is entered by a direction of the board; this board has "
+                                 f"no direction '{name}' (it has: {', '.join(lattice)})",
+                           self.suggest(name, lattice))
+                ok = False
+                continue
+            dirs += [d for d in resolved if d not in dirs]
+        inside = [(c, d, board.neighbour(c, d)) for c in (cells if ok else []) for d in dirs
+                  if board.neighbour(c, d) is not None]
+        if inside:
+            c, d, other = inside[0]
+            self.error(goal.span, f"{board.names[c]} already has a neighbour to the {d} "
+                                  f"({board.names[other]}); a goal is entered by a step "
+                                  f"that leaves the board")
+            ok = False
+        if ok:
+            boards.add_goal(board, goal.name, cells, dirs)
+            self.broken.discard(goal.name)
 
     def check_players(self, decls):
         if not decls:
@@ -364,12 +404,15 @@ class _Checker:
                        f"{', '.join(self.board.names[:kind.size])}`")
 
     # ------------------------------------------------------------------ plies
-    def check_dirs(self, dirs: list[tuple[str, m.Span]] | None) -> None:
+    def check_dirs(self, dirs: list[tuple[str, m.Span]] | None, straight: bool = False) -> None:
         for name, span in dirs or []:
             if name not in self.board.directions and name not in self.board.groups:
                 known = self.board.directions + list(self.board.groups)
                 self.error(span, f"unknown direction '{name}' (this board has: {', '.join(known)})",
                            self.suggest(name, known))
+            elif straight and name == boards.LINK:
+                self.error(span, "a link has no direction, so no straight line follows it",
+                           "move along links with `step link`")
 
     def check_ply(self, p: m.PlyDecl) -> None:
         if p.kind != "piece" and p.kind not in self.kinds:
@@ -378,11 +421,9 @@ class _Checker:
                 self.kinds[k].size > 1 for k in ([p.kind] if p.kind != "piece" else self.kinds)):
             self.error(p.motion.span, f"pieces covering several cells move only `anywhere`; "
                                       f"'{p.motion.kind}' is not supported for them")
-        self.check_dirs(p.motion.dirs)
-        if p.motion.kind == "anywhere" and p.motion.dirs:
-            self.error(p.motion.span, "`anywhere` takes no directions")
+        self.check_dirs(p.motion.dirs, straight=p.motion.kind == "slide")
         if p.motion.limit is not None:
-            self.expect(p.motion.limit, "number", ply=False)
+            self.expect(p.motion.limit, "number", ply=True, here=False)
         if p.onto is not None:
             self.expect(p.onto, "cells", ply=True)
         if p.where is not None:
@@ -390,7 +431,14 @@ class _Checker:
         for eff in p.effects:
             self.check_effect(eff)
 
-    def check_effect(self, eff: m.Effect) -> None:
+    def check_effect(self, eff: m.Effect, in_end: bool = False) -> None:
+        if eff.kind != "assign":
+            word = "reset setup" if eff.kind == "reset" else "turn to"
+            if not in_end:
+                self.error(eff.span, f"`{word}` is an effect of end rules only")
+            elif eff.kind == "turn":
+                self.expect(eff.player, "player", ply=False)
+            return
         var = self.vars.get(eff.var)
         if var is None:
             self.error(eff.var_span, f"unknown variable '{eff.var}'", self.suggest(eff.var, self.vars))
@@ -401,8 +449,8 @@ class _Checker:
         elif not var.per_player and eff.index is not None:
             self.error(eff.index.span, f"'{eff.var}' is not kept per player: drop the [...]")
         elif eff.index is not None:
-            self.expect(eff.index, "player", ply=True)
-        self.expect(eff.value, "number", ply=True)
+            self.expect(eff.index, "player", ply=not in_end)
+        self.expect(eff.value, "number", ply=not in_end)
 
     def check_turn(self, t: m.TurnDecl, plies: dict[str, m.PlyDecl]) -> list[TurnPhase]:
         phases = []
@@ -425,22 +473,25 @@ class _Checker:
         if e.player is not None:
             self.expect(e.player, "player", ply=False, stuck=True)
         self.expect(e.cond, "bool", ply=False, stuck=True)
+        for eff in e.effects:
+            self.check_effect(eff, in_end=True)
 
     # ------------------------------------------------------------------ expressions
-    def expect(self, e: m.Expr, want: str, ply: bool, stuck: bool = False) -> None:
-        t = self.typeof(e, ply=ply, stuck=stuck)
+    def expect(self, e: m.Expr, want: str, ply: bool, stuck: bool = False,
+               here: bool = True) -> None:
+        t = self.typeof(e, ply=ply, stuck=stuck, here=here)
         if t is not None and t != want:
             self.error(e.span, f"expected {TYPE_WORDS[want]}, found {TYPE_WORDS.get(t, t)}")
 
     def typeof(self, e: m.Expr, static: bool = False, ply: bool = False,
-               stuck: bool = False) -> str | None:
+               stuck: bool = False, here: bool = True) -> str | None:
         """Type `e` and its subexpressions (setting .type/.ref); None after an error."""
-        t = self._typeof(e, static, ply, stuck)
+        t = self._typeof(e, static, ply, stuck, here)
         e.type = t
         return t
 
-    def _typeof(self, e, static, ply, stuck):
-        sub = lambda x: self.typeof(x, static, ply, stuck)  # noqa: E731
+    def _typeof(self, e, static, ply, stuck, here_ok):
+        sub = lambda x: self.typeof(x, static, ply, stuck, here_ok)  # noqa: E731
         if isinstance(e, m.Num):
             return "number"
         if isinstance(e, m.Name):
@@ -449,6 +500,10 @@ class _Checker:
             w = e.word
             if w in ("here", "from") and not ply:
                 self.error(e.span, f"'{w}' means a cell of the ply being made; it is used only in ply rules")
+                return None
+            if w == "here" and not here_ok:
+                self.error(e.span, "'here' is not known yet: a distance is counted before the piece moves",
+                           "use 'from', the cell it leaves")
                 return None
             if w == "no legal ply" and not stuck:
                 self.error(e.span, "'no legal ply' is used only in end rules")
@@ -506,9 +561,17 @@ class _Checker:
             a, b = sub(e.left), sub(e.right)
             if a is None or b is None:
                 return None
+            if e.op == "in" and (a != "cells" or b != "cells"):
+                side = "left side" if a != "cells" else "right side"
+                t = a if a != "cells" else b
+                self.error(e.span, f"'in' asks whether cells lie in a set; the {side} is "
+                                   f"{TYPE_WORDS.get(t, t)}")
+                return None
             if a != b:
                 self.error(e.span, f"cannot compare {TYPE_WORDS.get(a, a)} with {TYPE_WORDS.get(b, b)}")
                 return None
+            if e.op == "in":
+                return "bool"
             if a != "number" and e.op not in ("==", "!="):
                 self.error(e.span, f"'{e.op}' compares numbers; {TYPE_WORDS.get(a, a)} can only be "
                                    f"compared with == or !=")
@@ -538,6 +601,8 @@ class _Checker:
 
     def type_name(self, e: m.Name, static: bool) -> str | None:
         entry = self.names.get(e.name)
+        if entry is None and e.name in self.broken:
+            return None
         if entry is None and re.fullmatch(r"[A-Za-z]+[0-9]+", e.name):
             first, last = self.board.names[0], self.board.names[-1]
             self.error(e.span, f"no cell '{e.name}' on this board (cells {first} to {last})",

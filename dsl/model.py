@@ -82,7 +82,7 @@ class BinOp(Expr):
 
 @dataclass(eq=False)
 class Compare(Expr):
-    op: str = ""
+    op: str = ""  # == != < <= > >=, or `in` (every cell of the left in the right, and some)
     left: Expr | None = None
     right: Expr | None = None
 
@@ -238,12 +238,16 @@ class Motion:
 
 @dataclass(eq=False)
 class Effect:
+    """`var[index] op value`; or, in end rules, `reset setup` and `turn to PLAYER`."""
+
     span: Span
     var: str
     var_span: Span
     index: Expr | None
     op: str  # =, +=, -=
-    value: Expr
+    value: Expr | None
+    kind: str = "assign"  # assign, reset, turn
+    player: Expr | None = None  # for `turn to`
 
 
 @dataclass(eq=False)
@@ -284,9 +288,10 @@ class TurnDecl(Decl):
 class EndDecl(Decl):
     name: str = ""
     name_span: Span | None = None
-    result: str = ""  # wins, loses, draw
-    player: Expr | None = None  # None for draw
+    result: str = ""  # wins, loses, draw, effects (the game goes on, changed)
+    player: Expr | None = None  # None for draw and effects
     cond: Expr | None = None
+    effects: list[Effect] = field(default_factory=list)
 
     @property
     def key(self):
@@ -313,6 +318,20 @@ class RemoveDecl(Decl):
     @property
     def key(self):
         return ("remove", ",".join(c for c, _ in self.cells))
+
+
+@dataclass(eq=False)
+class GoalDecl(Decl):
+    """Board edit: an off-board cell entered from `cells` by steps along `dirs`."""
+
+    name: str = ""
+    name_span: Span | None = None
+    cells: list[tuple[str, Span]] = field(default_factory=list)
+    dirs: list[tuple[str, Span]] = field(default_factory=list)
+
+    @property
+    def key(self):
+        return ("goal", self.name)
 
 
 @dataclass(eq=False)

@@ -264,6 +264,11 @@ class _ToModel(Transformer):
         return m.RemoveDecl(self.meta_span(meta), cells=c[0])
 
     @v_args(meta=True)
+    def goal_decl(self, meta, c):
+        return m.GoalDecl(self.meta_span(meta), name=str(c[0]), name_span=self.tok_span(c[0]),
+                          cells=c[1], dirs=c[2])
+
+    @v_args(meta=True)
     def link_decl(self, meta, c):
         return m.LinkDecl(self.meta_span(meta), a=self.named(c[0]), b=self.named(c[1]))
 
@@ -368,6 +373,10 @@ class _ToModel(Transformer):
         return m.Motion(self.meta_span(meta), "slide", dirs=c[0], limit=c[1])
 
     @v_args(meta=True)
+    def walk(self, meta, c):
+        return m.Motion(self.meta_span(meta), "walk", dirs=c[0], limit=c[1])
+
+    @v_args(meta=True)
     def anywhere(self, meta, c):
         return m.Motion(self.meta_span(meta), "anywhere")
 
@@ -385,6 +394,17 @@ class _ToModel(Transformer):
         name, index, op, value = c
         return m.Effect(self.meta_span(meta), var=str(name), var_span=self.tok_span(name),
                         index=index, op=op, value=value)
+
+    @v_args(meta=True)
+    def reset(self, meta, c):
+        span = self.meta_span(meta)
+        return m.Effect(span, var="", var_span=span, index=None, op="", value=None, kind="reset")
+
+    @v_args(meta=True)
+    def turn_to(self, meta, c):
+        span = self.meta_span(meta)
+        return m.Effect(span, var="", var_span=span, index=None, op="", value=None, kind="turn",
+                        player=self._player_ref(c[0]))
 
     def assign_op(self, c):
         return str(c[0])
@@ -405,8 +425,10 @@ class _ToModel(Transformer):
     @v_args(meta=True)
     def end_decl(self, meta, c):
         name, (result, player), cond = c
+        effects = player if result == "effects" else []
         return m.EndDecl(self.meta_span(meta), name=str(name), name_span=self.tok_span(name),
-                         result=result, player=player, cond=cond)
+                         result=result, player=None if effects else player, cond=cond,
+                         effects=effects)
 
     def _player_ref(self, tok: Token) -> m.Expr:
         if tok.type == "NAME":
@@ -421,6 +443,9 @@ class _ToModel(Transformer):
 
     def draw(self, c):
         return ("draw", None)
+
+    def end_effects(self, c):
+        return ("effects", list(c))
 
     @v_args(meta=True)
     def drop_decl(self, meta, c):
@@ -452,6 +477,10 @@ class _ToModel(Transformer):
     @v_args(meta=True)
     def compare(self, meta, c):
         return m.Compare(self.meta_span(meta), op=str(c[1]), left=c[0], right=c[2])
+
+    @v_args(meta=True)
+    def within(self, meta, c):
+        return m.Compare(self.meta_span(meta), op="in", left=c[0], right=c[1])
 
     @v_args(meta=True)
     def binop(self, meta, c):

@@ -170,6 +170,8 @@ class Emitter:
                 return {"&": f"({a} & {b})", "|": f"({a} | {b})", "-": f"({a} & ~{b})"}[e.op]
             return f"({a} {e.op} {b})"
         if isinstance(e, m.Compare):
+            if e.op == "in":
+                return f"_within({self.expr(e.left, cx)}, {self.expr(e.right, cx)})"
             return f"({self.expr(e.left, cx)} {e.op} {self.expr(e.right, cx)})"
         if isinstance(e, m.BoolOp):
             return f"({self.expr(e.left, cx)} {e.op} {self.expr(e.right, cx)})"
@@ -288,9 +290,13 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
             dirs = em.rs.board.resolve_dirs([d for d, _ in motion.dirs]) if motion.dirs \
                 else em.rs.board.directions
             rays = tuple(em.const(("rays", d), em.t.rays(d), "RAY") for d in dirs)
+            # Two lines from one cell may reach the same cell (3-A-Side's goals): one ply.
+            dedupe = em.t.rays_overlap(dirs)
             if motion.limit is not None:
                 em.emit(3, f"limit = {em.expr(motion.limit, cx)}")
                 em.emit(3, "if limit < 1: continue")
+            if dedupe:
+                em.emit(3, "seen = 0")
             em.emit(3, f"for ray in ({', '.join(rays)},):")
             em.emit(4, "n = 0")
             em.emit(4, "for d in ray[c]:")
@@ -299,9 +305,28 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
                 em.emit(5, "if n > limit: break")
             em.emit(5, "here = BIT[d]")
             emit_target(2, 5)
-            em.emit(5, "if here & tgt" + (f" and {where}" if where else "") + ":")
+            em.emit(5, "if here & tgt" + (" and not here & seen" if dedupe else "")
+                    + (f" and {where}" if where else "") + ":")
+            if dedupe:
+                em.emit(6, "seen |= here")
             em.emit(6, f"yield ({code}, t, c, d)")
             em.emit(5, "if here & occ: break")
+        elif motion.kind == "walk":
+            adj = em.adj(em.rs.board.resolve_dirs([d for d, _ in motion.dirs]) if motion.dirs else None)
+            em.emit(3, f"limit = {em.expr(motion.limit, cx)}")
+            em.emit(3, "seen = frontier = frm")
+            em.emit(3, "reached = 0")
+            em.emit(3, "for _ in range(limit):")
+            em.emit(4, f"step = _adjacent(frontier, {adj}) & ~seen")
+            em.emit(4, "reached |= step")
+            em.emit(4, "seen |= step")
+            em.emit(4, "frontier = step & ~occ")  # a walk goes on through empty cells only
+            em.emit(4, "if not frontier: break")
+            em.emit(3, "dests = reached" + (" & tgt" if tgt_level < 2 else ""))
+            em.emit(3, "while dests:")
+            em.emit(4, "here = dests & -dests")
+            em.emit(4, "dests ^= here")
+            emit_yield(4, "t, c, here.bit_length() - 1")
         else:
             raise AssertionError(motion.kind)
     em.emit(0, "")
@@ -338,17 +363,9 @@ def emit_apply(em: Emitter, aname: str, ply: m.PlyDecl, p: int, fin: str, head: 
 
 def emit_effects(em: Emitter, ply: m.PlyDecl, p: int) -> None:
     """A ply's `then` effects, evaluated on the position after its move (list `b`)."""
-    L = em.L
     bx = Ctx("b", p, here="here", frm="frm")
     for eff in ply.effects:
-        value = em.expr(eff.value, bx)
-        slot = L.var_offsets[eff.var]
-        if eff.index is not None:
-            idx = em.expr(eff.index, bx)
-            target = f"b[{slot + int(idx)}]" if idx.isdigit() else f"b[{slot} + {idx}]"
-        else:
-            target = f"b[{slot}]"
-        em.emit(1, f"{target} {eff.op} {value}")
+        em.emit(1, f"{assign_target(em, eff, bx)} {eff.op} {em.expr(eff.value, bx)}")
 
 
 def emit_ends(em: Emitter, p: int, name: str) -> None:
@@ -369,6 +386,13 @@ def emit_ends(em: Emitter, p: int, name: str) -> None:
             em.emit(2, "return tuple(b)")
             continue
         em.emit(1, f"if {em.expr(cond, cx)}:")
+        if end.result == "effects":
+            # The game goes on, changed; the rules below see the changed position.
+            for eff in end.effects:
+                emit_end_effect(em, eff, cx)
+            if stuck_known:
+                em.emit(2, "stuck = not has_move(b)")
+            continue
         if end.result == "draw":
             em.emit(2, f"b[{L.OUT}] = {L.players}")
         elif end.result == "wins":
@@ -379,6 +403,28 @@ def emit_ends(em: Emitter, p: int, name: str) -> None:
     em.emit(1, f"b[{L.OUT}] = -1")
     em.emit(1, "return tuple(b)")
     em.emit(0, "")
+
+
+def emit_end_effect(em: Emitter, eff: m.Effect, cx: Ctx) -> None:
+    L = em.L
+    if eff.kind == "reset":
+        for i in range(L.types):
+            em.emit(2, f"b[{i}] = SETUP[{i}]")
+        for slot in L.reserve_offsets.values():
+            em.emit(2, f"b[{slot}] = INITIAL[{slot}]")
+    elif eff.kind == "turn":
+        em.emit(2, f"b[{L.P}] = {em.expr(eff.player, cx)}")
+        em.emit(2, f"b[{L.PH}] = TURN_START")
+    else:
+        em.emit(2, f"{assign_target(em, eff, cx)} {eff.op} {em.expr(eff.value, cx)}")
+
+
+def assign_target(em: Emitter, eff: m.Effect, cx: Ctx) -> str:
+    slot = em.L.var_offsets[eff.var]
+    if eff.index is None:
+        return f"{cx.s}[{slot}]"
+    idx = em.expr(eff.index, cx)
+    return f"{cx.s}[{slot + int(idx)}]" if idx.isdigit() else f"{cx.s}[{slot} + {idx}]"
 
 
 def emit_finish(em: Emitter, p: int, name: str, ends: str, skips: bool) -> None:

@@ -44,6 +44,10 @@ def _adjacent(cells: int, adj: list[int]) -> int:
     return out
 
 
+def _within(cells: int, region: int) -> bool:
+    return cells != 0 and not cells & ~region
+
+
 def _in_a_row(cells: int, windows: list[int]) -> bool:
     for w in windows:
         if cells & w == w:
@@ -99,8 +103,12 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
     em.emit(1, f"return FINISH[s[{layout.P}]](list(s), s[{layout.PH}])")
 
     ns = em.ns
+    setup = [sum(1 << c for c in rs.setup.get(t, [])) for t in range(len(rs.types))]
+    initial = {slot: rs.kinds[rs.types[t].kind].reserve for t, slot in layout.reserve_offsets.items()}
     ns.update(BIT=tables.bit, FULL=tables.full, NEXT=next_phase, TURN_START=turn_start,
-              _adjacent=_adjacent, _aligned=_aligned, _in_a_row=_in_a_row)
+              SETUP=setup, INITIAL=initial,
+              _adjacent=_adjacent, _aligned=_aligned, _in_a_row=_in_a_row,
+              _within=_within)
     source = em.source()
     code_obj = compile(source, f"<rulecraft {rs.path}>", "exec")
     exec(code_obj, ns)  # noqa: S102 - source built above from indices and integers only

@@ -13,6 +13,7 @@ from typing import Iterator
 
 from rulecraft.dsl.check import Ruleset
 
+from . import render
 from .compile import Compiled, compile_ruleset
 from .tables import cells_of
 
@@ -178,7 +179,7 @@ class Game:
         """`<rows top to bottom, / between> <player to move> [ply=N] [var=v,...] [result=...]`."""
         symbols = [t.symbol for t in self.ruleset.types]
         rows = []
-        for row in self.board.rows:
+        for row in self.board.text_rows:
             chars = []
             for c in row:
                 bit = 1 << c
@@ -210,12 +211,14 @@ class Game:
         if len(fields) < 2:
             raise PositionError("a position is `<rows> <player to move> [key=value ...]`")
         rows = fields[0].split("/")
-        if len(rows) != len(self.board.rows):
-            raise PositionError(f"expected {len(self.board.rows)} rows separated by '/', "
+        text_rows = self.board.text_rows
+        if len(rows) != len(text_rows):
+            goals = " (the last holds the goals)" if self.board.goals else ""
+            raise PositionError(f"expected {len(text_rows)} rows separated by '/'{goals}, "
                                 f"found {len(rows)}")
         by_symbol = {t.symbol: i for i, t in enumerate(rs.types)}
         s = [0] * L.length
-        for r, (row_text, row) in enumerate(zip(rows, self.board.rows), start=1):
+        for r, (row_text, row) in enumerate(zip(rows, text_rows), start=1):
             if len(row_text) != len(row):
                 raise PositionError(f"row {r} has {len(row)} cells, found {len(row_text)}: '{row_text}'")
             for ch, c in zip(row_text, row):
@@ -279,20 +282,12 @@ class Game:
     def render(self, state: State) -> str:
         """The board drawn for a person, with coordinates, and who is to move."""
         symbols = [t.symbol for t in self.ruleset.types]
-        names = self.board.names
-        lines = []
-        square = self.board.shape == "square"
-        for row in self.board.rows:
-            cells = []
-            for c in row:
-                bit = 1 << c
-                cells.append(next((symbols[i] for i in range(len(symbols)) if state[i] & bit), "."))
-            label = names[row[0]][1:] if square else ""
-            lines.append(f"{label:>3} " + " ".join(cells))
-        if square:
-            lines.append("    " + " ".join(names[c][0] for c in self.board.rows[-1]))
-        status = self._status(state)
-        return "\n".join(lines) + "\n" + status
+
+        def symbol_at(cell: int) -> str:
+            bit = 1 << cell
+            return next((symbols[i] for i in range(len(symbols)) if state[i] & bit), ".")
+
+        return render.draw(self.board, symbol_at) + "\n" + self._status(state)
 
     def _status(self, state: State) -> str:
         parts = []

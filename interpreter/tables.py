@@ -35,6 +35,14 @@ class Tables:
             self._rays[direction] = [self.board.ray(c, direction) for c in range(self.n)]
         return self._rays[direction]
 
+    def rays_overlap(self, dirs: list[str]) -> bool:
+        """Whether two of the rays along `dirs` from one cell share a cell."""
+        for c in range(self.n):
+            cells = [x for d in dirs for x in self.rays(d)[c]]
+            if len(cells) != len(set(cells)):
+                return True
+        return False
+
     def lines_through(self, dirs: list[str]) -> list[list[int]]:
         """Per cell, the masks of the maximal straight lines along `dirs` through it."""
         key = tuple(dirs)

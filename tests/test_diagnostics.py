@@ -79,12 +79,12 @@ CASES = {
 }
 
 EXPECTED = {
-    'syntax_keyword': "t.game:9:24: error: expected 'anywhere', 'slide' or 'step', found 'hop'\n    ply go: move own piece hop onto empty\n                           ^~~",
+    'syntax_keyword': "t.game:9:24: error: expected 'anywhere', 'slide', 'step' or 'walk', found 'hop'\n    ply go: move own piece hop onto empty\n                           ^~~",
     'syntax_start': "t.game:8:1: error: expected a declaration (game, board, players, piece, setup, ply, turn, end, ...), found 'vra'\n    vra score per player = 0\n    ^~~\n  hint: did you mean 'var'?",
     'syntax_early': "t.game:10:32: error: the declaration ends too early: expected ')'\n    end e: A wins if (count(p) == 0\n                                   ^",
     'syntax_char': "t.game:7:13: error: unexpected character '$'\n    setup q: c3 $\n                ^",
     'number_too_large': 't.game:8:24: error: number 99999999999 is larger than the limit of 1,000,000,000\n    var score per player = 99999999999\n                           ^~~~~~~~~~~',
-    'unknown_shape': "t.game:2:1: error: unknown board shape 'circle' (known: square)\n    board circle 3\n    ^~~~~~~~~~~~~~",
+    'unknown_shape': "t.game:2:1: error: unknown board shape 'circle' (known: square, hexagon)\n    board circle 3\n    ^~~~~~~~~~~~~~",
     'board_too_large': 't.game:2:1: error: a board of 10,400 cells is larger than the limit of 10,000 cells\n    board square 52 x 200\n    ^~~~~~~~~~~~~~~~~~~~~',
     'board_option': "t.game:2:1: error: unknown square board option 'hexes' (known: diagonals)\n    board square 3 x 3 with hexes\n    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
     'no_board': 't.game:1:1: error: the ruleset declares no board\n    game "T"\n    ^~~~~~~~\n  hint: add a line such as `board square 5 x 5`',
@@ -157,3 +157,66 @@ def test_diagnostic(name, tmp_path):
     old, new = CASES[name]
     assert old in BASE
     assert diagnose(BASE.replace(old, new, 1), tmp_path) == EXPECTED[name]
+
+
+# The constructs of hex boards, goals, links, walks and end effects (3-A-Side).
+HEX = '''game "H"
+board hexagon 3
+remove a3, i3
+link b2 -- b4
+goal top: c1, e1, g1 by ne, nw
+players A, B
+piece m: owner each, symbol X/Y
+piece ball: neutral, symbol o
+setup m of A: c5
+setup m of B: c1
+setup ball: e3
+ply step: move own m step onto empty - top
+ply kick: move ball slide up to count(own m & adjacent(from))
+end g: A wins if ball in top
+'''
+
+HEX_CASES = {
+ "hex_two_sizes": ("board hexagon 3", "board hexagon 3 x 3"),
+ "hex_side": ("board hexagon 3", "board hexagon 40"),
+ "link_missing_vertex": ("link b2 -- b4", "link b2 -- z4"),
+ "link_same": ("link b2 -- b4", "link b2 -- b2"),
+ "goal_unknown_cell": ("goal top: c1, e1, g1", "goal top: c1, e1, q1"),
+ "goal_unknown_direction": ("by ne, nw", "by ne, n"),
+ "goal_inner_direction": ("by ne, nw", "by ne, e"),
+ "goal_named_like_cell": ("goal top:", "goal c1:"),
+ "slide_along_link": ("slide up to", "slide link up to"),
+ "here_in_limit": ("adjacent(from))", "adjacent(here))"),
+ "reset_in_ply": ("onto empty - top", "onto empty - top then reset setup"),
+ "in_number": ("ball in top", "3 in top"),
+ "turn_to_cells": ("end g: A wins if ball in top", "end g: then turn to ball if ball in top"),
+}
+
+HEX_EXPECTED = {
+    'hex_two_sizes': 't.game:2:1: error: a hexagon takes one size: `board hexagon 4`\n    board hexagon 3 x 3\n    ^~~~~~~~~~~~~~~~~~~',
+    'hex_side': "t.game:2:1: error: a hexagon's side is from 2 to 13\n    board hexagon 40\n    ^~~~~~~~~~~~~~~~",
+    'link_missing_vertex': "t.game:4:12: error: cannot link 'z4': no such cell\n    link b2 -- z4\n               ^~",
+    'link_same': 't.game:4:1: error: a link joins two different cells\n    link b2 -- b2\n    ^~~~~~~~~~~~~',
+    'goal_unknown_cell': "t.game:5:19: error: a goal is entered from a cell of the board; 'q1' is not one\n    goal top: c1, e1, q1 by ne, nw\n                      ^~",
+    'goal_unknown_direction': "t.game:5:29: error: a goal is entered by a direction of the board; this board has no direction 'n' (it has: e, ne, nw, w, sw, se)\n    goal top: c1, e1, g1 by ne, n\n                                ^\n  hint: did you mean 'nw'?",
+    'goal_inner_direction': 't.game:5:1: error: c1 already has a neighbour to the e (e1); a goal is entered by a step that leaves the board\n    goal top: c1, e1, g1 by ne, e\n    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~',
+    'goal_named_like_cell': "t.game:5:6: error: goal 'c1' has the name of a cell\n    goal c1: c1, e1, g1 by ne, nw\n         ^~\nt.game:12:40: error: unknown name 'top'\n    ply step: move own m step onto empty - top\n                                           ^~~\nt.game:14:26: error: unknown name 'top'\n    end g: A wins if ball in top\n                             ^~~",
+    'slide_along_link': 't.game:13:27: error: a link has no direction, so no straight line follows it\n    ply kick: move ball slide link up to count(own m & adjacent(from))\n                              ^~~~\n  hint: move along links with `step link`',
+    'here_in_limit': "t.game:13:56: error: 'here' is not known yet: a distance is counted before the piece moves\n    ply kick: move ball slide up to count(own m & adjacent(here))\n                                                           ^~~~\n  hint: use 'from', the cell it leaves",
+    'reset_in_ply': 't.game:12:49: error: `reset setup` is an effect of end rules only\n    ply step: move own m step onto empty - top then reset setup\n                                                    ^~~~~~~~~~~',
+    'in_number': "t.game:14:18: error: 'in' asks whether cells lie in a set; the left side is a number\n    end g: A wins if 3 in top\n                     ^~~~~~~~",
+    'turn_to_cells': 't.game:14:21: error: expected a player, found a set of cells\n    end g: then turn to ball if ball in top\n                        ^~~~',
+}
+
+
+def test_hex_base_is_valid(tmp_path):
+    path = tmp_path / "t.game"
+    path.write_text(HEX, encoding="utf-8")
+    assert load(str(path)).board.size == 18  # 19 - 2 removed + 1 goal
+
+
+@pytest.mark.parametrize("name", sorted(HEX_CASES))
+def test_hex_diagnostic(name, tmp_path):
+    old, new = HEX_CASES[name]
+    assert old in HEX
+    assert diagnose(HEX.replace(old, new, 1), tmp_path) == HEX_EXPECTED[name]
