@@ -23,6 +23,8 @@ from .players import QuitGame, make_player
 
 # Modules that add subcommands: each has `register(subparsers)`.
 COMMAND_MODULES: list[str] = []
+COMMAND_MODULES.append("rulecraft.interpreter.scenarios_cli")
+COMMAND_MODULES.append("rulecraft.interpreter.search.cli")
 
 OK, RULESET_ERROR, USAGE = 0, 1, 2
 
@@ -85,7 +87,7 @@ def cmd_check(args) -> int:
             continue
         results.append({"file": name, "ok": True, "title": game.title})
         if not args.json:
-            print(f"{name}: ok ({game.title}: {game.board.size} cells, "
+            print(f"{name}: ok ({game.title}: {game.board.size - len(game.board.goals)} cells, "
                   f"{len(game.legal_actions(game.initial_state()))} opening plies)")
     if args.json:
         emit_json({"results": results})
@@ -105,8 +107,9 @@ def cmd_info(args) -> int:
     info = {
         "title": game.title,
         "players": game.players,
-        "board": {"shape": game.board.shape, "cells": game.board.size,
-                  "width": game.board.width, "height": game.board.height},
+        "board": {"shape": game.board.shape, "cells": game.board.size - len(game.board.goals),
+                  "width": game.board.width, "height": game.board.height,
+                  "goals": [game.board.names[g] for g in game.board.goals]},
         "pieces": pieces,
         "variables": [{"name": v.name, "per_player": v.per_player, "initial": v.initial}
                       for v in rs.vars],
@@ -121,8 +124,9 @@ def cmd_info(args) -> int:
     print(f"{game.title}  ({rs.path})")
     print(f"players: {', '.join(game.players)} ({game.players[0]} moves first)")
     b = game.board
-    dims = f" {b.width} x {b.height}" if b.shape == "square" else ""
-    print(f"board: {b.shape}{dims}, {b.size} cells")
+    dims = f" {b.width} x {b.height}" if b.shape == "square" else f" of side {b.width}"
+    goals = f", goals {', '.join(b.names[g] for g in b.goals)}" if b.goals else ""
+    print(f"board: {b.shape}{dims}, {b.size - len(b.goals)} cells{goals}")
     for p in pieces:
         owner = p["owner"] or "neutral"
         size = f", covers {p['size']} cells" if p["size"] > 1 else ""

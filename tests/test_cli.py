@@ -86,7 +86,7 @@ def test_info_json(capsys):
     code, out, _ = run(capsys, "info", "3-spot", "--json")
     data = json.loads(out)
     assert data["players"] == ["Blue", "Red"]
-    assert data["board"] == {"shape": "square", "cells": 9, "width": 3, "height": 3}
+    assert data["board"] == {"shape": "square", "cells": 9, "width": 3, "height": 3, "goals": []}
     assert data["legal"] == ["c1+c2-c2+c3", "c1+c2-a3+b3", "c1+c2-b3+c3"]
     assert data["position"] == ".../RWB/RWB Blue ply=1 score=0,0"
     assert [p["kind"] for p in data["pieces"]] == ["blue", "red", "white"]

@@ -1,0 +1,924 @@
+"""Rule scenarios: YAML files that give a ruleset, a start position and plies to play, and
+say what must then hold (legal plies, outcome, variables, perft). docs/SCENARIOS.md is the
+format's reference.
+
+Reading goes: text -> a tree of `Node`s that remember their line (composed by
+`yaml.SafeLoader`, which builds nothing but plain scalars) -> the structural check against
+`FILE_SCHEMA` -> `Scenario`s. Running a scenario checks what needs the game (cells, pieces,
+players, variables, the legality of each ply) and then every expectation.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import yaml
+
+from rulecraft.dsl.diagnostics import RulesetError
+from rulecraft.dsl.load import bundled_dir, bundled_names, load
+from rulecraft.dsl.placements import placements
+
+from .analysis import perft
+from .game import Game, IllegalActionError, PositionError, State
+
+MAX_FILE_BYTES = 1_000_000
+MAX_NODES = 100_000  # an alias bomb expands past this long before it costs memory
+MAX_DEPTH = 50
+MAP_TAG = "tag:yaml.org,2002:map"
+SEQ_TAG = "tag:yaml.org,2002:seq"
+MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+# ------------------------------------------------------------------ errors
+
+class ScenarioError(Exception):
+    """Something wrong in a scenario file, at a line (None: the file as a whole)."""
+
+    def __init__(self, file: str, line: int | None, message: str):
+        self.file, self.line, self.message = file, line, message
+        super().__init__(self.format())
+
+    def format(self) -> str:
+        """`file:line: error: message`."""
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return f"{where}: error: {self.message}"
+
+
+class ScenarioFileError(Exception):
+    """A scenario file that cannot be run at all; carries every error found in it."""
+
+    def __init__(self, errors: list[ScenarioError]):
+        self.errors = sorted(errors, key=lambda e: (e.file, e.line or 0))
+        super().__init__("\n".join(e.format() for e in self.errors))
+
+
+class _Problem(Exception):
+    """An error found before the file name is at hand (inside the YAML walk)."""
+
+    def __init__(self, line: int | None, message: str):
+        super().__init__(message)
+        self.line, self.message = line, message
+
+
+# ------------------------------------------------------------------ YAML with lines
+
+@dataclass
+class Node:
+    """A YAML value and the line it starts on (1-based).
+
+    `value` is None, bool, int, float or str for a scalar, list[Node] for a list, or
+    dict[str, Node] for a mapping. A scalar keeps its source `text` too, so that a name
+    such as `no` or `on` stays a name where a name is wanted (YAML 1.1 reads them as false
+    and true).
+    """
+
+    value: Any
+    line: int
+    text: str = ""
+    key_lines: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        if isinstance(self.value, dict):
+            return "mapping"
+        if isinstance(self.value, list):
+            return "list"
+        return "null" if self.value is None else "scalar"
+
+    def get(self, key: str) -> Node | None:
+        return self.value.get(key) if isinstance(self.value, dict) else None
+
+
+def parse_yaml(text: str) -> Node | None:
+    """The document in `text` as a `Node` tree (None when empty); raises _Problem."""
+    loader = yaml.SafeLoader(text)
+    try:
+        root = loader.get_single_node()
+        return None if root is None else _convert(loader, root, [MAX_NODES], 0)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        what = e.problem or e.context or "cannot be read"
+        if e.context and e.problem and e.problem.startswith("but "):
+            what = f"{e.context}, {e.problem}"  # "expected a single document..., but found another"
+        elif e.context and e.problem:
+            at = f" at line {e.context_mark.line + 1}" if e.context_mark and e.context_mark is not mark else ""
+            what += f" ({e.context}{at})"
+        raise _Problem(mark.line + 1 if mark else None, f"invalid YAML: {what}") from None
+    except yaml.reader.ReaderError as e:
+        line = text[: e.position].count("\n") + 1
+        raise _Problem(line, f"invalid YAML: {e.reason} (character {e.character!r})") from None
+    except yaml.YAMLError as e:
+        raise _Problem(None, f"invalid YAML: {e}") from None
+    finally:
+        loader.dispose()
+
+
+def _convert(loader: yaml.SafeLoader, node: yaml.Node, budget: list[int], depth: int) -> Node:
+    line = node.start_mark.line + 1
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _Problem(line, f"the document expands to more than {MAX_NODES:,} values "
+                             f"(aliases repeated too often?)")
+    if depth > MAX_DEPTH:
+        raise _Problem(line, f"values nest more than {MAX_DEPTH} deep (a recursive alias?)")
+    if isinstance(node, yaml.ScalarNode):
+        # SafeConstructor on a scalar: str, int, float, bool, None (or a timestamp or bytes,
+        # which the schema rejects); an unknown tag raises ConstructorError.
+        return Node(loader.construct_object(node, deep=True), line, node.value)
+    if isinstance(node, yaml.SequenceNode):
+        if node.tag != SEQ_TAG:
+            raise _Problem(line, f"unsupported YAML tag '{node.tag}'")
+        return Node([_convert(loader, n, budget, depth + 1) for n in node.value], line)
+    if node.tag != MAP_TAG:
+        raise _Problem(line, f"unsupported YAML tag '{node.tag}'")
+    out: dict[str, Node] = {}
+    key_lines: dict[str, int] = {}
+    merged: dict[str, Node] = {}
+    merged_lines: dict[str, int] = {}
+    for k, v in node.value:
+        kline = k.start_mark.line + 1
+        if k.tag == MERGE_TAG:
+            # `<<: *base` (or a list of them): the keys of base that this mapping does not
+            # give itself. Done here rather than by PyYAML's flatten_mapping, which edits
+            # the node in place and so would see duplicates when an alias visits it again.
+            for source in (v.value if isinstance(v, yaml.SequenceNode) else [v]):
+                if not isinstance(source, yaml.MappingNode):
+                    raise _Problem(kline, "a merge key (<<) takes a mapping or a list of mappings")
+                base = _convert(loader, source, budget, depth + 1)
+                for key, value in base.value.items():
+                    if key not in merged:  # the first mapping listed wins, as in YAML
+                        merged[key], merged_lines[key] = value, base.key_lines[key]
+            continue
+        if not isinstance(k, yaml.ScalarNode):
+            raise _Problem(kline, "a mapping key must be a plain word, not a list or mapping")
+        key = k.value
+        if key in out:
+            raise _Problem(kline, f"duplicate key '{key}' (first at line {key_lines[key]})")
+        key_lines[key] = kline
+        out[key] = _convert(loader, v, budget, depth + 1)
+    for key, value in merged.items():
+        if key not in out:
+            out[key], key_lines[key] = value, merged_lines[key]
+    return Node(out, line, key_lines=key_lines)
+
+
+# ------------------------------------------------------------------ schema
+
+def _found(node: Node) -> str:
+    if node.kind == "mapping":
+        return "a mapping"
+    if node.kind == "list":
+        return "a list"
+    if node.kind == "null":
+        return "nothing"
+    return f"'{node.text}'"
+
+
+class Spec:
+    """One rule of the structural check: what a value must look like."""
+
+    what = "a value"
+    kind = "scalar"
+
+    def check(self, node: Node, name: str, errors: list[_Problem]) -> None:
+        raise NotImplementedError
+
+
+class Text(Spec):
+    """Any scalar, read as its source text."""
+
+    def __init__(self, what: str = "a string"):
+        self.what = what
+
+    def check(self, node: Node, name: str, errors: list[_Problem]) -> None:
+        if node.kind != "scalar" or not node.text.strip():
+            errors.append(_Problem(node.line, f"'{name}' must be {self.what}, found {_found(node)}"))
+
+
+class Whole(Spec):
+    """A whole number (not a truth value), at least `minimum`."""
+
+    def __init__(self, minimum: int | None = None, what: str = "a whole number"):
+        self.minimum, self.what = minimum, what
+
+    def check(self, node: Node, name: str, errors: list[_Problem]) -> None:
+        v = node.value
+        if not isinstance(v, int) or isinstance(v, bool) or (self.minimum is not None and v < self.minimum):
+            errors.append(_Problem(node.line, f"'{name}' must be {self.what}, found {_found(node)}"))
+
+
+class ListOf(Spec):
+    kind = "list"
+
+    def __init__(self, item: Spec, what: str, min_items: int = 0):
+        self.item, self.what, self.min_items = item, what, min_items
+
+    def check(self, node: Node, name: str, errors: list[_Problem]) -> None:
+        if node.kind != "list":
+            errors.append(_Problem(node.line, f"'{name}' must be {self.what}, found {_found(node)}"))
+            return
+        if len(node.value) < self.min_items:
+            errors.append(_Problem(node.line, f"'{name}' must be {self.what}, found an empty list"))
+        for i, item in enumerate(node.value, start=1):
+            self.item.check(item, f"{name}[{i}]", errors)
+
+
+class MapOf(Spec):
+    """A mapping with keys of the ruleset's own (pieces, variables), checked later."""
+
+    kind = "mapping"
+
+    def __init__(self, value: Spec, what: str):
+        self.value, self.what = value, what
+
+    def check(self, node: Node, name: str, errors: list[_Problem]) -> None:
+        if node.kind != "mapping" or not node.value:
+            errors.append(_Problem(node.line, f"'{name}' must be {self.what}, found "
+                                              f"{'an empty mapping' if node.kind == 'mapping' else _found(node)}"))
+            return
+        for key, value in node.value.items():
+            self.value.check(value, key, errors)
+
+
+class Fields(Spec):
+    """A mapping with fixed keys: unknown ones and missing required ones are errors."""
+
+    kind = "mapping"
+
+    def __init__(self, fields: dict[str, Spec], required: Iterable[str] = (), what: str = "a mapping",
+                 nonempty: bool = False):
+        self.fields, self.required, self.what, self.nonempty = fields, list(required), what, nonempty
+
+    def check(self, node: Node, name: str, errors: list[_Problem]) -> None:
+        if node.kind != "mapping":
+            errors.append(_Problem(node.line, f"'{name}' must be {self.what}, found {_found(node)}"))
+            return
+        for key, value in node.value.items():
+            if key not in self.fields:
+                close = difflib.get_close_matches(key, list(self.fields), n=1)
+                hint = f"did you mean '{close[0]}'?" if close else f"known: {', '.join(self.fields)}"
+                errors.append(_Problem(node.key_lines[key], f"unknown key '{key}' in '{name}' ({hint})"))
+            else:
+                self.fields[key].check(value, key, errors)
+        for key in self.required:
+            if key not in node.value:
+                errors.append(_Problem(node.line, f"'{name}' is missing '{key}'"))
+        if self.nonempty and not node.value:
+            errors.append(_Problem(node.line, f"'{name}' is empty: give at least one of "
+                                              f"{', '.join(self.fields)}"))
+
+
+class Either(Spec):
+    """One of several specs, chosen by the kind of the value (scalar, list or mapping)."""
+
+    def __init__(self, *options: Spec, what: str):
+        self.options, self.what = options, what
+
+    def check(self, node: Node, name: str, errors: list[_Problem]) -> None:
+        for spec in self.options:
+            if spec.kind == node.kind:
+                spec.check(node, name, errors)
+                return
+        errors.append(_Problem(node.line, f"'{name}' must be {self.what}, found {_found(node)}"))
+
+
+PLY_LIST = ListOf(Text("a ply's text"), "a list of ply texts")
+CELLS = Either(Text(), ListOf(Text("a cell's name"), "a list of cells", min_items=1),
+               what="a list of cells (or 'all other cells')")
+VALUE = Either(Whole(), ListOf(Whole(), "a list of whole numbers, one per player", min_items=1),
+               MapOf(Whole(), "a mapping of player to value"),
+               what="a whole number, a list with one per player, or a mapping of player to value")
+START = Either(
+    Text("'setup' or a state's text"),
+    Fields({
+        "pieces": MapOf(CELLS, "a mapping of piece to cells"),
+        "to_move": Text("a player's name"),
+        "ply": Whole(1, "a whole number from 1 (the ply of the turn)"),
+        "vars": MapOf(VALUE, "a mapping of variable to value"),
+    }, required=["pieces", "to_move"]),
+    what="'setup', a state's text, or a mapping with pieces and to_move")
+EXPECT = Fields({
+    "legal": PLY_LIST,
+    "legal_includes": ListOf(Text("a ply's text"), "a list of ply texts", min_items=1),
+    "legal_excludes": ListOf(Text("a ply's text"), "a list of ply texts", min_items=1),
+    "outcome": Text("'ongoing', 'draw', 'NAME wins' or 'NAME loses'"),
+    "winner": Text("a player's name"),
+    "to_move": Text("a player's name"),
+    "ply": Whole(1, "a whole number from 1 (the ply of the turn)"),
+    "state": Text("a state's text"),
+    "vars": MapOf(VALUE, "a mapping of variable to value"),
+    "perft": ListOf(Whole(0, "a whole number of 0 or more"), "a list of leaf counts for depths 1, 2, ...",
+                    min_items=1),
+}, nonempty=True)
+SCENARIO_FIELDS: dict[str, Spec] = {
+    "name": Text(),
+    "description": Text(),
+    "ruleset": Text("a ruleset's name or path"),
+    "start": START,
+    "plies": PLY_LIST,
+    "expect": EXPECT,
+}
+SCENARIO = Fields(SCENARIO_FIELDS, required=["name", "expect"], what="a scenario (a mapping)")
+FILE_SCHEMA = Fields({
+    "ruleset": Text("a ruleset's name or path"),
+    "description": Text(),
+    "scenarios": ListOf(SCENARIO, "a list of scenarios", min_items=1),
+}, required=["scenarios"])
+
+
+# ------------------------------------------------------------------ scenarios
+
+@dataclass
+class Scenario:
+    """One scenario as read from its file (values still carry their lines)."""
+
+    file: str
+    line: int
+    name: str
+    ruleset: Node
+    start: Node | None
+    plies: list[Node]
+    expect: Node
+
+
+def load_file(path: str) -> list[Scenario]:
+    """The scenarios of a YAML file, structurally checked; raises ScenarioFileError."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise ScenarioFileError([ScenarioError(path, None, f"cannot read: {e.strerror}")]) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ScenarioFileError([ScenarioError(path, None, f"file is larger than the limit of "
+                                                           f"{MAX_FILE_BYTES:,} bytes")])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise ScenarioFileError([ScenarioError(path, line, "not UTF-8 text")]) from None
+    return parse_scenarios(text, path)
+
+
+def parse_scenarios(text: str, path: str) -> list[Scenario]:
+    """The scenarios in `text` (read from `path`); raises ScenarioFileError."""
+    try:
+        root = parse_yaml(text)
+    except _Problem as p:
+        raise ScenarioFileError([ScenarioError(path, p.line, p.message)]) from None
+    if root is None:
+        raise ScenarioFileError([ScenarioError(path, 1, "the file holds no scenarios")])
+    problems: list[_Problem] = []
+    file_ruleset: Node | None = None
+    if root.kind == "list":
+        items = root
+        ListOf(SCENARIO, "a list of scenarios", min_items=1).check(root, "scenarios", problems)
+    elif root.kind == "mapping" and "scenarios" in root.value:
+        FILE_SCHEMA.check(root, "file", problems)
+        items = root.value["scenarios"]
+        file_ruleset = root.get("ruleset")
+    elif root.kind == "mapping":
+        items = Node([root], root.line)  # a file of one scenario
+        SCENARIO.check(root, "scenario", problems)
+    else:
+        raise ScenarioFileError([ScenarioError(
+            path, root.line, f"a scenario file is a mapping or a list of scenarios, found {_found(root)}")])
+    if problems:
+        raise ScenarioFileError([ScenarioError(path, p.line, p.message) for p in problems])
+    scenarios: list[Scenario] = []
+    names: dict[str, int] = {}
+    for item in items.value:
+        name = item.value["name"].text
+        if name in names:
+            problems.append(_Problem(item.value["name"].line,
+                                     f"scenario name '{name}' is used twice (first at line {names[name]})"))
+        names.setdefault(name, item.value["name"].line)
+        ruleset = item.get("ruleset") or file_ruleset
+        if ruleset is None:
+            problems.append(_Problem(item.line, f"scenario '{name}' names no ruleset "
+                                                f"(give 'ruleset' in it or at the top of the file)"))
+            continue
+        plies = item.get("plies")
+        scenarios.append(Scenario(path, item.line, name, ruleset, item.get("start"),
+                                  plies.value if plies else [], item.value["expect"]))
+    if problems:
+        raise ScenarioFileError([ScenarioError(path, p.line, p.message) for p in problems])
+    return scenarios
+
+
+# ------------------------------------------------------------------ results
+
+@dataclass
+class Failure:
+    """One expectation that does not hold."""
+
+    check: str  # the expectation's key, e.g. "legal" or "vars.score"
+    line: int
+    message: str  # first line of the explanation
+    details: list[str] = field(default_factory=list)  # further lines (expected, actual, diff)
+    data: dict[str, Any] = field(default_factory=dict)  # the same, for --json
+
+    def format(self) -> str:
+        return "\n".join([f"{self.check} (line {self.line}): {self.message}"]
+                         + ["  " + d for d in self.details])
+
+
+@dataclass
+class Result:
+    """The outcome of one scenario: pass, fail (expectations unmet) or error (bad scenario)."""
+
+    file: str
+    line: int
+    name: str
+    status: str
+    position: str = ""  # the state text the expectations were checked in
+    failures: list[Failure] = field(default_factory=list)
+    error: ScenarioError | None = None
+
+    def format(self) -> str:
+        if self.status == "error":
+            assert self.error is not None
+            return self.error.format()
+        head = f"{self.status.upper()} {self.file}:{self.line}: {self.name}"
+        if self.status == "pass":
+            return head
+        lines = [head, f"    position: {self.position}"]
+        for f in self.failures:
+            lines += ["    " + x for x in f.format().splitlines()]
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"file": self.file, "line": self.line, "name": self.name,
+                               "status": self.status}
+        if self.status == "fail":
+            out["position"] = self.position
+            out["failures"] = [{"check": f.check, "line": f.line, "message": f.message, **f.data}
+                               for f in self.failures]
+        if self.error is not None:
+            out["error"] = self.error.format()
+        return out
+
+
+@dataclass
+class Report:
+    """Every scenario result of a run, and the files that could not be run at all."""
+
+    results: list[Result] = field(default_factory=list)
+    file_errors: list[ScenarioError] = field(default_factory=list)
+
+    def count(self, status: str) -> int:
+        return sum(r.status == status for r in self.results)
+
+    @property
+    def ok(self) -> bool:
+        return not self.file_errors and all(r.status == "pass" for r in self.results)
+
+    def summary(self) -> str:
+        """`N passed, M failed` (and `, K errors` for bad scenarios and files)."""
+        errors = self.count("error") + len(self.file_errors)
+        text = f"{self.count('pass')} passed, {self.count('fail')} failed"
+        return text + (f", {errors} error{'s' if errors != 1 else ''}" if errors else "")
+
+    def format(self) -> str:
+        """The text report: a line per scenario (with the reasons of a failure), then a summary."""
+        lines = [r.format() for r in self.results] + [e.format() for e in self.file_errors]
+        return "\n".join(lines + [self.summary()])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"passed": self.count("pass"), "failed": self.count("fail"),
+                "errors": self.count("error") + len(self.file_errors), "ok": self.ok,
+                "scenarios": [r.to_json() for r in self.results],
+                "file_errors": [e.format() for e in self.file_errors]}
+
+
+# ------------------------------------------------------------------ running
+
+class Runner:
+    """Runs scenarios, compiling each ruleset once per run."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, Game] = {}
+        self._broken: dict[str, str] = {}  # path -> its diagnostics, reported once
+
+    def run_files(self, paths: list[str]) -> Report:
+        """Load and run every scenario of every file, in order."""
+        report = Report()
+        for path in paths:
+            try:
+                scenarios = load_file(path)
+            except ScenarioFileError as e:
+                report.file_errors.extend(e.errors)
+                continue
+            report.results.extend(self.run(s) for s in scenarios)
+        return report
+
+    def run(self, sc: Scenario) -> Result:
+        """Run one scenario; a problem in the scenario itself becomes an `error` result."""
+        try:
+            return self._run(sc)
+        except ScenarioError as e:
+            return Result(sc.file, sc.line, sc.name, "error", error=e)
+
+    def game(self, sc: Scenario) -> Game:
+        """The scenario's compiled ruleset: a path beside the file, else a bundled name."""
+        node = sc.ruleset
+        name = node.text
+        here = os.path.dirname(os.path.abspath(sc.file))
+        candidates = [name] if os.path.isabs(name) else [os.path.join(here, name)]
+        if not name.endswith(".game"):
+            candidates.append(candidates[0] + ".game")
+        if name in bundled_names():
+            candidates.append(os.path.join(bundled_dir(), name + ".game"))
+        path = next((os.path.abspath(c) for c in candidates if os.path.isfile(c)), None)
+        if path is None:
+            raise ScenarioError(sc.file, node.line,
+                                f"unknown ruleset '{name}': no file '{name}' or '{name}.game' "
+                                f"beside this one, and no bundled ruleset of that name "
+                                f"(bundled: {', '.join(bundled_names())})")
+        if path in self._broken:
+            raise ScenarioError(sc.file, node.line, f"ruleset '{name}' has errors "
+                                                    f"(listed at {self._broken[path]})")
+        if path not in self._games:
+            try:
+                self._games[path] = Game(load(path))
+            except RulesetError as e:
+                self._broken[path] = f"{sc.file}:{node.line}"
+                body = "\n".join("    " + x for x in e.format().splitlines())
+                raise ScenarioError(sc.file, node.line, f"ruleset '{name}' has errors:\n{body}") from None
+        return self._games[path]
+
+    def _run(self, sc: Scenario) -> Result:
+        game = self.game(sc)
+        state = start_state(game, sc)
+        for n, ply in enumerate(sc.plies, start=1):
+            state = _play(game, state, ply, n, sc.file)
+        failures = check_expectations(game, state, sc.expect, sc.file)
+        return Result(sc.file, sc.line, sc.name, "fail" if failures else "pass",
+                      game.state_to_text(state), failures)
+
+
+def run_files(paths: list[str]) -> Report:
+    """Run every scenario in `paths` (the code path of `rulecraft test`)."""
+    return Runner().run_files(paths)
+
+
+def _play(game: Game, state: State, ply: Node, n: int, file: str) -> State:
+    # Matched by `ply_key`, as expectations are, so that `c2+c1-b2+c2` plays like `c1+c2-b2+c2`
+    # (the game's action_from_text wants its own order of cells).
+    key = ply_key(game, ply.text)
+    for action in game.legal_actions(state):
+        if ply_key(game, game.action_to_text(state, action)) == key:
+            return game.apply(state, action)
+    try:
+        return game.apply(state, game.action_from_text(state, ply.text))
+    except IllegalActionError:
+        where = game.state_to_text(state)
+        if game.is_terminal(state):
+            raise ScenarioError(file, ply.line, f"ply {n} '{ply.text}' cannot be played: the game "
+                                                f"is over ({where})") from None
+        legal = [game.action_to_text(state, a) for a in game.legal_actions(state)]
+        raise ScenarioError(file, ply.line, f"ply {n} '{ply.text}' is not legal in {where} "
+                                            f"(legal: {_listing(legal)})") from None
+
+
+# ------------------------------------------------------------------ the start
+
+def start_state(game: Game, sc: Scenario) -> State:
+    """The state a scenario starts from: the setup, a state's text, or pieces on cells."""
+    node = sc.start
+    if node is None or (node.kind == "scalar" and node.text.strip() == "setup"):
+        return game.initial_state()
+    if node.kind == "scalar":
+        try:
+            return game.state_from_text(node.text)
+        except PositionError as e:
+            raise ScenarioError(sc.file, node.line, f"start: {e}") from None
+    return game_state_from_pieces(game, node, sc.file)
+
+
+def _piece_types(game: Game) -> dict[str, int]:
+    """Scenario names of the piece types: the kind, or `kind of Player` for kinds every player has."""
+    out: dict[str, int] = {}
+    types = game.ruleset.types
+    for i, t in enumerate(types):
+        shared = sum(u.kind == t.kind for u in types) > 1
+        out[f"{t.kind} of {game.players[t.owner]}" if shared and t.owner is not None else t.kind] = i
+    return out
+
+
+def _cell(game: Game, node: Node, file: str) -> int:
+    name = node.text.strip()
+    if name not in game.board.index:
+        hint = difflib.get_close_matches(name, game.board.names, n=1)
+        raise ScenarioError(file, node.line, f"'{name}' is not a cell of the board"
+                                             + (f" (did you mean '{hint[0]}'?)" if hint else ""))
+    return game.board.index[name]
+
+
+def game_state_from_pieces(game: Game, node: Node, file: str) -> State:
+    """The state of a `start:` mapping (pieces, to_move, ply, vars), through the game's state text."""
+    kinds = _piece_types(game)
+    types = game.ruleset.types
+    owner_of: dict[int, tuple[int, int]] = {}  # cell -> (type, line)
+    rest: tuple[int, Node] | None = None
+    pieces = node.value["pieces"]
+    for key, cells_node in pieces.value.items():
+        kline = pieces.key_lines[key]
+        if key not in kinds:
+            hint = difflib.get_close_matches(key, list(kinds), n=1)
+            shared = [k for k in kinds if k.startswith(key + " of ")]
+            msg = (f"every player has '{key}' pieces: say whose, e.g. '{shared[0]}'" if shared else
+                   f"unknown piece '{key}' (" + (f"did you mean '{hint[0]}'?" if hint
+                                                 else f"pieces: {', '.join(kinds)}") + ")")
+            raise ScenarioError(file, kline, msg)
+        tid = kinds[key]
+        if cells_node.kind == "scalar" and " ".join(cells_node.text.split()) == "all other cells":
+            if rest is not None:
+                raise ScenarioError(file, cells_node.line, "only one piece can fill 'all other cells'")
+            if types[tid].size > 1:
+                raise ScenarioError(file, cells_node.line,
+                                    f"'{key}' covers {types[tid].size} cells; it cannot fill 'all other cells'")
+            rest = (tid, cells_node)
+            continue
+        if cells_node.kind == "scalar":  # `a1, c3, e5` written on one line
+            items = [Node(c.strip(), cells_node.line, c.strip()) for c in cells_node.text.split(",")]
+        else:
+            items = cells_node.value
+        cells = []
+        for item in items:
+            c = _cell(game, item, file)
+            if c in owner_of:
+                other = _name_of(kinds, owner_of[c][0])
+                raise ScenarioError(file, item.line, f"cell '{item.text.strip()}' is given twice "
+                                                     f"({other} at line {owner_of[c][1]})")
+            owner_of[c] = (tid, item.line)
+            cells.append(c)
+        size = types[tid].size
+        if size > 1 and tuple(sorted(cells)) not in placements(game.board, size):
+            shown = ", ".join(game.board.names[c] for c in sorted(cells))
+            raise ScenarioError(file, cells_node.line,
+                                f"'{key}' covers {size} cells in a straight line; {shown} is not "
+                                f"one of its placements")
+    if rest is not None:
+        for c in range(game.board.size):
+            if c not in owner_of:
+                owner_of[c] = (rest[0], rest[1].line)
+    # Build the game's own state text, so the game settles its end rules as for any position.
+    rows = "/".join("".join(types[owner_of[c][0]].symbol if c in owner_of else "." for c in row)
+                    for row in game.board.rows)
+    to_move = node.value["to_move"]
+    player = _player(game, to_move, file)
+    fields = [rows, game.players[player]]
+    if "ply" in node.value:
+        fields.append(f"ply={node.value['ply'].value}")
+    for vname, vnode in (node.get("vars").value.items() if node.get("vars") else []):
+        values = _var_values(game, vname, vnode, node.value["vars"].key_lines[vname], file)
+        fields.append(f"{vname}=" + ",".join(str(v) for v in values))
+    try:
+        return game.state_from_text(" ".join(fields))
+    except PositionError as e:
+        raise ScenarioError(file, node.line, f"start: {e}") from None
+
+
+def _name_of(kinds: dict[str, int], tid: int) -> str:
+    return next(k for k, v in kinds.items() if v == tid)
+
+
+def _player(game: Game, node: Node, file: str) -> int:
+    name = node.text.strip()
+    if name not in game.players:
+        raise ScenarioError(file, node.line, f"unknown player '{name}' (players: {', '.join(game.players)})")
+    return game.players.index(name)
+
+
+def _var_values(game: Game, name: str, node: Node, key_line: int, file: str) -> list[int]:
+    """A variable's values as written (number, list per player, or player -> number), checked."""
+    var = next((v for v in game.ruleset.vars if v.name == name), None)
+    if var is None:
+        known = ", ".join(v.name for v in game.ruleset.vars) or "none"
+        raise ScenarioError(file, key_line, f"unknown variable '{name}' (variables: {known})")
+    if not var.per_player:
+        if node.kind != "scalar":
+            raise ScenarioError(file, node.line, f"'{name}' is one number for the whole game, "
+                                                 f"found {_found(node)}")
+        return [node.value]
+    n = len(game.players)
+    if node.kind == "mapping":
+        for key in node.value:
+            if key not in game.players:
+                raise ScenarioError(file, node.key_lines[key], f"unknown player '{key}' "
+                                                               f"(players: {', '.join(game.players)})")
+        missing = [p for p in game.players if p not in node.value]
+        if missing:
+            raise ScenarioError(file, node.line, f"'{name}' needs a value for every player; "
+                                                 f"missing: {', '.join(missing)}")
+        return [node.value[p].value for p in game.players]
+    values = [x.value for x in node.value] if node.kind == "list" else [node.value]
+    if len(values) != n:
+        raise ScenarioError(file, node.line, f"'{name}' is per player: give {n} values "
+                                             f"({', '.join(game.players)}), found {len(values)}")
+    return values
+
+
+# ------------------------------------------------------------------ plies as sets
+
+_CELLISH = re.compile(r"^[A-Za-z]+[0-9]+$")
+_SEPARATOR = re.compile(r"-|(?<=[0-9])x(?=[A-Za-z])")
+
+
+def ply_key(game: Game, text: str) -> tuple | str:
+    """What identifies a ply's text: its groups of cells (`-` and `x` alike, the cells of a
+    group in any order); a text that is not cells joined that way compares as written."""
+    text = text.strip()
+    groups = []
+    for group in _SEPARATOR.split(text):
+        cells = group.split("+")
+        if not all(c in game.board.index for c in cells):
+            return text
+        groups.append(tuple(sorted(game.board.index[c] for c in cells)))
+    return tuple(groups)
+
+
+def _expected_plies(game: Game, nodes: list[Node], check: str, file: str) -> list[tuple[tuple | str, str]]:
+    """(key, text) of each ply an expectation lists; a cell off the board or a repeat is an error."""
+    out: list[tuple[tuple | str, str]] = []
+    seen: dict[tuple | str, int] = {}
+    for node in nodes:
+        text = node.text.strip()
+        for token in re.split(r"[-+]|(?<=[0-9])x(?=[A-Za-z])", text):
+            if _CELLISH.match(token) and token not in game.board.index:
+                raise ScenarioError(file, node.line, f"{check}: '{text}' names '{token}', which is "
+                                                     f"not a cell of the board")
+        key = ply_key(game, text)
+        if key in seen:
+            raise ScenarioError(file, node.line, f"{check}: '{text}' is listed twice "
+                                                 f"(first at line {seen[key]})")
+        seen[key] = node.line
+        out.append((key, text))
+    return out
+
+
+def _natural(text: str) -> list:
+    # a2 before a10, and a capture sorted with the step to the same cell.
+    return [int(p) if p.isdigit() else p for p in re.split(r"([0-9]+)", _SEPARATOR.sub("-", text))]
+
+
+def _listing(texts: list[str]) -> str:
+    """Plies for a person to compare: in natural order (not the generator's), comma-separated."""
+    return ", ".join(sorted(texts, key=_natural)) if texts else "(none)"
+
+
+# ------------------------------------------------------------------ expectations
+
+def check_expectations(game: Game, state: State, expect: Node, file: str) -> list[Failure]:
+    """Every unmet expectation of `expect` in `state` (errors in `expect` raise ScenarioError)."""
+    failures: list[Failure] = []
+    e = expect.value
+    line = expect.key_lines
+    actual = [game.action_to_text(state, a) for a in game.legal_actions(state)]
+    actual_keys = [ply_key(game, t) for t in actual]
+
+    if "state" in e:
+        try:
+            want = game.state_from_text(e["state"].text)
+        except PositionError as err:
+            raise ScenarioError(file, e["state"].line, f"state: {err}") from None
+        if want != state:
+            failures.append(Failure("state", line["state"], "the position differs", [
+                f"expected: {game.state_to_text(want)}", f"actual:   {game.state_to_text(state)}"],
+                {"expected": game.state_to_text(want), "actual": game.state_to_text(state)}))
+
+    if "to_move" in e:
+        p = _player(game, e["to_move"], file)
+        if p != game.to_move(state):
+            failures.append(Failure("to_move", line["to_move"],
+                                    f"expected {game.players[p]}, actual {game.players[game.to_move(state)]}",
+                                    data={"expected": game.players[p],
+                                          "actual": game.players[game.to_move(state)]}))
+
+    if "ply" in e and e["ply"].value != game.phase(state) + 1:
+        failures.append(Failure("ply", line["ply"], f"expected ply {e['ply'].value} of the turn, "
+                                                    f"actual ply {game.phase(state) + 1}",
+                                data={"expected": e["ply"].value, "actual": game.phase(state) + 1}))
+
+    if "outcome" in e and "winner" in e:
+        raise ScenarioError(file, line["winner"], "give 'outcome' or 'winner', not both")
+    for key in ("outcome", "winner"):
+        if key in e:
+            want_text, holds = _outcome(game, e[key], key, file, state)
+            if not holds:
+                got = _outcome_text(game, state)
+                failures.append(Failure(key, line[key], f"expected {want_text}, actual {got}",
+                                        data={"expected": want_text, "actual": got}))
+
+    if "vars" in e:
+        vars_node = e["vars"]
+        for name, vnode in vars_node.value.items():
+            want_values = _var_values(game, name, vnode, vars_node.key_lines[name], file)
+            got_values = [game.var(state, name, i) for i in range(len(want_values))]
+            if want_values != got_values:
+                failures.append(Failure(f"vars.{name}", vars_node.key_lines[name],
+                                        f"expected {_values(game, want_values)}; "
+                                        f"actual {_values(game, got_values)}",
+                                        data={"expected": want_values, "actual": got_values}))
+
+    if "legal" in e:
+        want = _expected_plies(game, e["legal"].value, "legal", file)
+        failure = _legal_diff(want, actual, actual_keys, line["legal"])
+        if failure:
+            failures.append(failure)
+
+    if "legal_includes" in e:
+        want = _expected_plies(game, e["legal_includes"].value, "legal_includes", file)
+        missing = [t for k, t in want if k not in actual_keys]
+        if missing:
+            failures.append(Failure("legal_includes", line["legal_includes"],
+                                    f"not legal: {_listing(missing)}", [f"actual: {_listing(actual)}"],
+                                    {"missing": missing, "actual": actual}))
+
+    if "legal_excludes" in e:
+        want = _expected_plies(game, e["legal_excludes"].value, "legal_excludes", file)
+        keys = {k for k, _ in want}
+        present = [t for t, k in zip(actual, actual_keys) if k in keys]
+        if present:
+            failures.append(Failure("legal_excludes", line["legal_excludes"],
+                                    f"legal, but should not be: {_listing(present)}",
+                                    [f"actual: {_listing(actual)}"], {"present": present, "actual": actual}))
+
+    if "perft" in e:
+        want_counts = [n.value for n in e["perft"].value]
+        got_counts = [perft(game, state, d) for d in range(1, len(want_counts) + 1)]
+        if want_counts != got_counts:
+            depth = next(i for i, (a, b) in enumerate(zip(want_counts, got_counts), start=1) if a != b)
+            failures.append(Failure("perft", line["perft"],
+                                    f"first difference at depth {depth}: expected {want_counts[depth - 1]}, "
+                                    f"actual {got_counts[depth - 1]}",
+                                    [f"expected: {', '.join(map(str, want_counts))}",
+                                     f"actual:   {', '.join(map(str, got_counts))}"],
+                                    {"expected": want_counts, "actual": got_counts}))
+    return failures
+
+
+def _legal_diff(want: list[tuple[tuple | str, str]], actual: list[str], actual_keys: list,
+                line: int) -> Failure | None:
+    """The `legal` expectation: the legal plies are exactly `want`, each once."""
+    want_keys = {k for k, _ in want}
+    missing = [t for k, t in want if k not in actual_keys]
+    extra = [t for t, k in zip(actual, actual_keys) if k not in want_keys]
+    repeated = sorted({t for t, k in zip(actual, actual_keys) if actual_keys.count(k) > 1})
+    if not (missing or extra or repeated):
+        return None
+    parts = []
+    if missing:
+        parts.append(f"{len(missing)} missing")
+    if extra:
+        parts.append(f"{len(extra)} extra")
+    if repeated:
+        parts.append(f"{len(repeated)} listed more than once")
+    details = [f"expected: {_listing([t for _, t in want])}", f"actual:   {_listing(actual)}"]
+    if missing:
+        details.append(f"missing:  {_listing(missing)}")
+    if extra:
+        details.append(f"extra:    {_listing(extra)}")
+    if repeated:
+        details.append(f"repeated: {_listing(repeated)}")
+    return Failure("legal", line, ", ".join(parts), details,
+                   {"expected": [t for _, t in want], "actual": actual, "missing": missing,
+                    "extra": extra, "repeated": repeated})
+
+
+def _values(game: Game, values: list[int]) -> str:
+    if len(values) == 1 and len(game.players) != 1:
+        return str(values[0])
+    return ", ".join(f"{p} {v}" for p, v in zip(game.players, values))
+
+
+def _outcome(game: Game, node: Node, key: str, file: str, state: State) -> tuple[str, bool]:
+    """What an `outcome`/`winner` expectation says, and whether it holds in `state`."""
+    words = node.text.split()
+    if key == "winner":
+        p = _player(game, node, file)
+        return f"{game.players[p]} wins", game.winner(state) == p
+    if words == ["ongoing"]:
+        return "ongoing", not game.is_terminal(state)
+    if words == ["draw"]:
+        return "draw", game.is_draw(state)
+    if len(words) == 2 and words[1] in ("wins", "win", "loses", "lose"):
+        # `win` and `lose` as in the language (`Musketeers win`); a loss is a win of another.
+        p = _player(game, Node(words[0], node.line, words[0]), file)
+        w = game.winner(state)
+        if words[1].startswith("win"):
+            return f"{words[0]} {words[1]}", w == p
+        return f"{words[0]} {words[1]}", w is not None and w != p
+    raise ScenarioError(file, node.line, f"outcome must be 'ongoing', 'draw', 'NAME wins' or "
+                                         f"'NAME loses', found '{node.text}'")
+
+
+def _outcome_text(game: Game, state: State) -> str:
+    if not game.is_terminal(state):
+        return f"ongoing ({game.players[game.to_move(state)]} to move)"
+    w = game.winner(state)
+    return "draw" if w is None else f"{game.players[w]} wins"
