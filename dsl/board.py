@@ -102,6 +102,14 @@ class Board:
                 return u
         return None
 
+    def opposite(self, direction: str) -> str | None:
+        """The label of the arcs going back along `direction` (n -> s, ne -> sw, ...)."""
+        for u, v, d in self.graph.edges(data="dir"):
+            if d == direction:
+                back = self.graph.edges[v, u].get("dir") if self.graph.has_edge(v, u) else None
+                return back if back != LINK else None
+        return None
+
     def resolve_dirs(self, names: list[str] | None) -> list[str] | None:
         """Direction and group names -> direction labels (None stays None: every arc)."""
         if names is None:

@@ -17,6 +17,7 @@ FUNCTIONS = {
     "adjacent": (["cells", "dirs?"], "cells"),
     "aligned": (["cells", "dirs"], "bool"),
     "in_a_row": (["number", "cells", "dirs"], "bool"),
+    "undoes": (["ply+"], "bool"),
 }
 TYPE_WORDS = {"number": "a number", "bool": "a condition", "player": "a player",
               "cells": "a set of cells", "dirs": "directions"}
@@ -32,6 +33,8 @@ class PieceType:
     owner: int | None
     symbol: str
     size: int
+    level: int = 0  # 0 on the board; 1 standing on a level-0 piece (`on KIND`); ...
+    carrier: int | None = None  # the type this one stands on
 
 
 @dataclass
@@ -59,6 +62,7 @@ class Ruleset:
     turn: list[TurnPhase]
     ends: list[m.EndDecl]
     sources: dict[str, str] = field(default_factory=dict)
+    remembered: list[str] = field(default_factory=list)  # plies `undoes(...)` looks back at
 
     def types_of(self, kind: str, owner: int | None | str = "any") -> list[int]:
         """Piece type indices of a kind ("piece": every kind), for one owner or any."""
@@ -74,6 +78,7 @@ class _Checker:
         self.errors: list[Diagnostic] = []
         self.names: dict[str, tuple[str, m.Span | None]] = {}  # name -> (category, where)
         self.broken: set[str] = set()  # names whose declaration failed: no cascade of errors
+        self.in_ply = False  # checking a ply's `where` (where undoes() may look back)
 
     def error(self, span: m.Span | None, message: str, hint: str | None = None) -> None:
         self.errors.append(Diagnostic(span, message, hint, file=self.path))
@@ -127,6 +132,8 @@ class _Checker:
         setup = self.check_setup(get(m.SetupDecl))
         plies = get(m.PlyDecl)
         ply_names: dict[str, m.PlyDecl] = {}
+        self.ply_names = [p.name for p in plies]
+        self.remembered: set[str] = set()
         for p in plies:
             if p.name in ply_names or p.name in ("any", "pass"):
                 self.error(p.name_span, f"ply '{p.name}' is declared twice" if p.name in ply_names
@@ -160,9 +167,10 @@ class _Checker:
                        "the ruleset has no title", 'add a line such as `game "My Game"`')
         if self.errors:
             raise RulesetError(self.errors, self.sources)
+        remembered = [p.name for p in plies if p.name in self.remembered]
         return Ruleset(title, self.path, board, self.player_names, types, self.kinds,
                        self.regions, list(self.vars.values()), setup, plies, first, turn, ends,
-                       self.sources)
+                       self.sources, remembered)
 
     # ------------------------------------------------------------------ board
     def check_board(self, decls, removes, links, goals) -> boards.Board | None:
@@ -293,7 +301,38 @@ class _Checker:
                 types.append(PieceType(d.name, owner, sym, d.size))
         if not decls:
             self.error(self.decls[0].span, "the ruleset declares no pieces")
+        self.stack_types(types)
         return types
+
+    def stack_types(self, types: list[PieceType]) -> None:
+        """Levels and carriers from `on KIND` (a piece rides the one it stands on)."""
+        for kind in self.kinds.values():
+            if kind.on is None:
+                continue
+            chain, below = [], kind
+            while below.on is not None:
+                name, span = below.on
+                if name not in self.kinds:
+                    self.error(span, f"piece '{below.name}' stands on unknown piece '{name}'",
+                               self.suggest(name, self.kinds))
+                    break
+                if name in chain or name == kind.name:
+                    self.error(span, f"pieces standing on each other in a loop: "
+                                     f"{' on '.join([kind.name] + chain + [name])}")
+                    break
+                chain.append(name)
+                below = self.kinds[name]
+            else:
+                carriers = [i for i, u in enumerate(types) if u.kind == chain[0]]
+                if len(carriers) != 1:
+                    self.error(kind.on[1], f"piece '{kind.name}' must stand on a kind with a single "
+                                           f"owner or none; '{chain[0]}' has one per player")
+                elif kind.size != 1 or self.kinds[chain[0]].size != 1:
+                    self.error(kind.on[1], "only pieces covering one cell stand on each other")
+                else:
+                    for t in types:
+                        if t.kind == kind.name:
+                            t.level, t.carrier = len(chain), carriers[0]
 
     # ------------------------------------------------------------------ static cell sets
     def static_cells(self, expr: m.Expr) -> frozenset[int] | None:
@@ -338,7 +377,7 @@ class _Checker:
     # ------------------------------------------------------------------ setup
     def check_setup(self, decls) -> dict[int, list[int]]:
         setup: dict[int, list[int]] = {}
-        taken: dict[int, m.Span] = {}
+        taken_at: dict[int, dict[int, m.Span]] = {}  # per level
         rest: list[tuple[int, m.SetupDecl]] = []
         for d in decls:
             if d.piece not in self.kinds:
@@ -374,7 +413,7 @@ class _Checker:
                 value = self.static_cells(item)
                 if value is not None:
                     cells |= value
-            self.claim(d, cells, taken)
+            self.claim(d, cells, taken_at.setdefault(self.types[tid].level, {}))
             if kind.size > 1:
                 self.check_placement(d, kind, cells)
             setup[tid] = sorted(cells)
@@ -384,7 +423,16 @@ class _Checker:
             if self.kinds[d.piece].size > 1:
                 self.error(d.span, "a piece covering several cells cannot fill 'all other cells'")
                 continue
-            setup[tid] = [c for c in range(self.board.size) if c not in taken]
+            taken = taken_at.get(self.types[tid].level, {})
+            setup[tid] = [c for c in range(self.board.size)
+                          if c not in taken and c not in self.board.goals]
+        for tid, cells in setup.items():
+            carrier = self.types[tid].carrier
+            bare = [c for c in cells if carrier is not None and c not in setup.get(carrier, [])]
+            if bare:
+                d = next(x for x in decls if x.piece == self.types[tid].kind)
+                self.error(d.span, f"a {self.types[tid].kind} stands on a {self.types[carrier].kind}; "
+                                   f"{self.board.names[bare[0]]} has none")
         return setup
 
     def claim(self, d: m.SetupDecl, cells: set[int], taken: dict[int, m.Span]) -> None:
@@ -421,13 +469,17 @@ class _Checker:
                 self.kinds[k].size > 1 for k in ([p.kind] if p.kind != "piece" else self.kinds)):
             self.error(p.motion.span, f"pieces covering several cells move only `anywhere`; "
                                       f"'{p.motion.kind}' is not supported for them")
-        self.check_dirs(p.motion.dirs, straight=p.motion.kind == "slide")
+        self.check_dirs(p.motion.dirs, straight=p.motion.kind in ("slide", "push"))
+        if p.motion.kind == "push" and not 1 <= p.motion.count <= self.board.size:
+            self.error(p.motion.span, f"a push moves a line of 1 to {self.board.size} pieces")
         if p.motion.limit is not None:
             self.expect(p.motion.limit, "number", ply=True, here=False)
         if p.onto is not None:
             self.expect(p.onto, "cells", ply=True)
         if p.where is not None:
+            self.in_ply = True
             self.expect(p.where, "bool", ply=True)
+            self.in_ply = False
         for eff in p.effects:
             self.check_effect(eff)
 
@@ -653,12 +705,35 @@ class _Checker:
             return "dirs"
         raise AssertionError(category)
 
+    def type_ply_names(self, e: m.Call, result: str) -> str | None:
+        """undoes(PLY, ...): the arguments name ply rules, not values."""
+        if not self.in_ply:
+            self.error(e.span, f"{e.func}() compares a ply with the one before it; it is used "
+                               f"only in a ply's `where`")
+            return None
+        if not e.args:
+            self.error(e.span, f"{e.func}() names the plies it looks back at, e.g. {e.func}(slide)")
+            return None
+        ok = True
+        for arg in e.args:
+            if not isinstance(arg, m.Name) or arg.name not in self.ply_names:
+                what = f"'{arg.name}'" if isinstance(arg, m.Name) else "this"
+                self.error(arg.span, f"{e.func}() takes ply names; {what} is not a ply",
+                           self.suggest(arg.name, self.ply_names) if isinstance(arg, m.Name) else None)
+                ok = False
+            else:
+                arg.ref, arg.type = ("ply", arg.name), "ply"
+                self.remembered.add(arg.name)
+        return result if ok else None
+
     def type_call(self, e: m.Call, sub) -> str | None:
         if e.func not in FUNCTIONS:
             self.error(e.span, f"unknown function '{e.func}' (known: {', '.join(FUNCTIONS)})",
                        self.suggest(e.func, FUNCTIONS))
             return None
         params, result = FUNCTIONS[e.func]
+        if params == ["ply+"]:
+            return self.type_ply_names(e, result)
         required = [p for p in params if not p.endswith("?")]
         if not len(required) <= len(e.args) <= len(params):
             count = str(len(params)) if len(required) == len(params) else f"{len(required)} or {len(params)}"

@@ -197,6 +197,7 @@ class PieceDecl(Decl):
     neutral: bool = False
     size: int = 1
     reserve: int | None = None  # pieces each owner holds off the board; None: no limit
+    on: tuple[str, Span] | None = None  # the kind this one stands on (and rides with)
     symbols: list[tuple[str, Span]] = field(default_factory=list)
 
     @property
@@ -231,10 +232,10 @@ class SetupDecl(Decl):
 @dataclass(eq=False)
 class Motion:
     span: Span
-    kind: str  # step, slide, anywhere, place
+    kind: str  # step, slide, walk, anywhere, push, place
     dirs: list[tuple[str, Span]] | None = None  # None: every edge
-    limit: Expr | None = None  # slide ... up to N
-
+    limit: Expr | None = None  # slide/walk ... up to N
+    count: int = 1  # push N: how many pieces in the line
 
 @dataclass(eq=False)
 class Effect:

@@ -293,6 +293,8 @@ class _ToModel(Transformer):
                 decl.size = value
             elif prop == "reserve":
                 decl.reserve = value
+            elif prop == "on":
+                decl.on = value
             elif prop == "symbol":
                 decl.symbols = value
         return decl
@@ -308,6 +310,9 @@ class _ToModel(Transformer):
 
     def reserve(self, c):
         return ("reserve", self.to_int(c[0]))
+
+    def on(self, c):
+        return ("on", self.named(c[0]))
 
     def symbol(self, c):
         symbols = []
@@ -375,6 +380,10 @@ class _ToModel(Transformer):
     @v_args(meta=True)
     def walk(self, meta, c):
         return m.Motion(self.meta_span(meta), "walk", dirs=c[0], limit=c[1])
+
+    @v_args(meta=True)
+    def push(self, meta, c):
+        return m.Motion(self.meta_span(meta), "push", dirs=c[1], count=self.to_int(c[0]))
 
     @v_args(meta=True)
     def anywhere(self, meta, c):

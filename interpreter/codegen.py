@@ -24,6 +24,7 @@ class Layout:
     players: int
     var_offsets: dict[str, int]  # variable name -> first slot
     reserve_offsets: dict[int, int]  # piece type -> slot of its owner's reserve
+    memory: int | None  # first of 3 slots: the previous ply's rule (1-based), from, here
     length: int
 
     @property
@@ -49,7 +50,10 @@ def make_layout(rs: Ruleset) -> Layout:
         if rs.kinds[t.kind].reserve is not None:
             reserves[i] = slot
             slot += 1
-    return Layout(len(rs.types), len(rs.players), offsets, reserves, slot + 1)
+    memory = None
+    if rs.remembered:
+        memory, slot = slot, slot + 3
+    return Layout(len(rs.types), len(rs.players), offsets, reserves, memory, slot + 1)
 
 
 @dataclass
@@ -159,6 +163,12 @@ class Emitter:
                 length = int(args[0].value)
                 wins = self.const(("windows", length, tuple(dirs)), self.t.windows(length, dirs), "WIN")
                 return f"_in_a_row({self.expr(args[1], cx)}, {wins})"
+            if e.func == "undoes":
+                # This ply leaves the cell the remembered ply reached, for the cell it left.
+                idx = tuple(1 + [p.name for p in rs.plies].index(a.ref[1]) for a in args)
+                M = self.L.memory
+                return (f"({s}[{M}] in {idx!r} and {cx.frm} == {s}[{M + 2}] "
+                        f"and {cx.here} == {s}[{M + 1}])")
             if e.func == "aligned":
                 dirs = args[1].ref[1]
                 lines = self.const(("lines", tuple(dirs)), self.t.lines_through(dirs), "LINES")
@@ -252,6 +262,9 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
         if reserve_slots:
             put += [f"slot = {reserve_slots!r}.get(t)", "if slot is not None: b[slot] -= 1"]
         emit_apply(em, aname, ply, p, fin, ["frm = 0", "here = BIT[a[2]]"], "~here", put)
+        return gname, aname
+    if motion.kind == "push":
+        emit_push(em, ply, p, code, fin, types, tgt_level, emit_yield)
         return gname, aname
     em.emit(1, f"for t in {tuple(types)!r}:")
     if multi:
@@ -352,10 +365,83 @@ def emit_apply(em: Emitter, aname: str, ply: m.PlyDecl, p: int, fin: str, head: 
         em.emit(1, line)
     em.emit(1, "b = list(s)")
     em.emit(1, f"keep = {keep}")
-    for i in range(em.L.types):
-        em.emit(1, f"b[{i}] &= keep")
+    stacked = any(t.level for t in em.rs.types)
+    if stacked:
+        # Landing removes what stands at the mover's level and above, not what it lands on.
+        em.emit(1, "for i in CLEAR[t]:")
+        em.emit(2, "b[i] &= keep")
+    else:
+        for i in range(em.L.types):
+            em.emit(1, f"b[{i}] &= keep")
     for line in put:
         em.emit(1, line)
+    if stacked and ply.motion.kind != "place":
+        em.emit(1, "for u in ABOVE[t]:")  # the pieces standing on the mover ride along
+        em.emit(2, "if s[u] & frm:")
+        em.emit(3, "b[u] = (b[u] & ~frm) | here")
+    emit_memory(em, ply)
+    emit_effects(em, ply, p)
+    em.emit(1, f"return {fin}(b, s[{em.L.PH}])")
+    em.emit(0, "")
+
+
+def emit_memory(em: Emitter, ply: m.PlyDecl) -> None:
+    """Remember this ply for `undoes(...)` (or forget the one before, if it is not looked at)."""
+    M = em.L.memory
+    if M is None:
+        return
+    if ply.name in em.rs.remembered:
+        em.emit(1, f"b[{M}] = {1 + [q.name for q in em.rs.plies].index(ply.name)}")
+        em.emit(1, f"b[{M + 1}] = frm")
+        em.emit(1, f"b[{M + 2}] = here")
+    else:
+        em.emit(1, f"b[{M}] = b[{M + 1}] = b[{M + 2}] = 0")
+
+
+def emit_push(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: list[int],
+              tgt_level: int, emit_yield) -> None:
+    """push N: a line of N pieces moves one step along a direction into the cell `here`."""
+    board, t = em.rs.board, em.t
+    dirs = board.resolve_dirs([d for d, _ in ply.motion.dirs]) if ply.motion.dirs else \
+        [d for d in board.directions if d != "link"]
+    n = ply.motion.count
+    table: list[list[tuple[int, int, int]]] = [[] for _ in range(t.n)]
+    shifts: dict[tuple[int, int], tuple[int, list[tuple[int, int]]]] = {}
+    for di, d in enumerate(dirs):
+        back = board.opposite(d)
+        for h in range(t.n):
+            line = t.rays(back)[h][:n] if back else []
+            if len(line) < n:
+                continue
+            mask = sum(1 << c for c in line)
+            table[h].append((di, mask, line[-1]))
+            targets = [h] + line[:-1]
+            shifts[(di, h)] = (mask | 1 << h, [(1 << c, 1 << x) for c, x in zip(line, targets)])
+    lines = em.const(("push", n, tuple(dirs)), table, "PUSH")
+    shift = em.const(("shift", n, tuple(dirs)), shifts, "SHIFT")
+    em.emit(1, "movable = " + " | ".join(f"s[{i}]" for i in types))
+    em.emit(1, "dests = " + ("tgt" if tgt_level < 2 else "FULL"))
+    em.emit(1, "while dests:")
+    em.emit(2, "here = dests & -dests")
+    em.emit(2, "dests ^= here")
+    em.emit(2, f"for di, line, far in {lines}[here.bit_length() - 1]:")
+    em.emit(3, "if movable & line != line: continue")
+    em.emit(3, "frm = BIT[far]")
+    emit_yield(3, "di, far, here.bit_length() - 1")
+    em.emit(0, "")
+    em.emit(0, f"def apply_{code}(s, a):")
+    em.emit(1, f"clear, pairs = {shift}[(a[1], a[3])]")
+    em.emit(1, "frm = BIT[a[2]]")
+    em.emit(1, "here = BIT[a[3]]")
+    em.emit(1, "b = list(s)")
+    em.emit(1, f"for i in range({em.L.types}):")  # every stack on the line shifts one cell
+    em.emit(2, "m = s[i]")
+    em.emit(2, "if m & clear:")
+    em.emit(3, "moved = m & ~clear")
+    em.emit(3, "for src, dst in pairs:")
+    em.emit(4, "if m & src: moved |= dst")
+    em.emit(3, "b[i] = moved")
+    emit_memory(em, ply)
     emit_effects(em, ply, p)
     em.emit(1, f"return {fin}(b, s[{em.L.PH}])")
     em.emit(0, "")

@@ -19,6 +19,7 @@ class RuleInfo:
     player: int | None
     multi: bool  # moves a piece covering several cells (actions name a placement)
     place: bool = False  # puts a new piece on the board
+    push: bool = False  # moves a line of pieces (the action names its far end and `here`)
     many: bool = False  # can place more than one piece type (notation names the symbol)
 
 
@@ -90,7 +91,8 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
             types = codegen.movable_types(rs, ply, p)
             multi = any(rs.types[t].size > 1 for t in types)
             place = ply.motion.kind == "place"
-            rules.append(RuleInfo(code, ply.name, p, multi, place, place and len(types) > 1))
+            rules.append(RuleInfo(code, ply.name, p, multi, place=place,
+                                  many=place and len(types) > 1, push=ply.motion.kind == "push"))
             by_name[(ply.name, p)] = code
     pass_code = len(rules)
     rules.append(RuleInfo(pass_code, "pass", None, False))
@@ -105,8 +107,11 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
     ns = em.ns
     setup = [sum(1 << c for c in rs.setup.get(t, [])) for t in range(len(rs.types))]
     initial = {slot: rs.kinds[rs.types[t].kind].reserve for t, slot in layout.reserve_offsets.items()}
+    levels = [t.level for t in rs.types]
+    clear = [tuple(i for i, lv in enumerate(levels) if lv >= levels[t]) for t in range(len(levels))]
+    above = [tuple(i for i, lv in enumerate(levels) if lv > levels[t]) for t in range(len(levels))]
     ns.update(BIT=tables.bit, FULL=tables.full, NEXT=next_phase, TURN_START=turn_start,
-              SETUP=setup, INITIAL=initial,
+              SETUP=setup, INITIAL=initial, CLEAR=clear, ABOVE=above,
               _adjacent=_adjacent, _aligned=_aligned, _in_a_row=_in_a_row,
               _within=_within)
     source = em.source()

@@ -48,6 +48,8 @@ class Game:
         self._pass_action: Action = (c.rules[-1].code,)
         self._P, self._PH, self._OUT = c.layout.P, c.layout.PH, c.layout.OUT
         self._phases = len(c.pass_ok)
+        # A cell's character is its top piece's symbol (what it stands on is implied).
+        self._top_first = sorted(range(len(ruleset.types)), key=lambda i: -ruleset.types[i].level)
         self._initial = self._build_initial()
 
     # ------------------------------------------------------------ protocol
@@ -160,7 +162,9 @@ class Game:
             new_mask = self._c.tables.placement_masks(self.ruleset.types[action[1]].size)[action[2]]
             return old + "-" + "+".join(names[c] for c in cells_of(new_mask))
         dest = 1 << action[3]
-        occupied = any(state[i] & dest for i in range(self.layout.types))
+        level = 0 if rule.push else self.ruleset.types[action[1]].level
+        # A capture removes what stands at the mover's level (a disc onto a tile is no capture).
+        occupied = any(state[i] & dest for i, t in enumerate(self.ruleset.types) if t.level >= level)
         return names[action[2]] + ("x" if occupied else "-") + names[action[3]]
 
     def action_from_text(self, state: State, text: str) -> Action:
@@ -175,21 +179,17 @@ class Game:
         raise IllegalActionError(f"'{text.strip()}' is not a legal ply here"
                                  + (f"; legal: {shown}{more}" if legal else "; the game is over"))
 
+    def symbol_at(self, state: State, cell: int) -> str:
+        """The character of `cell`: its top piece's symbol, or `.`."""
+        bit = 1 << cell
+        for i in self._top_first:
+            if state[i] & bit:
+                return self.ruleset.types[i].symbol
+        return "."
+
     def state_to_text(self, state: State) -> str:
         """`<rows top to bottom, / between> <player to move> [ply=N] [var=v,...] [result=...]`."""
-        symbols = [t.symbol for t in self.ruleset.types]
-        rows = []
-        for row in self.board.text_rows:
-            chars = []
-            for c in row:
-                bit = 1 << c
-                ch = "."
-                for i, sym in enumerate(symbols):
-                    if state[i] & bit:
-                        ch = sym
-                        break
-                chars.append(ch)
-            rows.append("".join(chars))
+        rows = ["".join(self.symbol_at(state, c) for c in row) for row in self.board.text_rows]
         parts = ["/".join(rows), self.players[state[self._P]]]
         if self._phases > 1:
             parts.append(f"ply={state[self._PH] + 1}")
@@ -199,6 +199,12 @@ class Game:
             parts.append(f"{v.name}=" + ",".join(str(state[base + i]) for i in range(count)))
         for key, slots in self._reserve_fields().items():
             parts.append(f"{key}=" + ",".join(str(state[x]) for x in slots))
+        M = self.layout.memory
+        if M is not None and state[M]:
+            names = self.board.names
+            rule = self.ruleset.plies[state[M] - 1].name
+            parts.append(f"previous={rule}:{names[state[M + 1].bit_length() - 1]}-"
+                         f"{names[state[M + 2].bit_length() - 1]}")
         out = state[self._OUT]
         if out >= 0:
             parts.append("result=" + (self.players[out] if out < len(self.players) else "draw"))
@@ -227,7 +233,10 @@ class Game:
                 if ch not in by_symbol:
                     known = ", ".join(by_symbol)
                     raise PositionError(f"unknown symbol '{ch}' in row {r} (known: {known} and . for empty)")
-                s[by_symbol[ch]] |= 1 << c
+                t: int | None = by_symbol[ch]
+                while t is not None:  # the piece and everything it stands on
+                    s[t] |= 1 << c
+                    t = rs.types[t].carrier
         for i, t in enumerate(rs.types):
             if t.size > 1 and s[i]:
                 if s[i] not in self._c.tables.placement_masks(t.size):
@@ -264,6 +273,8 @@ class Game:
                                         f"{'s' if len(slots) > 1 else ''} of 0 or more, found '{value}'")
                 for slot, x in zip(slots, values):
                     s[slot] = int(x)
+            elif key == "previous" and L.memory is not None:
+                s[L.memory:L.memory + 3] = self._parse_previous(value)
             elif key == "result":
                 if value == "draw":
                     result = len(self.players)
@@ -279,15 +290,33 @@ class Game:
         s[L.OUT] = -1
         return self._settle(s)
 
+    def _parse_previous(self, value: str) -> list[int]:
+        rule, _, move = value.partition(":")
+        names = [p.name for p in self.ruleset.plies]
+        start, _, end = move.partition("-")
+        index = self.board.index
+        if rule not in self.ruleset.remembered or start not in index or end not in index:
+            raise PositionError(f"previous is RULE:FROM-TO with RULE one of "
+                                f"{', '.join(self.ruleset.remembered)}, found '{value}'")
+        return [names.index(rule) + 1, 1 << index[start], 1 << index[end]]
+
     def render(self, state: State) -> str:
         """The board drawn for a person, with coordinates, and who is to move."""
-        symbols = [t.symbol for t in self.ruleset.types]
+        carriers = {t.carrier for t in self.ruleset.types if t.carrier is not None}
+        if not carriers:
+            return render.draw(self.board, lambda c: self.symbol_at(state, c)) + "\n" + \
+                self._status(state)
 
-        def symbol_at(cell: int) -> str:
+        def stack_at(cell: int) -> str:
+            # A carrier is drawn as brackets around what stands on it: [Y], [ ].
             bit = 1 << cell
-            return next((symbols[i] for i in range(len(symbols)) if state[i] & bit), ".")
+            if any(state[i] & bit for i in carriers):
+                top = self.symbol_at(state, cell)
+                return "[" + (" " if any(state[i] & bit for i in carriers if
+                                         self.ruleset.types[i].symbol == top) else top) + "]"
+            return " " + self.symbol_at(state, cell) + " "
 
-        return render.draw(self.board, symbol_at) + "\n" + self._status(state)
+        return render.draw(self.board, stack_at) + "\n" + self._status(state)
 
     def _status(self, state: State) -> str:
         parts = []

@@ -21,10 +21,13 @@ def draw(board: Board, symbol_at) -> str:
 def _square(board: Board, symbol_at) -> list[str]:
     names = board.names
     lines = []
+    width = 1
     for row in board.rows:
         label = names[row[0]][1:]
-        lines.append(f"{label:>3} " + " ".join(symbol_at(c) for c in row))
-    lines.append("    " + " ".join(names[c][0] for c in board.rows[-1]))
+        cells = [symbol_at(c) for c in row]
+        width = max(len(x) for x in cells)
+        lines.append(f"{label:>3} " + " ".join(cells))
+    lines.append("    " + " ".join(names[c][0].center(width) for c in board.rows[-1]).rstrip())
     return lines
 
 

@@ -79,7 +79,7 @@ CASES = {
 }
 
 EXPECTED = {
-    'syntax_keyword': "t.game:9:24: error: expected 'anywhere', 'slide', 'step' or 'walk', found 'hop'\n    ply go: move own piece hop onto empty\n                           ^~~",
+    'syntax_keyword': "t.game:9:24: error: expected 'anywhere', 'push', 'slide', 'step' or 'walk', found 'hop'\n    ply go: move own piece hop onto empty\n                           ^~~",
     'syntax_start': "t.game:8:1: error: expected a declaration (game, board, players, piece, setup, ply, turn, end, ...), found 'vra'\n    vra score per player = 0\n    ^~~\n  hint: did you mean 'var'?",
     'syntax_early': "t.game:10:32: error: the declaration ends too early: expected ')'\n    end e: A wins if (count(p) == 0\n                                   ^",
     'syntax_char': "t.game:7:13: error: unexpected character '$'\n    setup q: c3 $\n                ^",
@@ -118,7 +118,7 @@ EXPECTED = {
     'plus_cells': "t.game:10:24: error: join sets of cells with '|', not '+'\n    end e: A wins if count(p + q) == 0\n                           ^~~~~",
     'ordered_compare_cells': "t.game:10:18: error: '<' compares numbers; a set of cells can only be compared with == or !=\n    end e: A wins if p < q\n                     ^~~~~",
     'and_number': "t.game:10:18: error: 'and' joins conditions; this is a number\n    end e: A wins if count(p) and true_thing\n                     ^~~~~~~~\nt.game:10:31: error: unknown name 'true_thing'\n    end e: A wins if count(p) and true_thing\n                                  ^~~~~~~~~~",
-    'unknown_function': "t.game:10:18: error: unknown function 'size' (known: count, adjacent, aligned, in_a_row)\n    end e: A wins if size(p) == 0\n                     ^~~~~~~",
+    'unknown_function': "t.game:10:18: error: unknown function 'size' (known: count, adjacent, aligned, in_a_row, undoes)\n    end e: A wins if size(p) == 0\n                     ^~~~~~~",
     'arity': 't.game:10:18: error: count() takes 1 argument, given 2\n    end e: A wins if count(p, q) == 0\n                     ^~~~~~~~~~~',
     'in_a_row_length': 't.game:10:27: error: in_a_row() needs a fixed length from 1 to 9\n    end e: A wins if in_a_row(count(p), p, all)\n                              ^~~~~~~~',
     'wrong_arg': 't.game:10:29: error: aligned() expects directions here, found a number\n    end e: A wins if aligned(p, 3)\n                                ^',
@@ -220,3 +220,54 @@ def test_hex_diagnostic(name, tmp_path):
     old, new = HEX_CASES[name]
     assert old in HEX
     assert diagnose(HEX.replace(old, new, 1), tmp_path) == HEX_EXPECTED[name]
+
+
+# Stacks, pushes and looking back at the previous ply (Force 3).
+STACK = '''game "S"
+board square 3 x 3
+players A, B
+piece tile: neutral, symbol t
+piece disc: owner each, on tile, reserve 2, symbol X/Y
+setup tile: a1, b1, c1, a2, c2
+ply place: place own disc onto tile - disc
+ply slide: move tile step onto empty where not undoes(slide, double)
+ply double: move tile push 2 orthogonal onto empty where not undoes(slide, double)
+end e: mover wins if in_a_row(3, own disc, all)
+'''
+
+STACK_CASES = {
+ "on_unknown": ("on tile,", "on tyle,"),
+ "on_loop": ("piece tile: neutral, symbol t", "piece tile: neutral, on disc, symbol t"),
+ "on_owned_each": ("piece tile: neutral, symbol t", "piece tile: owner each, symbol t/u"),
+ "setup_without_carrier": ("setup tile: a1, b1, c1, a2, c2", "setup tile: a1, b1, c1, a2, c2\nsetup disc of A: c3"),
+ "undoes_not_ply": ("undoes(slide, double)\nply double", "undoes(slide, tile)\nply double"),
+ "undoes_in_end": ("in_a_row(3, own disc, all)", "undoes(slide)"),
+ "undoes_empty": ("where not undoes(slide, double)\nply double", "where not undoes()\nply double"),
+ "push_zero": ("push 2", "push 0"),
+ "push_link": ("push 2 orthogonal", "push 2 link"),
+}
+
+STACK_EXPECTED = {
+    'on_unknown': "t.game:5:28: error: piece 'disc' stands on unknown piece 'tyle'\n    piece disc: owner each, on tyle, reserve 2, symbol X/Y\n                               ^~~~\n  hint: did you mean 'tile'?",
+    'on_loop': 't.game:4:25: error: pieces standing on each other in a loop: disc on tile on disc\n    piece tile: neutral, on disc, symbol t\n                            ^~~~\nt.game:5:28: error: pieces standing on each other in a loop: tile on disc on tile\n    piece disc: owner each, on tile, reserve 2, symbol X/Y\n                               ^~~~',
+    'on_owned_each': "t.game:5:28: error: piece 'disc' must stand on a kind with a single owner or none; 'tile' has one per player\n    piece disc: owner each, on tile, reserve 2, symbol X/Y\n                               ^~~~\nt.game:6:7: error: every player has 'tile' pieces: say whose\n    setup tile: a1, b1, c1, a2, c2\n          ^~~~\n  hint: write `setup tile of A: ...`",
+    'setup_without_carrier': 't.game:7:1: error: a disc stands on a tile; c3 has none\n    setup disc of A: c3\n    ^~~~~~~~~~~~~~~~~~~',
+    'undoes_not_ply': "t.game:8:62: error: undoes() takes ply names; 'tile' is not a ply\n    ply slide: move tile step onto empty where not undoes(slide, tile)\n                                                                 ^~~~",
+    'undoes_in_end': "t.game:10:22: error: undoes() compares a ply with the one before it; it is used only in a ply's `where`\n    end e: mover wins if undoes(slide)\n                         ^~~~~~~~~~~~~",
+    'undoes_empty': 't.game:8:48: error: undoes() names the plies it looks back at, e.g. undoes(slide)\n    ply slide: move tile step onto empty where not undoes()\n                                                   ^~~~~~~~',
+    'push_zero': 't.game:9:23: error: a push moves a line of 1 to 9 pieces\n    ply double: move tile push 0 orthogonal onto empty where not undoes(slide, double)\n                          ^~~~~~~~~~~~~~~~~',
+    'push_link': "t.game:9:30: error: unknown direction 'link' (this board has: n, e, s, w, orthogonal, all)\n    ply double: move tile push 2 link onto empty where not undoes(slide, double)\n                                 ^~~~",
+}
+
+
+def test_stack_base_is_valid(tmp_path):
+    path = tmp_path / "t.game"
+    path.write_text(STACK, encoding="utf-8")
+    assert load(str(path)).remembered == ["slide", "double"]
+
+
+@pytest.mark.parametrize("name", sorted(STACK_CASES))
+def test_stack_diagnostic(name, tmp_path):
+    old, new = STACK_CASES[name]
+    assert old in STACK
+    assert diagnose(STACK.replace(old, new, 1), tmp_path) == STACK_EXPECTED[name]
