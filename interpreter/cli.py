@@ -24,7 +24,6 @@ from .players import QuitGame, make_player
 # Modules that add subcommands: each has `register(subparsers)`.
 COMMAND_MODULES: list[str] = []
 COMMAND_MODULES.append("rulecraft.interpreter.scenarios_cli")
-COMMAND_MODULES.append("rulecraft.interpreter.search.cli")
 
 OK, RULESET_ERROR, USAGE = 0, 1, 2
 
