@@ -48,6 +48,9 @@ class Game:
         self._pass_action: Action = (c.rules[-1].code,)
         self._P, self._PH, self._OUT = c.layout.P, c.layout.PH, c.layout.OUT
         self._phases = len(c.pass_ok)
+        self._turn_start = c.turn_start  # phases before it make up the first turn
+        # The text names the ply of the turn when a turn can hold more than one.
+        self._show_ply = self._phases > 1
         # A cell's character is its top piece's symbol (what it stands on is implied).
         self._top_first = sorted(range(len(ruleset.types)), key=lambda i: -ruleset.types[i].level)
         self._initial = self._build_initial()
@@ -105,7 +108,12 @@ class Game:
 
     def phase(self, state: State) -> int:
         """Which ply of the turn is next (0 for the first)."""
-        return state[self._PH]
+        ph = state[self._PH]
+        return ph if ph < self._turn_start else ph - self._turn_start
+
+    def in_first_turn(self, state: State) -> bool:
+        """Whether the game is still in the first player's first turn (`first turn:`)."""
+        return state[self._PH] < self._turn_start
 
     def var(self, state: State, name: str, player: int | None = None) -> int:
         """A variable's value (per-player variables need the player's index)."""
@@ -191,8 +199,10 @@ class Game:
         """`<rows top to bottom, / between> <player to move> [ply=N] [var=v,...] [result=...]`."""
         rows = ["".join(self.symbol_at(state, c) for c in row) for row in self.board.text_rows]
         parts = ["/".join(rows), self.players[state[self._P]]]
-        if self._phases > 1:
-            parts.append(f"ply={state[self._PH] + 1}")
+        if self._show_ply:
+            parts.append(f"ply={self.phase(state) + 1}")
+            if self.in_first_turn(state):
+                parts.append("turn=first")
         for v in self.ruleset.vars:
             base = self.layout.var_offsets[v.name]
             count = len(self.players) if v.per_player else 1
@@ -248,14 +258,21 @@ class Game:
         self._reset_vars(s)
         reserves = self._reserve_fields()
         result = None
+        ply, first = 1, False
         for f in fields[2:]:
             key, eq, value = f.partition("=")
             if not eq:
                 raise PositionError(f"expected key=value, found '{f}'")
             if key == "ply":
-                if not value.isdigit() or not 1 <= int(value) <= self._phases:
-                    raise PositionError(f"ply must be 1 to {self._phases}, found '{value}'")
-                s[L.PH] = int(value) - 1
+                if not value.isdigit() or int(value) < 1:
+                    raise PositionError(f"ply is a whole number from 1, found '{value}'")
+                ply = int(value)
+            elif key == "turn":
+                if value != "first" or not self._turn_start:
+                    raise PositionError("turn=first is the only turn field, for a game with a "
+                                        "`first turn`" if self._turn_start else
+                                        f"this game has no first turn of its own, found 'turn={value}'")
+                first = True
             elif key in L.var_offsets:
                 var = next(v for v in rs.vars if v.name == key)
                 values = value.split(",")
@@ -284,6 +301,10 @@ class Game:
                     raise PositionError(f"result is a player or draw, found '{value}'")
             else:
                 raise PositionError(f"unknown field '{key}'")
+        plies_in_turn = self._turn_start if first else self._phases - self._turn_start
+        if ply > plies_in_turn:
+            raise PositionError(f"ply must be 1 to {plies_in_turn} in this turn, found {ply}")
+        s[L.PH] = ply - 1 + (0 if first else self._turn_start)
         if result is not None:
             s[L.OUT] = result
             return tuple(s)
@@ -332,7 +353,7 @@ class Game:
             parts.append("draw" if w is None else f"{self.players[w]} wins")
         else:
             who = self.players[self.to_move(state)]
-            ply = f" (ply {state[self._PH] + 1} of the turn)" if self._phases > 1 else ""
+            ply = f" (ply {self.phase(state) + 1} of the turn)" if self._show_ply else ""
             parts.append(f"{who} to move{ply}")
         return "; ".join(parts)
 

@@ -622,7 +622,7 @@ def game_state_from_pieces(game: Game, node: Node, file: str) -> State:
     """The state of a `start:` mapping (pieces, to_move, ply, vars), through the game's state text."""
     kinds = _piece_types(game)
     types = game.ruleset.types
-    owner_of: dict[int, tuple[int, int]] = {}  # cell -> (type, line)
+    owner_of: dict[tuple[int, int], tuple[int, int]] = {}  # (cell, level) -> (type, line)
     rest: tuple[int, Node] | None = None
     pieces = node.value["pieces"]
     for key, cells_node in pieces.value.items():
@@ -648,13 +648,14 @@ def game_state_from_pieces(game: Game, node: Node, file: str) -> State:
         else:
             items = cells_node.value
         cells = []
+        level = types[tid].level  # a disc may stand on a tile's cell: one piece per level
         for item in items:
             c = _cell(game, item, file)
-            if c in owner_of:
-                other = _name_of(kinds, owner_of[c][0])
+            if (c, level) in owner_of:
+                other = _name_of(kinds, owner_of[c, level][0])
                 raise ScenarioError(file, item.line, f"cell '{item.text.strip()}' is given twice "
-                                                     f"({other} at line {owner_of[c][1]})")
-            owner_of[c] = (tid, item.line)
+                                                     f"({other} at line {owner_of[c, level][1]})")
+            owner_of[c, level] = (tid, item.line)
             cells.append(c)
         size = types[tid].size
         if size > 1 and tuple(sorted(cells)) not in placements(game.board, size):
@@ -663,12 +664,17 @@ def game_state_from_pieces(game: Game, node: Node, file: str) -> State:
                                 f"'{key}' covers {size} cells in a straight line; {shown} is not "
                                 f"one of its placements")
     if rest is not None:
+        level = types[rest[0]].level
         for c in range(game.board.size):
-            if c not in owner_of:
-                owner_of[c] = (rest[0], rest[1].line)
+            if (c, level) not in owner_of and c not in game.board.goals:
+                owner_of[c, level] = (rest[0], rest[1].line)
+    top: dict[int, tuple[int, int]] = {}  # cell -> (level, type) of its top piece
+    for (c, level), (tid, _) in owner_of.items():
+        if c not in top or level > top[c][0]:
+            top[c] = (level, tid)
     # Build the game's own state text, so the game settles its end rules as for any position.
-    rows = "/".join("".join(types[owner_of[c][0]].symbol if c in owner_of else "." for c in row)
-                    for row in game.board.rows)
+    rows = "/".join("".join(types[top[c][1]].symbol if c in top else "." for c in row)
+                    for row in game.board.text_rows)
     to_move = node.value["to_move"]
     player = _player(game, to_move, file)
     fields = [rows, game.players[player]]
