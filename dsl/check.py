@@ -18,6 +18,7 @@ FUNCTIONS = {
     "aligned": (["cells", "dirs"], "bool"),
     "in_a_row": (["number", "cells", "dirs"], "bool"),
     "undoes": (["ply+"], "bool"),
+    "closer": (["cells", "cells", "cells"], "bool"),
 }
 TYPE_WORDS = {"number": "a number", "bool": "a condition", "player": "a player",
               "cells": "a set of cells", "dirs": "directions"}
@@ -63,6 +64,9 @@ class Ruleset:
     ends: list[m.EndDecl]
     sources: dict[str, str] = field(default_factory=dict)
     remembered: list[str] = field(default_factory=list)  # plies `undoes(...)` looks back at
+    relations: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    compulsory: str | None = None  # None, "any" or "maximum": the capture filter
+    after: list[m.Effect] = field(default_factory=list)  # after each ply
 
     def types_of(self, kind: str, owner: int | None | str = "any") -> list[int]:
         """Piece type indices of a kind ("piece": every kind), for one owner or any."""
@@ -79,6 +83,8 @@ class _Checker:
         self.names: dict[str, tuple[str, m.Span | None]] = {}  # name -> (category, where)
         self.broken: set[str] = set()  # names whose declaration failed: no cascade of errors
         self.in_ply = False  # checking a ply's `where` (where undoes() may look back)
+        self.relations: dict[str, list[tuple[str, str]]] = {}
+        self.captured_ok = False  # checking an effect, where `captured` is known
 
     def error(self, span: m.Span | None, message: str, hint: str | None = None) -> None:
         self.errors.append(Diagnostic(span, message, hint, file=self.path))
@@ -129,7 +135,13 @@ class _Checker:
         for v in get(m.VarDecl):
             if self.declare(v.name, "variable", v.name_span):
                 self.vars[v.name] = v
-        setup = self.check_setup(get(m.SetupDecl))
+        for r in get(m.RelationDecl):
+            self.check_relation(r)
+        boards_ = get(m.SetupBoardDecl)
+        if boards_ and get(m.SetupDecl):
+            self.error(get(m.SetupDecl)[0].span, "`setup board` gives the whole setup; "
+                                                 "drop this line or the board")
+        setup = self.check_setup_board(boards_[-1]) if boards_ else self.check_setup(get(m.SetupDecl))
         plies = get(m.PlyDecl)
         ply_names: dict[str, m.PlyDecl] = {}
         self.ply_names = [p.name for p in plies]
@@ -162,6 +174,12 @@ class _Checker:
                 self.error(e.name_span, f"end rule '{e.name}' is declared twice")
             seen_ends.add(e.name)
             self.check_end(e)
+        after = get(m.AfterDecl)
+        for a in after:
+            for eff in a.effects:
+                self.check_effect(eff, in_end=False, after=True)
+        comp = get(m.CompulsoryDecl)
+        compulsory = ("maximum" if comp[-1].maximum else "any") if comp else None
         if not game:
             self.error(self.decls[0].span if self.decls else None,
                        "the ruleset has no title", 'add a line such as `game "My Game"`')
@@ -170,7 +188,47 @@ class _Checker:
         remembered = [p.name for p in plies if p.name in self.remembered]
         return Ruleset(title, self.path, board, self.player_names, types, self.kinds,
                        self.regions, list(self.vars.values()), setup, plies, first, turn, ends,
-                       self.sources, remembered)
+                       self.sources, remembered, self.relations, compulsory,
+                       after[-1].effects if after else [])
+
+    def check_relation(self, r: m.RelationDecl) -> None:
+        if r.name in FUNCTIONS:
+            self.error(r.name_span, f"'{r.name}' is a built-in function")
+            return
+        if not self.declare(r.name, "relation", r.name_span):
+            return
+        pairs = []
+        for (a, sa), (b, sb) in r.pairs:
+            for name, span in ((a, sa), (b, sb)):
+                if name not in self.kinds:
+                    self.error(span, f"unknown piece '{name}'", self.suggest(name, self.kinds))
+            pairs.append((a, b))
+        self.relations[r.name] = pairs
+
+    def check_setup_board(self, d: m.SetupBoardDecl) -> dict[int, list[int]]:
+        """`setup board:` rows of symbols, as in a position's text (spaces ignored)."""
+        rows = self.board.text_rows
+        if len(d.rows) != len(rows):
+            self.error(d.span, f"`setup board` needs {len(rows)} rows, one string each; found {len(d.rows)}")
+            return {}
+        by_symbol = {t.symbol: i for i, t in enumerate(self.types)}
+        setup: dict[int, list[int]] = {}
+        for (text, span), row in zip(d.rows, rows):
+            chars = text.replace(" ", "")
+            if len(chars) != len(row):
+                self.error(span, f"this row has {len(row)} cells, the string gives {len(chars)}")
+                continue
+            for ch, c in zip(chars, row):
+                if ch == ".":
+                    continue
+                if ch not in by_symbol:
+                    self.error(span, f"unknown symbol '{ch}' (known: {', '.join(by_symbol)} and . for empty)")
+                    break
+                t: int | None = by_symbol[ch]
+                while t is not None:
+                    setup.setdefault(t, []).append(c)
+                    t = self.types[t].carrier
+        return {t: sorted(cells) for t, cells in setup.items()}
 
     # ------------------------------------------------------------------ board
     def check_board(self, decls, removes, links, goals) -> boards.Board | None:
@@ -470,6 +528,9 @@ class _Checker:
             self.error(p.motion.span, f"pieces covering several cells move only `anywhere`; "
                                       f"'{p.motion.kind}' is not supported for them")
         self.check_dirs(p.motion.dirs, straight=p.motion.kind in ("slide", "push"))
+        if p.motion.chained and not any(e.kind == "remove" for e in p.effects):
+            self.error(p.motion.span, "a chained slide goes on only after a segment removes pieces; "
+                                      "this ply removes none", "add `then remove CELLS`")
         if p.motion.kind == "push" and not 1 <= p.motion.count <= self.board.size:
             self.error(p.motion.span, f"a push moves a line of 1 to {self.board.size} pieces")
         if p.motion.limit is not None:
@@ -483,7 +544,15 @@ class _Checker:
         for eff in p.effects:
             self.check_effect(eff)
 
-    def check_effect(self, eff: m.Effect, in_end: bool = False) -> None:
+    def check_effect(self, eff: m.Effect, in_end: bool = False, after: bool = False) -> None:
+        if eff.kind == "remove":
+            if in_end or after:
+                self.error(eff.span, "`remove` is an effect of plies only")
+            else:
+                self.expect(eff.value, "cells", ply=True)
+            return
+        if eff.guard is not None:
+            self.expect(eff.guard, "bool", ply=not (in_end or after), captured=not in_end)
         if eff.kind != "assign":
             word = "reset setup" if eff.kind == "reset" else "turn to"
             if not in_end:
@@ -501,8 +570,8 @@ class _Checker:
         elif not var.per_player and eff.index is not None:
             self.error(eff.index.span, f"'{eff.var}' is not kept per player: drop the [...]")
         elif eff.index is not None:
-            self.expect(eff.index, "player", ply=not in_end)
-        self.expect(eff.value, "number", ply=not in_end)
+            self.expect(eff.index, "player", ply=not (in_end or after))
+        self.expect(eff.value, "number", ply=not (in_end or after), captured=not in_end)
 
     def check_turn(self, t: m.TurnDecl, plies: dict[str, m.PlyDecl]) -> list[TurnPhase]:
         phases = []
@@ -530,8 +599,10 @@ class _Checker:
 
     # ------------------------------------------------------------------ expressions
     def expect(self, e: m.Expr, want: str, ply: bool, stuck: bool = False,
-               here: bool = True) -> None:
+               here: bool = True, captured: bool = False) -> None:
+        self.captured_ok = captured
         t = self.typeof(e, ply=ply, stuck=stuck, here=here)
+        self.captured_ok = False
         if t is not None and t != want:
             self.error(e.span, f"expected {TYPE_WORDS[want]}, found {TYPE_WORDS.get(t, t)}")
 
@@ -553,6 +624,13 @@ class _Checker:
             if w in ("here", "from") and not ply:
                 self.error(e.span, f"'{w}' means a cell of the ply being made; it is used only in ply rules")
                 return None
+            if w == "path" and not ply:
+                self.error(e.span, "'path' means the cells a ply passes; it is used only in ply rules")
+                return None
+            if w == "captured" and not self.captured_ok:
+                self.error(e.span, "'captured' counts what a ply removed; it is used only in "
+                                   "effects (`then`, `after each ply`)")
+                return None
             if w == "here" and not here_ok:
                 self.error(e.span, "'here' is not known yet: a distance is counted before the piece moves",
                            "use 'from', the cell it leaves")
@@ -563,7 +641,8 @@ class _Checker:
             if static:
                 self.error(e.span, f"'{w}' depends on the position; this needs a fixed set of cells")
                 return None
-            return {"empty": "cells", "here": "cells", "from": "cells", "mover": "player",
+            return {"empty": "cells", "here": "cells", "from": "cells", "path": "cells",
+                    "captured": "number", "mover": "player",
                     "opponent": "player", "next": "player", "no legal ply": "bool"}[w]
         if isinstance(e, m.Owned):
             if static:
@@ -727,6 +806,16 @@ class _Checker:
         return result if ok else None
 
     def type_call(self, e: m.Call, sub) -> str | None:
+        if e.func in self.relations:
+            if len(e.args) != 1:
+                self.error(e.span, f"{e.func}() takes 1 argument, given {len(e.args)}")
+                return None
+            t = sub(e.args[0])
+            if t is not None and t != "cells":
+                self.error(e.args[0].span, f"{e.func}() expects a set of cells here, found "
+                                           f"{TYPE_WORDS.get(t, t)}")
+                return None
+            return "cells" if t else None
         if e.func not in FUNCTIONS:
             self.error(e.span, f"unknown function '{e.func}' (known: {', '.join(FUNCTIONS)})",
                        self.suggest(e.func, FUNCTIONS))

@@ -46,7 +46,7 @@ class Name(Expr):
 
 @dataclass(eq=False)
 class Keyword(Expr):
-    """empty, here, from, mover, opponent, next, or `no legal ply`."""
+    """empty, here, from, path, captured, mover, opponent, next, or `no legal ply`."""
 
     word: str = ""
 
@@ -230,12 +230,59 @@ class SetupDecl(Decl):
 
 
 @dataclass(eq=False)
+class SetupBoardDecl(Decl):
+    """The whole setup drawn as rows of symbols, top to bottom (spaces ignored)."""
+
+    rows: list[tuple[str, Span]] = field(default_factory=list)
+
+    @property
+    def key(self):
+        return ("setup", "board")
+
+
+@dataclass(eq=False)
+class RelationDecl(Decl):
+    """`relation prey: red > white, ...`: declares the function prey(CELLS)."""
+
+    name: str = ""
+    name_span: Span | None = None
+    pairs: list[tuple[tuple[str, Span], tuple[str, Span]]] = field(default_factory=list)
+
+    @property
+    def key(self):
+        return ("relation", self.name)
+
+
+@dataclass(eq=False)
+class CompulsoryDecl(Decl):
+    """compulsory [maximum] capture: a filter over the legal plies."""
+
+    maximum: bool = False
+
+    @property
+    def key(self):
+        return ("compulsory", "")
+
+
+@dataclass(eq=False)
+class AfterDecl(Decl):
+    """after each ply: effects applied after every ply, before the end rules."""
+
+    effects: list[Effect] = field(default_factory=list)
+
+    @property
+    def key(self):
+        return ("after", "")
+
+
+@dataclass(eq=False)
 class Motion:
     span: Span
     kind: str  # step, slide, walk, anywhere, push, place
     dirs: list[tuple[str, Span]] | None = None  # None: every edge
     limit: Expr | None = None  # slide/walk ... up to N
     count: int = 1  # push N: how many pieces in the line
+    chained: bool = False  # slide ... chained: turning segments while each removes
 
 @dataclass(eq=False)
 class Effect:
@@ -247,8 +294,9 @@ class Effect:
     index: Expr | None
     op: str  # =, +=, -=
     value: Expr | None
-    kind: str = "assign"  # assign, reset, turn
+    kind: str = "assign"  # assign, remove, reset, turn
     player: Expr | None = None  # for `turn to`
+    guard: Expr | None = None  # `... when COND`: only when it holds
 
 
 @dataclass(eq=False)

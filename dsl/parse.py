@@ -343,6 +343,27 @@ class _ToModel(Transformer):
                            owner=self.named(owner) if owner is not None else None,
                            items=None if cells == "rest" else cells)
 
+    @v_args(meta=True)
+    def setup_board(self, meta, c):
+        return m.SetupBoardDecl(self.meta_span(meta),
+                                rows=[(str(t)[1:-1], self.tok_span(t)) for t in c])
+
+    @v_args(meta=True)
+    def relation_decl(self, meta, c):
+        return m.RelationDecl(self.meta_span(meta), name=str(c[0]), name_span=self.tok_span(c[0]),
+                              pairs=list(c[1:]))
+
+    def relation_pair(self, c):
+        return (self.named(c[0]), self.named(c[1]))
+
+    @v_args(meta=True)
+    def compulsory_decl(self, meta, c):
+        return m.CompulsoryDecl(self.meta_span(meta), maximum=c[0] is not None)
+
+    @v_args(meta=True)
+    def after_decl(self, meta, c):
+        return m.AfterDecl(self.meta_span(meta), effects=list(c))
+
     def setup_rest(self, c):
         return "rest"
 
@@ -375,7 +396,8 @@ class _ToModel(Transformer):
 
     @v_args(meta=True)
     def slide(self, meta, c):
-        return m.Motion(self.meta_span(meta), "slide", dirs=c[0], limit=c[1])
+        return m.Motion(self.meta_span(meta), "slide", dirs=c[0], limit=c[1],
+                        chained=c[2] is not None)
 
     @v_args(meta=True)
     def walk(self, meta, c):
@@ -400,9 +422,14 @@ class _ToModel(Transformer):
 
     @v_args(meta=True)
     def assign(self, meta, c):
-        name, index, op, value = c
+        name, index, op, value, guard = c
         return m.Effect(self.meta_span(meta), var=str(name), var_span=self.tok_span(name),
-                        index=index, op=op, value=value)
+                        index=index, op=op, value=value, guard=guard)
+
+    @v_args(meta=True)
+    def remove(self, meta, c):
+        span = self.meta_span(meta)
+        return m.Effect(span, var="", var_span=span, index=None, op="", value=c[0], kind="remove")
 
     @v_args(meta=True)
     def reset(self, meta, c):

@@ -66,6 +66,7 @@ class Ctx:
     frm: str | None = None
     stuck: str | None = None
     next_is_mover: bool = True  # while generating plies, the player to move is the mover
+    path: str = "0"  # the cells a slide passes (strictly between from and here)
 
 
 class Emitter:
@@ -137,6 +138,10 @@ class Emitter:
                 return str(cx.mover) if cx.next_is_mover else f"{s}[{self.L.P}]"
             if w == "no legal ply":
                 return cx.stuck
+            if w == "path":
+                return cx.path
+            if w == "captured":
+                return "captured"
             raise AssertionError(w)
         if isinstance(e, m.Owned):
             owner: int | None | str = "any"
@@ -153,6 +158,14 @@ class Emitter:
             return f"{s}[{base} + {idx}]"
         if isinstance(e, m.Call):
             args = [a for a in e.args]
+            if e.func in rs.relations:
+                pairs = tuple((tuple(rs.types_of(a)), tuple(rs.types_of(b)))
+                              for a, b in rs.relations[e.func])
+                rel = self.const(("relation", e.func), pairs, "REL")
+                return f"_relate({self.expr(args[0], cx)}, {s}, {rel})"
+            if e.func == "closer":
+                a, b, t = (self.expr(x, cx) for x in args)
+                return f"_closer({a}, {b}, {t}, LATTICE, METRIC)"
             if e.func == "count":
                 return f"({self.expr(args[0], cx)}).bit_count()"
             if e.func == "adjacent":
@@ -235,16 +248,25 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
         if tgt_level == level:
             em.emit(indent, f"tgt = {tgt_src}")
 
+    removal = removal_expr(em, ply, cx)
+
     def emit_yield(indent: int, payload: str) -> None:
         if tgt_level == 2:
             emit_target(2, indent)
             em.emit(indent, "if not (here & tgt): continue" if not multi else "if here & ~tgt: continue")
         if where is not None:
             em.emit(indent, f"if not {where}: continue")
-        em.emit(indent, f"yield ({code}, {payload})")
+        if removal is not None:
+            em.emit(indent, f"yield ({code}, {payload}, {removal})")
+        else:
+            em.emit(indent, f"yield ({code}, {payload})")
 
+    if motion.chained:
+        emit_chain(em, ply, p, code, fin, types, onto)
+        return gname, aname
     em.emit(0, f"def {gname}(s):")
     em.emit(1, f"occ = {em.occ('s')}")
+    em.emit(1, "path = 0")
     emit_target(0, 1)
     if motion.kind == "place":
         slots = tuple((t, L.reserve_offsets.get(t, -1)) for t in types)
@@ -312,6 +334,7 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
                 em.emit(3, "seen = 0")
             em.emit(3, f"for ray in ({', '.join(rays)},):")
             em.emit(4, "n = 0")
+            em.emit(4, "path = 0")
             em.emit(4, "for d in ray[c]:")
             if motion.limit is not None:
                 em.emit(5, "n += 1")
@@ -322,8 +345,9 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
                     + (f" and {where}" if where else "") + ":")
             if dedupe:
                 em.emit(6, "seen |= here")
-            em.emit(6, f"yield ({code}, t, c, d)")
+            em.emit(6, f"yield ({code}, t, c, d" + (f", {removal})" if removal else ")"))
             em.emit(5, "if here & occ: break")
+            em.emit(5, "path |= here")
         elif motion.kind == "walk":
             adj = em.adj(em.rs.board.resolve_dirs([d for d, _ in motion.dirs]) if motion.dirs else None)
             em.emit(3, f"limit = {em.expr(motion.limit, cx)}")
@@ -350,9 +374,81 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
         emit_apply(em, aname, ply, p, fin, ["frm = s[t]", f"here = {pl}[a[2]]"],
                    "~(here & ~frm)", ["b[t] = here"])
     else:
-        emit_apply(em, aname, ply, p, fin, ["frm = BIT[a[2]]", "here = BIT[a[3]]"],
-                   "~here", ["b[t] = (s[t] & ~frm) | here"])
+        head = ["frm = BIT[a[2]]", "here = BIT[a[3]]"]
+        emit_apply(em, aname, ply, p, fin, head + (["removed = a[4]"] if removal else []),
+                   "~here" if not removal else "~(here | removed)", ["b[t] = (s[t] & ~frm) | here"])
     return gname, aname
+
+
+def removal_expr(em: Emitter, ply: m.PlyDecl, cx: Ctx) -> str | None:
+    """The cells a ply's `remove` effects empty, as an expression on the position before it."""
+    parts = [em.expr(e.value, Ctx(cx.s, cx.mover, cx.here, cx.frm, path="path"))
+             for e in ply.effects if e.kind == "remove"]
+    return " | ".join(parts) if parts else None
+
+
+def emit_chain(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: list[int],
+               onto: m.Expr) -> None:
+    """A chained slide: segments in straight lines, each after the first turning and removing.
+
+    Depth-first over (cell, removed so far, last direction), each state expanded once;
+    no bound on the length of a chain. A ply is its start, final cell and removed set;
+    `routes` collects every route to each, for notation.
+    """
+    L, rs = em.L, em.rs
+    dirs = rs.board.resolve_dirs([d for d, _ in ply.motion.dirs]) if ply.motion.dirs \
+        else [d for d in rs.board.directions if d != "link"]
+    rays = ", ".join(em.const(("rays", d), em.t.rays(d), "RAY") for d in dirs)
+    seg = Ctx("sc", p, here="here", frm="frm", path="path")
+    removal = " | ".join(em.expr(e.value, seg) for e in ply.effects if e.kind == "remove")
+    tgt = em.expr(onto, seg)
+    em.emit(0, f"def chains_{code}(s, t, c0, routes=False):")
+    em.emit(1, "found = {}")
+    em.emit(1, "start = BIT[c0]")
+    em.emit(1, "expanded = set()")
+    em.emit(1, "stack = [(c0, 0, -1, (c0,))]")
+    em.emit(1, "while stack:")
+    em.emit(2, "c, removed, last, route = stack.pop()")
+    em.emit(2, "if not routes:")
+    em.emit(3, "if (c, removed, last) in expanded: continue")
+    em.emit(3, "expanded.add((c, removed, last))")
+    em.emit(2, "sc = [x & ~removed for x in s]")  # stones are removed as they are passed
+    em.emit(2, "sc[t] = (sc[t] & ~start) | BIT[c]")  # the start cell is empty while it moves
+    em.emit(2, f"occ = {em.occ('sc')}")
+    em.emit(2, f"tgt = {tgt}")
+    em.emit(2, "frm = BIT[c]")
+    em.emit(2, f"for di, ray in enumerate(({rays},)):")
+    em.emit(3, "if di == last: continue")  # the same direction is the same segment
+    em.emit(3, "path = 0")
+    em.emit(3, "for d in ray[c]:")
+    em.emit(4, "here = BIT[d]")
+    em.emit(4, "if here & occ: break")
+    em.emit(4, f"rem = {removal}")
+    em.emit(4, "if (rem or last < 0) and here & tgt:")
+    em.emit(5, "key = (d, removed | rem)")
+    em.emit(5, "if key not in found: found[key] = []")
+    em.emit(5, "if routes or not found[key]: found[key].append(route + (d,))")
+    em.emit(5, "if rem: stack.append((d, removed | rem, di, route + (d,)))")
+    em.emit(4, "path |= here")
+    em.emit(1, "return found")
+    em.emit(0, "")
+    whole = Ctx("s", p, here="here", frm="frm")
+    where = em.expr(ply.where, whole) if ply.where is not None else None
+    em.emit(0, f"def gen_{code}(s):")
+    em.emit(1, f"for t in {tuple(types)!r}:")
+    em.emit(2, "pieces = s[t]")
+    em.emit(2, "while pieces:")
+    em.emit(3, "frm = pieces & -pieces")
+    em.emit(3, "pieces ^= frm")
+    em.emit(3, "c0 = frm.bit_length() - 1")
+    em.emit(3, f"for final, removed in chains_{code}(s, t, c0):")
+    em.emit(4, "here = BIT[final]")
+    if where is not None:  # closeness and the like: the whole ply, start to final cell
+        em.emit(4, f"if not {where}: continue")
+    em.emit(4, f"yield ({code}, t, c0, final, removed)")
+    em.emit(0, "")
+    emit_apply(em, f"apply_{code}", ply, p, fin, ["frm = BIT[a[2]]", "here = BIT[a[3]]", "removed = a[4]"],
+               "~(here | removed)", ["b[t] = (s[t] & ~frm) | here"])
 
 
 def emit_apply(em: Emitter, aname: str, ply: m.PlyDecl, p: int, fin: str, head: list[str],
@@ -363,6 +459,10 @@ def emit_apply(em: Emitter, aname: str, ply: m.PlyDecl, p: int, fin: str, head: 
     em.emit(1, "t = a[1]")
     for line in head:
         em.emit(1, line)
+    if counts_captures(em.rs, ply):
+        landed = "".join(f" | s[{i}]" for i in range(em.L.types))[3:]
+        em.emit(1, f"captured = (1 if ({landed}) & here & ~frm else 0)"
+                + (" + removed.bit_count()" if any(x.startswith("removed") for x in head) else ""))
     em.emit(1, "b = list(s)")
     em.emit(1, f"keep = {keep}")
     stacked = any(t.level for t in em.rs.types)
@@ -385,12 +485,12 @@ def emit_apply(em: Emitter, aname: str, ply: m.PlyDecl, p: int, fin: str, head: 
     em.emit(0, "")
 
 
-def emit_memory(em: Emitter, ply: m.PlyDecl) -> None:
+def emit_memory(em: Emitter, ply: m.PlyDecl | None) -> None:
     """Remember this ply for `undoes(...)` (or forget the one before, if it is not looked at)."""
     M = em.L.memory
     if M is None:
         return
-    if ply.name in em.rs.remembered:
+    if ply is not None and ply.name in em.rs.remembered:
         em.emit(1, f"b[{M}] = {1 + [q.name for q in em.rs.plies].index(ply.name)}")
         em.emit(1, f"b[{M + 1}] = frm")
         em.emit(1, f"b[{M + 2}] = here")
@@ -447,11 +547,23 @@ def emit_push(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: l
     em.emit(0, "")
 
 
-def emit_effects(em: Emitter, ply: m.PlyDecl, p: int) -> None:
-    """A ply's `then` effects, evaluated on the position after its move (list `b`)."""
+def counts_captures(rs: Ruleset, ply: m.PlyDecl | None) -> bool:
+    """Whether `captured` is read after this ply (in its effects or after each ply)."""
+    effects = (ply.effects if ply is not None else []) + rs.after
+    return any(uses(e.value, "captured") or uses(e.guard, "captured") for e in effects)
+
+
+def emit_effects(em: Emitter, ply: m.PlyDecl | None, p: int) -> None:
+    """A ply's `then` effects, then those after each ply, on the position after it (list `b`)."""
     bx = Ctx("b", p, here="here", frm="frm")
-    for eff in ply.effects:
-        em.emit(1, f"{assign_target(em, eff, bx)} {eff.op} {em.expr(eff.value, bx)}")
+    effects = [e for e in (ply.effects if ply is not None else []) if e.kind == "assign"]
+    for eff in effects + em.rs.after:
+        line = f"{assign_target(em, eff, bx)} {eff.op} {em.expr(eff.value, bx)}"
+        if eff.guard is not None:
+            em.emit(1, f"if {em.expr(eff.guard, bx)}:")
+            em.emit(2, line)
+        else:
+            em.emit(1, line)
 
 
 def emit_ends(em: Emitter, p: int, name: str) -> None:
@@ -511,6 +623,19 @@ def assign_target(em: Emitter, eff: m.Effect, cx: Ctx) -> str:
         return f"{cx.s}[{slot}]"
     idx = em.expr(eff.index, cx)
     return f"{cx.s}[{slot + int(idx)}]" if idx.isdigit() else f"{cx.s}[{slot} + {idx}]"
+
+
+def emit_pass(em: Emitter, p: int) -> None:
+    """The `pass` ply of player `p`: nothing moves; the effects after each ply still apply."""
+    em.emit(0, f"def pass_{p}(s, a):")
+    em.emit(1, "here = frm = 0")
+    if counts_captures(em.rs, None):
+        em.emit(1, "captured = 0")
+    em.emit(1, "b = list(s)")
+    emit_memory(em, None)
+    emit_effects(em, None, p)
+    em.emit(1, f"return finish_{p}(b, s[{em.L.PH}])")
+    em.emit(0, "")
 
 
 def emit_finish(em: Emitter, p: int, name: str, ends: str, skips: bool) -> None:

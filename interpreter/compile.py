@@ -20,6 +20,8 @@ class RuleInfo:
     multi: bool  # moves a piece covering several cells (actions name a placement)
     place: bool = False  # puts a new piece on the board
     push: bool = False  # moves a line of pieces (the action names its far end and `here`)
+    removes: bool = False  # its actions carry the mask of the pieces they remove (a[4])
+    chained: bool = False  # its actions are chains of segments (notation: the route)
     many: bool = False  # can place more than one piece type (notation names the symbol)
 
 
@@ -34,6 +36,7 @@ class Compiled:
     turn_start: int
     ends: list  # per mover: the end-rule function
     source: str  # the generated module, kept for reading and debugging
+    chains: dict  # code -> the route search of a chained rule (for notation)
 
 
 def _adjacent(cells: int, adj: list[int]) -> int:
@@ -47,6 +50,33 @@ def _adjacent(cells: int, adj: list[int]) -> int:
 
 def _within(cells: int, region: int) -> bool:
     return cells != 0 and not cells & ~region
+
+
+def _relate(cells: int, s, pairs) -> int:
+    """The cells of the pieces that the pieces on `cells` relate to (relation NAME: a > b)."""
+    out = 0
+    for src, dst in pairs:
+        if any(s[i] & cells for i in src):
+            for i in dst:
+                out |= s[i]
+    return out
+
+
+def _closer(a: int, b: int, targets: int, lattice, metric) -> bool:
+    """Some target is strictly nearer to cell `a` than to cell `b` (exact, on the lattice)."""
+    mx, my = metric
+    ax, ay = lattice[a.bit_length() - 1]
+    bx, by = lattice[b.bit_length() - 1]
+    # |e-a|^2 < |e-b|^2  <=>  2 e.(a-b) > |a|^2 - |b|^2, in the board's metric
+    dx, dy = mx * (ax - bx), my * (ay - by)
+    rhs = mx * (ax * ax - bx * bx) + my * (ay * ay - by * by)
+    while targets:
+        low = targets & -targets
+        targets ^= low
+        ex, ey = lattice[low.bit_length() - 1]
+        if 2 * (ex * dx + ey * dy) > rhs:
+            return True
+    return False
 
 
 def _in_a_row(cells: int, windows: list[int]) -> bool:
@@ -92,7 +122,9 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
             multi = any(rs.types[t].size > 1 for t in types)
             place = ply.motion.kind == "place"
             rules.append(RuleInfo(code, ply.name, p, multi, place=place,
-                                  many=place and len(types) > 1, push=ply.motion.kind == "push"))
+                                  many=place and len(types) > 1, push=ply.motion.kind == "push",
+                                  removes=any(e.kind == "remove" for e in ply.effects),
+                                  chained=ply.motion.chained))
             by_name[(ply.name, p)] = code
     pass_code = len(rules)
     rules.append(RuleInfo(pass_code, "pass", None, False))
@@ -101,8 +133,10 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
     for p in range(n_players):
         codegen.emit_ends(em, p, f"ends_{p}")
         codegen.emit_finish(em, p, f"finish_{p}", f"ends_{p}", skips)
+    for p in range(n_players):
+        codegen.emit_pass(em, p)
     em.emit(0, "def apply_pass(s, a):")
-    em.emit(1, f"return FINISH[s[{layout.P}]](list(s), s[{layout.PH}])")
+    em.emit(1, f"return PASS[s[{layout.P}]](s, a)")
 
     ns = em.ns
     setup = [sum(1 << c for c in rs.setup.get(t, [])) for t in range(len(rs.types))]
@@ -113,7 +147,8 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
     ns.update(BIT=tables.bit, FULL=tables.full, NEXT=next_phase, TURN_START=turn_start,
               SETUP=setup, INITIAL=initial, CLEAR=clear, ABOVE=above,
               _adjacent=_adjacent, _aligned=_aligned, _in_a_row=_in_a_row,
-              _within=_within)
+              _within=_within, _relate=_relate, _closer=_closer,
+              LATTICE=rs.board.lattice, METRIC=rs.board.metric)
     source = em.source()
     code_obj = compile(source, f"<rulecraft {rs.path}>", "exec")
     exec(code_obj, ns)  # noqa: S102 - source built above from indices and integers only
@@ -146,8 +181,8 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
             else:
                 b[PH] = nxt
 
-    ns.update(has_move=has_move, _skip=skip,
-              FINISH=[ns[f"finish_{p}"] for p in range(n_players)])
+    ns.update(has_move=has_move, _skip=skip, PASS=[ns[f"pass_{p}"] for p in range(n_players)])
     apply = [ns[f"apply_{r.code}"] for r in rules[:-1]] + [ns["apply_pass"]]
     ends = [ns[f"ends_{p}"] for p in range(n_players)]
-    return Compiled(layout, tables, rules, apply, gens, pass_ok, turn_start, ends, source)
+    chains = {r.code: ns[f"chains_{r.code}"] for r in rules if r.chained}
+    return Compiled(layout, tables, rules, apply, gens, pass_ok, turn_start, ends, source, chains)

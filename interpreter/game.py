@@ -48,11 +48,13 @@ class Game:
         self._pass_action: Action = (c.rules[-1].code,)
         self._P, self._PH, self._OUT = c.layout.P, c.layout.PH, c.layout.OUT
         self._phases = len(c.pass_ok)
+        self._compulsory = ruleset.compulsory
         self._turn_start = c.turn_start  # phases before it make up the first turn
         # The text names the ply of the turn when a turn can hold more than one.
         self._show_ply = self._phases > 1
         # A cell's character is its top piece's symbol (what it stands on is implied).
         self._top_first = sorted(range(len(ruleset.types)), key=lambda i: -ruleset.types[i].level)
+        self._texts: tuple[State | None, dict[str, Action]] = (None, {})
         self._initial = self._build_initial()
 
     # ------------------------------------------------------------ protocol
@@ -69,11 +71,37 @@ class Game:
             actions.extend(gen(state))
         if self._pass_ok[ph]:
             actions.append(self._pass_action)
+        if self._compulsory is not None and actions:
+            return self._must_capture(state, actions)
         return actions
+
+    def captures(self, state: State, action: Action) -> int:
+        """How many pieces `action` removes: the one it lands on, and any it removes in passing."""
+        rule = self._c.rules[action[0]]
+        if rule.name == "pass" or rule.push or rule.multi:
+            return 0
+        dest = action[2] if rule.place else action[3]
+        level = self.ruleset.types[action[1]].level
+        bit = 1 << dest
+        landed = any(state[i] & bit for i, t in enumerate(self.ruleset.types) if t.level >= level)
+        return int(landed) + (action[4].bit_count() if rule.removes else 0)
+
+    def _must_capture(self, state: State, actions: list[Action]) -> list[Action]:
+        # compulsory capture: the plies that capture, if any; maximum: those capturing most
+        counts = [self.captures(state, a) for a in actions]
+        best = max(counts)
+        if best == 0:
+            return actions
+        if self._compulsory == "maximum":
+            return [a for a, n in zip(actions, counts) if n == best]
+        return [a for a, n in zip(actions, counts) if n > 0]
 
     def iter_actions(self, state: State) -> Iterator[Action]:
         """The legal plies lazily, for callers that may stop at the first."""
         if state[self._OUT] >= 0:
+            return
+        if self._compulsory is not None:  # the filter needs every ply first
+            yield from self.legal_actions(state)
             return
         ph = state[self._PH]
         for gen in self._gens[state[self._P]][ph]:
@@ -165,6 +193,9 @@ class Game:
         if rule.place:
             prefix = self.ruleset.types[action[1]].symbol + "@" if rule.many else ""
             return prefix + names[action[2]]
+        if rule.chained:
+            found = self._c.chains[action[0]](state, action[1], action[2])  # first route each
+            return "-".join(names[c] for c in found[(action[3], action[4])][0])
         if rule.multi:
             old = "+".join(names[c] for c in cells_of(state[action[1]]))
             new_mask = self._c.tables.placement_masks(self.ruleset.types[action[1]].size)[action[2]]
@@ -175,13 +206,30 @@ class Game:
         occupied = any(state[i] & dest for i, t in enumerate(self.ruleset.types) if t.level >= level)
         return names[action[2]] + ("x" if occupied else "-") + names[action[3]]
 
+    def routes(self, state: State, action: Action) -> list[tuple[int, ...]]:
+        """Every route (start, turning cells, final cell) of a chained ply."""
+        found = self._c.chains[action[0]](state, action[1], action[2], routes=True)
+        return found[(action[3], action[4])]
+
+    def texts(self, state: State) -> dict[str, Action]:
+        """Each legal ply's notation -> the ply (kept for the last position asked about)."""
+        if self._texts[0] != state:
+            legal = self.legal_actions(state)
+            self._texts = (state, {_norm(self.action_to_text(state, a)): a for a in legal})
+        return self._texts[1]
+
     def action_from_text(self, state: State, text: str) -> Action:
-        """The legal action written `text` (`-` and `x` are interchangeable)."""
+        """The legal action written `text` (`-` and `x` are interchangeable; any route of a chain)."""
         want = _norm(text)
-        legal = self.legal_actions(state)
+        by_text = self.texts(state)
+        if want in by_text:
+            return by_text[want]
+        legal = list(by_text.values())
         for a in legal:
-            if _norm(self.action_to_text(state, a)) == want:
-                return a
+            if self._c.rules[a[0]].chained:
+                names = self.board.names
+                if any("-".join(names[c] for c in r) == want for r in self.routes(state, a)):
+                    return a
         shown = ", ".join(self.action_to_text(state, a) for a in legal[:12])
         more = "" if len(legal) <= 12 else f", ... ({len(legal)} in all)"
         raise IllegalActionError(f"'{text.strip()}' is not a legal ply here"

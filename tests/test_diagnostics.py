@@ -118,7 +118,7 @@ EXPECTED = {
     'plus_cells': "t.game:10:24: error: join sets of cells with '|', not '+'\n    end e: A wins if count(p + q) == 0\n                           ^~~~~",
     'ordered_compare_cells': "t.game:10:18: error: '<' compares numbers; a set of cells can only be compared with == or !=\n    end e: A wins if p < q\n                     ^~~~~",
     'and_number': "t.game:10:18: error: 'and' joins conditions; this is a number\n    end e: A wins if count(p) and true_thing\n                     ^~~~~~~~\nt.game:10:31: error: unknown name 'true_thing'\n    end e: A wins if count(p) and true_thing\n                                  ^~~~~~~~~~",
-    'unknown_function': "t.game:10:18: error: unknown function 'size' (known: count, adjacent, aligned, in_a_row, undoes)\n    end e: A wins if size(p) == 0\n                     ^~~~~~~",
+    'unknown_function': "t.game:10:18: error: unknown function 'size' (known: count, adjacent, aligned, in_a_row, undoes, closer)\n    end e: A wins if size(p) == 0\n                     ^~~~~~~",
     'arity': 't.game:10:18: error: count() takes 1 argument, given 2\n    end e: A wins if count(p, q) == 0\n                     ^~~~~~~~~~~',
     'in_a_row_length': 't.game:10:27: error: in_a_row() needs a fixed length from 1 to 9\n    end e: A wins if in_a_row(count(p), p, all)\n                              ^~~~~~~~',
     'wrong_arg': 't.game:10:29: error: aligned() expects directions here, found a number\n    end e: A wins if aligned(p, 3)\n                                ^',
