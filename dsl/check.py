@@ -194,6 +194,7 @@ class _Checker:
     def check_relation(self, r: m.RelationDecl) -> None:
         if r.name in FUNCTIONS:
             self.error(r.name_span, f"'{r.name}' is a built-in function")
+            self.broken.add(r.name)
             return
         if not self.declare(r.name, "relation", r.name_span):
             return
@@ -816,6 +817,8 @@ class _Checker:
                                            f"{TYPE_WORDS.get(t, t)}")
                 return None
             return "cells" if t else None
+        if e.func in self.broken and e.func not in self.relations:
+            return None
         if e.func not in FUNCTIONS:
             self.error(e.span, f"unknown function '{e.func}' (known: {', '.join(FUNCTIONS)})",
                        self.suggest(e.func, FUNCTIONS))

@@ -13,7 +13,8 @@ from .parse import parse_source, read_source
 
 MAX_VARIANT_DEPTH = 8
 KEY_WORDS = {"game": "the title", "board": "the board", "players": "the players",
-             "turn": "the turn", "variant": "the base"}
+             "turn": "the turn", "variant": "the base", "compulsory": "the capture rule",
+             "after": "`after each ply`"}
 
 
 def bundled_dir() -> str:

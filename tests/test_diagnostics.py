@@ -271,3 +271,73 @@ def test_stack_diagnostic(name, tmp_path):
     old, new = STACK_CASES[name]
     assert old in STACK
     assert diagnose(STACK.replace(old, new, 1), tmp_path) == STACK_EXPECTED[name]
+
+
+# Removals over a path, relations, closeness, chains, capture rules, setup boards.
+WHISTLE = '''game "W"
+board hexagon 3
+players A, B
+piece red: owner each, symbol R/r
+piece blue: owner each, symbol B/b
+relation beats: red > blue, blue > red
+setup board:
+  ". R ."
+  ". . . ."
+  ". . . . ."
+  ". . . ."
+  ". b ."
+var quiet = 0
+ply slide: move own piece slide chained onto empty where closer(here, from, opponent's piece)
+  then remove opponent's piece & beats(from) & adjacent(path) - adjacent(from | here)
+compulsory maximum capture
+after each ply: quiet = 0 when captured > 0, quiet += 1 when captured == 0
+end quiet: draw if quiet >= 10
+'''
+
+WHISTLE_CASES = {
+ "relation_unknown_kind": ("red > blue, blue > red", "red > bleu, blue > red"),
+ "relation_builtin_name": ("relation beats:", "relation count:"),
+ "relation_arity": ("beats(from)", "beats(from, here)"),
+ "closer_type": ("closer(here, from, opponent's piece)", "closer(here, 2, opponent's piece)"),
+ "path_in_end": ("draw if quiet >= 10", "draw if count(path) > 0"),
+ "captured_in_where": ("where closer(here, from, opponent's piece)", "where captured > 0"),
+ "remove_after_ply": ("quiet = 0 when captured > 0,", "remove empty,"),
+ "chained_without_remove": ("\n  then remove opponent's piece & beats(from) & adjacent(path) - adjacent(from | here)", ""),
+ "guard_not_condition": ("when captured > 0,", "when captured,"),
+ "board_rows": ('  ". b ."\n', ""),
+ "board_row_length": ('  ". b ."', '  ". b . ."'),
+ "board_symbol": ('  ". b ."', '  ". q ."'),
+ "board_and_setup": ("var quiet = 0", "setup red of A: b1\nvar quiet = 0"),
+ "compulsory_twice": ("compulsory maximum capture", "compulsory maximum capture\ncompulsory capture"),
+}
+
+WHISTLE_EXPECTED = {
+    'relation_unknown_kind': "t.game:6:23: error: unknown piece 'bleu'\n    relation beats: red > bleu, blue > red\n                          ^~~~\n  hint: did you mean 'blue'?",
+    'relation_builtin_name': "t.game:6:10: error: 'count' is a built-in function\n    relation count: red > blue, blue > red\n             ^~~~~\nt.game:15:34: error: unknown function 'beats' (known: count, adjacent, aligned, in_a_row, undoes, closer)\n      then remove opponent's piece & beats(from) & adjacent(path) - adjacent(from | here)\n                                     ^~~~~~~~~~~",
+    'relation_arity': "t.game:15:34: error: beats() takes 1 argument, given 2\n      then remove opponent's piece & beats(from, here) & adjacent(path) - adjacent(from | here)\n                                     ^~~~~~~~~~~~~~~~~",
+    'closer_type': "t.game:14:71: error: closer() expects a set of cells here, found a number\n    ply slide: move own piece slide chained onto empty where closer(here, 2, opponent's piece)\n                                                                          ^",
+    'path_in_end': "t.game:18:26: error: 'path' means the cells a ply passes; it is used only in ply rules\n    end quiet: draw if count(path) > 0\n                             ^~~~",
+    'captured_in_where': "t.game:14:58: error: 'captured' counts what a ply removed; it is used only in effects (`then`, `after each ply`)\n    ply slide: move own piece slide chained onto empty where captured > 0\n                                                             ^~~~~~~~",
+    'remove_after_ply': 't.game:17:17: error: `remove` is an effect of plies only\n    after each ply: remove empty, quiet += 1 when captured == 0\n                    ^~~~~~~~~~~~',
+    'chained_without_remove': "t.game:14:27: error: a chained slide goes on only after a segment removes pieces; this ply removes none\n    ply slide: move own piece slide chained onto empty where closer(here, from, opponent's piece)\n                              ^~~~~~~~~~~~~\n  hint: add `then remove CELLS`",
+    'guard_not_condition': 't.game:17:32: error: expected a condition, found a number\n    after each ply: quiet = 0 when captured, quiet += 1 when captured == 0\n                                   ^~~~~~~~',
+    'board_rows': 't.game:7:1: error: `setup board` needs 5 rows, one string each; found 4\n    setup board:\n    ^~~~~~~~~~~~',
+    'board_row_length': 't.game:12:3: error: this row has 3 cells, the string gives 4\n      ". b . ."\n      ^~~~~~~~~',
+    'board_symbol': 't.game:12:3: error: unknown symbol \'q\' (known: R, r, B, b and . for empty)\n      ". q ."\n      ^~~~~~~',
+    'board_and_setup': 't.game:13:1: error: `setup board` gives the whole setup; drop this line or the board\n    setup red of A: b1\n    ^~~~~~~~~~~~~~~~~~',
+    'compulsory_twice': 't.game:17:1: error: the capture rule is declared twice (first at line 16)\n    compulsory capture\n    ^~~~~~~~~~~~~~~~~~',
+}
+
+
+def test_whistle_base_is_valid(tmp_path):
+    path = tmp_path / "t.game"
+    path.write_text(WHISTLE, encoding="utf-8")
+    rs = load(str(path))
+    assert (rs.compulsory, list(rs.relations)) == ("maximum", ["beats"])
+
+
+@pytest.mark.parametrize("name", sorted(WHISTLE_CASES))
+def test_whistle_diagnostic(name, tmp_path):
+    old, new = WHISTLE_CASES[name]
+    assert old in WHISTLE
+    assert diagnose(WHISTLE.replace(old, new, 1), tmp_path) == WHISTLE_EXPECTED[name]
