@@ -8,6 +8,7 @@ identifiers made here reach the source: no text of the .game file ever does
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rulecraft.dsl import model as m
@@ -209,7 +210,29 @@ class Emitter:
         self.lines.append("    " * indent + text)
 
     def source(self) -> str:
-        return "\n".join(self.lines) + "\n"
+        """The module; in each function, a local set up front but never read is dropped."""
+        out, block = [], []
+        for line in self.lines + ["def"]:
+            if line.startswith("def") and block:
+                out.extend(_drop_unread(block))
+                block = []
+            block.append(line)
+        return "\n".join(out) + "\n"
+
+
+_SETUP_LOCALS = ("occ", "path")
+
+
+def _drop_unread(block: list[str]) -> list[str]:
+    keep = []
+    for line in block:
+        name = line.strip().split(" = ")[0]
+        if line.startswith("    ") and not line.startswith("     ") and name in _SETUP_LOCALS:
+            rest = "\n".join(x for x in block if x is not line)
+            if not re.search(rf"\b{name}\b", rest):
+                continue
+        keep.append(line)
+    return keep
 
 
 def uses(e: m.Expr | None, *words: str) -> bool:
