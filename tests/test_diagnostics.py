@@ -152,13 +152,6 @@ def test_base_is_valid(tmp_path):
     assert load(str(path)).title == "T"
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_diagnostic(name, tmp_path):
-    old, new = CASES[name]
-    assert old in BASE
-    assert diagnose(BASE.replace(old, new, 1), tmp_path) == EXPECTED[name]
-
-
 # The constructs of hex boards, goals, links, walks and end effects (3-A-Side).
 HEX = '''game "H"
 board hexagon 3
@@ -215,13 +208,6 @@ def test_hex_base_is_valid(tmp_path):
     assert load(str(path)).board.size == 18  # 19 - 2 removed + 1 goal
 
 
-@pytest.mark.parametrize("name", sorted(HEX_CASES))
-def test_hex_diagnostic(name, tmp_path):
-    old, new = HEX_CASES[name]
-    assert old in HEX
-    assert diagnose(HEX.replace(old, new, 1), tmp_path) == HEX_EXPECTED[name]
-
-
 # Stacks, pushes and looking back at the previous ply (Force 3).
 STACK = '''game "S"
 board square 3 x 3
@@ -264,13 +250,6 @@ def test_stack_base_is_valid(tmp_path):
     path = tmp_path / "t.game"
     path.write_text(STACK, encoding="utf-8")
     assert load(str(path)).remembered == ["slide", "double"]
-
-
-@pytest.mark.parametrize("name", sorted(STACK_CASES))
-def test_stack_diagnostic(name, tmp_path):
-    old, new = STACK_CASES[name]
-    assert old in STACK
-    assert diagnose(STACK.replace(old, new, 1), tmp_path) == STACK_EXPECTED[name]
 
 
 # Removals over a path, relations, closeness, chains, capture rules, setup boards.
@@ -336,8 +315,24 @@ def test_whistle_base_is_valid(tmp_path):
     assert (rs.compulsory, list(rs.relations)) == ("maximum", ["beats"])
 
 
-@pytest.mark.parametrize("name", sorted(WHISTLE_CASES))
-def test_whistle_diagnostic(name, tmp_path):
-    old, new = WHISTLE_CASES[name]
-    assert old in WHISTLE
-    assert diagnose(WHISTLE.replace(old, new, 1), tmp_path) == WHISTLE_EXPECTED[name]
+# Each group: a valid base ruleset, edits that break it, and the exact diagnostics.
+GROUPS = {
+    "core": (BASE, CASES, EXPECTED),
+    "hex": (HEX, HEX_CASES, HEX_EXPECTED),
+    "stack": (STACK, STACK_CASES, STACK_EXPECTED),
+    "whistle": (WHISTLE, WHISTLE_CASES, WHISTLE_EXPECTED),
+}
+
+
+@pytest.mark.parametrize("group,name", [(g, n) for g, (_, cases, _) in GROUPS.items()
+                                        for n in sorted(cases)])
+def test_diagnostic(group, name, tmp_path):
+    base, cases, expected = GROUPS[group]
+    old, new = cases[name]
+    assert old in base
+    assert diagnose(base.replace(old, new, 1), tmp_path) == expected[name]
+
+
+def test_every_case_has_its_expected_text():
+    for base, cases, expected in GROUPS.values():
+        assert set(cases) == set(expected)
