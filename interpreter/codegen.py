@@ -210,17 +210,44 @@ class Emitter:
         self.lines.append("    " * indent + text)
 
     def source(self) -> str:
-        """The module; in each function, a local set up front but never read is dropped."""
+        """The module; in each function, a local set up front but never read is dropped.
+
+        Each move generator is written once, with `yield`, and turned here into two plain
+        functions: `moves_N` (builds the list of plies) and `has_N` (stops at the first):
+        no generator object is made on the hot path.
+        """
         out, block = [], []
         for line in self.lines + ["def"]:
             if line.startswith("def") and block:
-                out.extend(_drop_unread(block))
+                for variant in _variants(block):
+                    out.extend(_drop_unread(variant))
                 block = []
             block.append(line)
         return "\n".join(out) + "\n"
 
 
 _SETUP_LOCALS = ("occ", "path")
+FITS_MAX_CELLS = 16  # up to this size, the placements inside each set of free cells are tabled
+
+
+def _variants(block: list[str]) -> list[list[str]]:
+    head = re.fullmatch(r"def gen_(\d+)\(s\):", block[0])
+    if head is None:
+        return [block]
+    code = head.group(1)
+    body = [x for x in block[1:] if x.strip()]
+    listing = [f"def moves_{code}(s):", "    acts = []", "    add = acts.append"]
+    exists = [f"def has_{code}(s):"]
+    for line in body:
+        stripped = line.lstrip()
+        indent = line[: len(line) - len(stripped)]
+        if stripped.startswith("yield "):
+            listing.append(f"{indent}add({stripped[6:]})")
+            exists.append(f"{indent}return True")
+        else:
+            listing.append(line)
+            exists.append(line)
+    return [listing + ["    return acts", ""], exists + ["    return False", ""]]
 
 
 def _drop_unread(block: list[str]) -> list[str]:
@@ -321,11 +348,34 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
         em.emit(2, "if not frm: continue")
         emit_target(1, 2)
         em.emit(2, "free = tgt | frm" if tgt_level < 2 else "free = FULL")
-        em.emit(2, f"for i, here in enumerate({pl}):")
-        em.emit(3, "if here == frm or here & ~free: continue")
+        if em.t.n <= FITS_MAX_CELLS:
+            fits = em.const(("fits", size), em.t.placements_within(size), "FITS")
+            em.emit(2, f"for i, here in {fits}[free]:")
+            em.emit(3, "if here == frm: continue")
+        else:
+            em.emit(2, f"for i, here in enumerate({pl}):")
+            em.emit(3, "if here == frm or here & ~free: continue")
         emit_yield(3, "t, i")
     else:
         em.emit(2, "pieces = s[t]")
+        if motion.kind == "step" and tgt_level == 0:
+            # Fewer targets than pieces (an enemy's steps into a few empty cells): walk them.
+            dirs = em.rs.board.resolve_dirs([d for d, _ in motion.dirs]) if motion.dirs else None
+            back = em.const(("back", None if dirs is None else tuple(dirs)),
+                            em.t.reverse_adjacency(dirs), "BACK")
+            em.emit(2, "if pieces.bit_count() > tgt.bit_count():")
+            em.emit(3, "dests = tgt")
+            em.emit(3, "while dests:")
+            em.emit(4, "here = dests & -dests")
+            em.emit(4, "dests ^= here")
+            em.emit(4, "d = here.bit_length() - 1")
+            em.emit(4, f"sources = {back}[d] & pieces")
+            em.emit(4, "while sources:")
+            em.emit(5, "frm = sources & -sources")
+            em.emit(5, "sources ^= frm")
+            em.emit(5, "c = frm.bit_length() - 1")
+            emit_yield(5, "t, c, d")
+            em.emit(3, "continue")
         em.emit(2, "while pieces:")
         em.emit(3, "frm = pieces & -pieces")
         em.emit(3, "pieces ^= frm")
@@ -589,17 +639,40 @@ def emit_effects(em: Emitter, ply: m.PlyDecl | None, p: int) -> None:
             em.emit(1, line)
 
 
+def lazy_tail(rs: Ruleset) -> int | None:
+    """Where the end rules that only ask `no legal ply` begin, if nothing else follows them.
+
+    From there on the outcome depends only on whether the player to move is stuck, so the
+    state need not decide it when a ply is made: it is settled when asked (as the legal
+    plies are computed anyway). None when a later rule asks more, or names `mover`.
+    """
+    for i, end in enumerate(rs.ends):
+        if uses(end.cond, "no legal ply"):
+            for later in rs.ends[i:]:
+                pure = isinstance(later.cond, m.Keyword) and later.cond.word == "no legal ply"
+                who = later.player
+                plain = who is None or isinstance(who, m.Name) or \
+                    (isinstance(who, m.Keyword) and who.word == "next")
+                if not pure or not plain or later.result == "effects":
+                    return None
+            return i
+    return len(rs.ends)
+
+
 def emit_ends(em: Emitter, p: int, name: str) -> None:
     """The end rules, in order, for a ply just made by player `p`; then the default rule."""
     L = em.L
     cx = Ctx("b", p, stuck="stuck", next_is_mover=False)
-    em.emit(0, f"def {name}(b):")
+    em.emit(0, f"def {name}(b, moves=False):")  # moves: a ply is known to exist already
     stuck_known = False
-    for end in list(em.rs.ends) + [None]:
+    changed = False
+    tail = lazy_tail(em.rs)
+    rules = list(em.rs.ends) + [None] if tail is None else list(em.rs.ends[:tail])
+    for end in rules:
         cond = end.cond if end is not None else m.Keyword(em.rs.ends[0].span if em.rs.ends
                                                            else None, word="no legal ply")
         if uses(cond, "no legal ply") and not stuck_known:
-            em.emit(1, "stuck = not has_move(b)")
+            em.emit(1, "stuck = not has_move(b)" if changed else "stuck = not moves and not has_move(b)")
             stuck_known = True
         if end is None:
             em.emit(1, "if stuck:")
@@ -609,6 +682,7 @@ def emit_ends(em: Emitter, p: int, name: str) -> None:
         em.emit(1, f"if {em.expr(cond, cx)}:")
         if end.result == "effects":
             # The game goes on, changed; the rules below see the changed position.
+            changed = True
             for eff in end.effects:
                 emit_end_effect(em, eff, cx)
             if stuck_known:
@@ -672,7 +746,5 @@ def emit_finish(em: Emitter, p: int, name: str, ends: str, skips: bool) -> None:
     em.emit(1, "else:")
     em.emit(2, f"b[{L.P}] = {p}")
     em.emit(2, f"b[{L.PH}] = nph")
-    if skips:
-        em.emit(1, "_skip(b)")
-    em.emit(1, f"return {ends}(b)")
+    em.emit(1, f"return {ends}(b, _skip(b))" if skips else f"return {ends}(b)")
     em.emit(0, "")

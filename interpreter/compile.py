@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rulecraft.dsl import model as m
 from rulecraft.dsl.check import Ruleset
 
 from . import codegen
@@ -37,6 +38,8 @@ class Compiled:
     ends: list  # per mover: the end-rule function
     source: str  # the generated module, kept for reading and debugging
     chains: dict  # code -> the route search of a chained rule (for notation)
+    has_move: object  # state -> whether the player to move has a legal ply
+    when_stuck: object  # state -> the outcome if the player to move is stuck (lazy end rules)
 
 
 def _adjacent(cells: int, adj: list[int]) -> int:
@@ -153,8 +156,10 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
     code_obj = compile(source, f"<rulecraft {rs.path}>", "exec")
     exec(code_obj, ns)  # noqa: S102 - source built above from indices and integers only
 
-    gens = [[[ns[f"gen_{by_name[(name, p)]}"] for name in ph.plies if (name, p) in by_name]
+    gens = [[[ns[f"moves_{by_name[(name, p)]}"] for name in ph.plies if (name, p) in by_name]
              for ph in phases] for p in range(n_players)]
+    exists = [[[ns[f"has_{by_name[(name, p)]}"] for name in ph.plies if (name, p) in by_name]
+               for ph in phases] for p in range(n_players)]
     pass_ok = [ph.allows_pass for ph in phases]
     when_possible = [ph.when_possible for ph in phases]
     P, PH = layout.P, layout.PH
@@ -163,26 +168,50 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
         ph = b[PH]
         if pass_ok[ph]:
             return True
-        for gen in gens[b[P]][ph]:
-            for _ in gen(b):
+        for has in exists[b[P]][ph]:
+            if has(b):
                 return True
         return False
 
-    def skip(b) -> None:
-        # A `when possible` phase with nothing to do passes to the next phase (or turn).
+    def skip(b) -> bool:
+        """A `when possible` phase with nothing to do passes to the next phase (or turn).
+
+        Returns whether a legal ply is known to exist (so the end rules need not look)."""
         for _ in range(2 * len(phases) + 2):
             ph = b[PH]
-            if not when_possible[ph] or has_move(b):
-                return
+            if not when_possible[ph]:
+                return False
+            if has_move(b):
+                return True
             nxt = next_phase[ph]
             if nxt < 0:
                 b[P] = (b[P] + 1) % n_players
                 b[PH] = turn_start
             else:
                 b[PH] = nxt
+        return False
 
     ns.update(has_move=has_move, _skip=skip, PASS=[ns[f"pass_{p}"] for p in range(n_players)])
     apply = [ns[f"apply_{r.code}"] for r in rules[:-1]] + [ns["apply_pass"]]
     ends = [ns[f"ends_{p}"] for p in range(n_players)]
     chains = {r.code: ns[f"chains_{r.code}"] for r in rules if r.chained}
-    return Compiled(layout, tables, rules, apply, gens, pass_ok, turn_start, ends, source, chains)
+    return Compiled(layout, tables, rules, apply, gens, pass_ok, turn_start, ends, source, chains,
+                    has_move, _when_stuck(rs, layout))
+
+
+def _when_stuck(rs: Ruleset, layout: codegen.Layout):
+    """The outcome of a stuck player to move, when the end rules leave it to be settled lazily."""
+    tail = codegen.lazy_tail(rs)
+    if tail is None:
+        return None
+    P, n = layout.P, len(rs.players)
+    if tail == len(rs.ends):  # the default rule: the stuck player loses
+        return lambda s: (s[P] + 1) % n
+    end = rs.ends[tail]
+    if end.result == "draw":
+        return lambda s: n
+    who = end.player
+    fixed = who.ref[1] if isinstance(who, m.Name) else None
+    if end.result == "wins":
+        return (lambda s: fixed) if fixed is not None else (lambda s: s[P])
+    return (lambda s: 1 - fixed) if fixed is not None else (lambda s: 1 - s[P])

@@ -49,6 +49,7 @@ class Game:
         self._P, self._PH, self._OUT = c.layout.P, c.layout.PH, c.layout.OUT
         self._phases = len(c.pass_ok)
         self._compulsory = ruleset.compulsory
+        self._when_stuck = c.when_stuck
         self._turn_start = c.turn_start  # phases before it make up the first turn
         # The text names the ply of the turn when a turn can hold more than one.
         self._show_ply = self._phases > 1
@@ -66,9 +67,13 @@ class Game:
         if state[self._OUT] >= 0:
             return []
         ph = state[self._PH]
-        actions: list[Action] = []
-        for gen in self._gens[state[self._P]][ph]:
-            actions.extend(gen(state))
+        gens = self._gens[state[self._P]][ph]
+        if len(gens) == 1:
+            actions = gens[0](state)  # a fresh list
+        else:
+            actions = []
+            for gen in gens:
+                actions += gen(state)
         if self._pass_ok[ph]:
             actions.append(self._pass_action)
         if self._compulsory is not None and actions:
@@ -97,7 +102,7 @@ class Game:
         return [a for a, n in zip(actions, counts) if n > 0]
 
     def iter_actions(self, state: State) -> Iterator[Action]:
-        """The legal plies lazily, for callers that may stop at the first."""
+        """The legal plies, rule by rule, for callers that may stop early."""
         if state[self._OUT] >= 0:
             return
         if self._compulsory is not None:  # the filter needs every ply first
@@ -113,16 +118,23 @@ class Game:
         """The state after `action` (which must be legal in `state`); `state` is unchanged."""
         return self._apply[action[0]](state, action)
 
+    def outcome(self, state: State) -> int:
+        """-1 while the game goes on; else the winner's index, or len(players) for a draw."""
+        out = state[self._OUT]
+        if out < 0 and self._when_stuck is not None and not self._c.has_move(state):
+            return self._when_stuck(state)  # settled now: the player to move is stuck
+        return out
+
     def is_terminal(self, state: State) -> bool:
-        return state[self._OUT] >= 0
+        return self.outcome(state) >= 0
 
     def winner(self, state: State) -> int | None:
         """The winner's index, or None (game going on, or drawn)."""
-        out = state[self._OUT]
+        out = self.outcome(state)
         return out if 0 <= out < len(self.players) else None
 
     def is_draw(self, state: State) -> bool:
-        return state[self._OUT] == len(self.players)
+        return self.outcome(state) == len(self.players)
 
     def returns(self, state: State) -> tuple[float, ...]:
         """+1 for the winner, -1 for the loser, 0 each for a draw or a game going on."""
@@ -263,7 +275,7 @@ class Game:
             rule = self.ruleset.plies[state[M] - 1].name
             parts.append(f"previous={rule}:{names[state[M + 1].bit_length() - 1]}-"
                          f"{names[state[M + 2].bit_length() - 1]}")
-        out = state[self._OUT]
+        out = self.outcome(state)
         if out >= 0:
             parts.append("result=" + (self.players[out] if out < len(self.players) else "draw"))
         return " ".join(parts)
@@ -353,11 +365,12 @@ class Game:
         if ply > plies_in_turn:
             raise PositionError(f"ply must be 1 to {plies_in_turn} in this turn, found {ply}")
         s[L.PH] = ply - 1 + (0 if first else self._turn_start)
-        if result is not None:
-            s[L.OUT] = result
-            return tuple(s)
         s[L.OUT] = -1
-        return self._settle(s)
+        settled = self._settle(s)
+        if result is not None and self.outcome(settled) != result:
+            s[L.OUT] = result  # a result the rules would not give here: as stated
+            return tuple(s)
+        return settled
 
     def _parse_previous(self, value: str) -> list[int]:
         rule, _, move = value.partition(":")

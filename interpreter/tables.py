@@ -68,6 +68,21 @@ class Tables:
                         found.append(mask)
         return found
 
+    def reverse_adjacency(self, dirs: list[str] | None) -> list[int]:
+        """Per cell, the mask of the cells that have it as a neighbour along `dirs`."""
+        adj = self.adjacency(dirs)
+        back = [0] * self.n
+        for c, mask in enumerate(adj):
+            for d in cells_of(mask):
+                back[d] |= 1 << c
+        return back
+
+    def placements_within(self, size: int) -> list[tuple[tuple[int, int], ...]]:
+        """Per set of free cells (a mask), the placements (index, mask) inside it."""
+        masks = self.placement_masks(size)
+        return [tuple((i, mk) for i, mk in enumerate(masks) if not mk & ~free)
+                for free in range(1 << self.n)]
+
     def placement_masks(self, size: int) -> list[int]:
         """The masks of every placement of a piece covering `size` cells."""
         if size not in self._placements:
