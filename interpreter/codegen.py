@@ -9,7 +9,7 @@ identifiers made here reach the source: no text of the .game file ever does
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rulecraft.dsl import model as m
 from rulecraft.dsl.check import Ruleset
@@ -68,6 +68,31 @@ class Ctx:
     stuck: str | None = None
     next_is_mover: bool = True  # while generating plies, the player to move is the mover
     path: str = "0"  # the cells a slide passes (strictly between from and here)
+    hoist: "Hoister | None" = None  # where loop-invariant subexpressions go
+    single: bool = False  # here and from are single cells (table lookups work on them)
+    adj_path: dict | None = None  # directions -> the local kept as adjacent(path) grows
+
+
+class Hoister:
+    """Locals for subexpressions that do not change inside a loop, computed above it.
+
+    `inner` names what changes per candidate ply (here, path; from too for a push);
+    what depends on none of it is computed once per call ("outer") or once per piece
+    ("piece", when it depends on from).
+    """
+
+    def __init__(self, prefix: str, inner: set[str]):
+        self.prefix, self.inner = prefix, inner
+        self.outer: list[tuple[str, str]] = []
+        self.piece: list[tuple[str, str]] = []
+        self._names: dict[str, str] = {}
+
+    def local(self, code: str, level: str) -> str:
+        if code not in self._names:
+            name = f"{self.prefix}{len(self._names)}"
+            self._names[code] = name
+            (self.piece if level == "piece" else self.outer).append((name, code))
+        return self._names[code]
 
 
 class Emitter:
@@ -85,6 +110,26 @@ class Emitter:
             self._ids[key] = name
             self.ns[name] = value
         return self._ids[key]
+
+    def direction_vectors(self, dirs: list[str]) -> list[tuple[int, int]]:
+        """Each direction's step on the lattice, weighted by the metric (for dot products)."""
+        board, (mx, my) = self.rs.board, self.rs.board.metric
+        out = []
+        for d in dirs:
+            u, v = next((u, v) for u, v, x in board.graph.edges(data="dir") if x == d)
+            (ux, uy), (vx, vy) = board.lattice[u], board.lattice[v]
+            out.append(((vx - ux) * mx, (vy - uy) * my))
+        return out
+
+    def direction_norms(self, dirs: list[str]) -> list[int]:
+        """Each direction's squared length in the metric."""
+        board, (mx, my) = self.rs.board, self.rs.board.metric
+        out = []
+        for d in dirs:
+            u, v = next((u, v) for u, v, x in board.graph.edges(data="dir") if x == d)
+            (ux, uy), (vx, vy) = board.lattice[u], board.lattice[v]
+            out.append((vx - ux) ** 2 * mx + (vy - uy) ** 2 * my)
+        return out
 
     def adj(self, dirs: list[str] | None) -> str:
         return self.const(("adj", None if dirs is None else tuple(dirs)), self.t.adjacency(dirs), "ADJ")
@@ -104,8 +149,31 @@ class Emitter:
     def player(self, e: m.Expr, cx: Ctx) -> str:
         return self.expr(e, cx)
 
+    def deps(self, e: m.Expr) -> set[str]:
+        """What `e` reads: here, from, path (the ply's cells) and state (the position)."""
+        out: set[str] = set()
+        for n in m.walk(e):
+            if isinstance(n, m.Keyword):
+                out.add(n.word if n.word in ("here", "from", "path") else "state")
+            elif isinstance(n, (m.Owned, m.Index)) or (isinstance(n, m.Call) and n.func in self.rs.relations):
+                out.add("state")
+            elif isinstance(n, m.Call) and n.func == "undoes":  # compares this ply with the last
+                out |= {"here", "from", "state"}
+            elif isinstance(n, m.Name) and n.ref and n.ref[0] in ("kind", "var"):
+                out.add("state")
+        return out
+
     def expr(self, e: m.Expr, cx: Ctx) -> str:
         """Source of `e` (typed by the checker) as a Python expression."""
+        if cx.hoist is not None and isinstance(e, (m.Call, m.BinOp, m.Owned, m.Compare,
+                                                   m.BoolOp, m.Not, m.Index)):
+            d = self.deps(e)
+            if not d & cx.hoist.inner:
+                code = self._expr(e, replace(cx, hoist=None))
+                return cx.hoist.local(code, "piece" if "from" in d else "outer")
+        return self._expr(e, cx)
+
+    def _expr(self, e: m.Expr, cx: Ctx) -> str:
         rs, s = self.rs, cx.s
         if isinstance(e, m.Num):
             return str(int(e.value))
@@ -165,12 +233,22 @@ class Emitter:
                 rel = self.const(("relation", e.func), pairs, "REL")
                 return f"_relate({self.expr(args[0], cx)}, {s}, {rel})"
             if e.func == "closer":
-                a, b, t = (self.expr(x, cx) for x in args)
-                return f"_closer({a}, {b}, {t}, LATTICE, METRIC)"
+                a, b = self.expr(args[0], cx), self.expr(args[1], cx)
+                points = f"_points({self.expr(args[2], replace(cx, hoist=None))}, LATTICE)"
+                if cx.hoist is not None and not self.deps(args[2]) & cx.hoist.inner:
+                    points = cx.hoist.local(points, "piece" if "from" in self.deps(args[2]) else "outer")
+                return f"_closer({a}, {b}, {points}, LATTICE, METRIC)"
             if e.func == "count":
                 return f"({self.expr(args[0], cx)}).bit_count()"
             if e.func == "adjacent":
                 dirs = args[1].ref[1] if len(args) > 1 else None
+                key = None if dirs is None else tuple(dirs)
+                what = args[0]
+                if isinstance(what, m.Keyword) and what.word == "path" and cx.adj_path is not None \
+                        and key in cx.adj_path:
+                    return cx.adj_path[key]  # kept up to date as the path grows
+                if isinstance(what, m.Keyword) and what.word in ("here", "from") and cx.single:
+                    return f"{self.adj(dirs)}[({self.expr(what, cx)}).bit_length() - 1]"
                 return f"_adjacent({self.expr(args[0], cx)}, {self.adj(dirs)})"
             if e.func == "in_a_row":
                 dirs = args[2].ref[1]
@@ -291,14 +369,29 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
         onto.type = "cells"
     tgt_level = 2 if uses(onto, "here") else 1 if uses(onto, "from") else 0
     tgt_src = em.expr(onto, cx)
-    where = em.expr(ply.where, cx) if ply.where is not None else None
     motion = ply.motion
+    # Conditions and removals are compiled with what does not change per candidate hoisted.
+    hoist = Hoister(f"h{code}_", {"here", "path"} | ({"from"} if motion.kind == "push" else set()))
+    single = not multi and motion.kind in ("step", "slide", "walk", "anywhere")
+    adj_path = {k: f"adjp{i}" for i, k in enumerate(path_adjacencies(ply))} \
+        if motion.kind == "slide" else None
+    cx = Ctx("s", p, here="here", frm="frm", path="path", hoist=hoist, single=single,
+             adj_path=adj_path)
+    # A straight slide that must end closer to some target: tested by projection (see below).
+    projected = closer_targets(em, ply) if motion.kind == "slide" and not motion.chained else None
+    where = None
+    if ply.where is not None and projected is None:
+        where = em.expr(ply.where, cx)
 
     def emit_target(level: int, indent: int) -> None:
         if tgt_level == level:
             em.emit(indent, f"tgt = {tgt_src}")
 
     removal = removal_expr(em, ply, cx)
+
+    def emit_hoisted(level: str, indent: int) -> None:
+        for name, src in (hoist.outer if level == "outer" else hoist.piece):
+            em.emit(indent, f"{name} = {src}")
 
     def emit_yield(indent: int, payload: str) -> None:
         if tgt_level == 2:
@@ -318,9 +411,15 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
     em.emit(1, f"occ = {em.occ('s')}")
     em.emit(1, "path = 0")
     emit_target(0, 1)
+    emit_hoisted("outer", 1)
+    if projected is not None:
+        em.emit(1, f"targets = _points({em.expr(projected, replace(cx, hoist=None))}, LATTICE)")
+        for i, (dx, dy) in enumerate(em.direction_vectors(slide_dirs(em, motion))):
+            em.emit(1, f"M{i} = _maxdot(targets, {dx}, {dy})")
     if motion.kind == "place":
         slots = tuple((t, L.reserve_offsets.get(t, -1)) for t in types)
         em.emit(1, "frm = 0")
+        emit_hoisted("piece", 1)
         em.emit(1, f"for t, slot in {slots!r}:")
         em.emit(2, "if slot >= 0 and s[slot] <= 0: continue")
         em.emit(2, "dests = " + ("tgt" if tgt_level < 2 else "FULL"))
@@ -347,6 +446,7 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
         em.emit(2, "frm = s[t]")
         em.emit(2, "if not frm: continue")
         emit_target(1, 2)
+        emit_hoisted("piece", 2)
         em.emit(2, "free = tgt | frm" if tgt_level < 2 else "free = FULL")
         if em.t.n <= FITS_MAX_CELLS:
             fits = em.const(("fits", size), em.t.placements_within(size), "FITS")
@@ -374,6 +474,7 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
             em.emit(5, "frm = sources & -sources")
             em.emit(5, "sources ^= frm")
             em.emit(5, "c = frm.bit_length() - 1")
+            emit_hoisted("piece", 5)
             emit_yield(5, "t, c, d")
             em.emit(3, "continue")
         em.emit(2, "while pieces:")
@@ -381,6 +482,7 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
         em.emit(3, "pieces ^= frm")
         em.emit(3, "c = frm.bit_length() - 1")
         emit_target(1, 3)
+        emit_hoisted("piece", 3)
         if motion.kind == "step":
             adj = em.adj(em.rs.board.resolve_dirs([d for d, _ in motion.dirs]) if motion.dirs else None)
             em.emit(3, f"dests = {adj}[c]" + (" & tgt" if tgt_level < 2 else ""))
@@ -395,23 +497,38 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
             em.emit(4, "dests ^= here")
             emit_yield(4, "t, c, here.bit_length() - 1")
         elif motion.kind == "slide":
-            dirs = em.rs.board.resolve_dirs([d for d, _ in motion.dirs]) if motion.dirs \
-                else em.rs.board.directions
+            dirs = slide_dirs(em, motion)
             rays = tuple(em.const(("rays", d), em.t.rays(d), "RAY") for d in dirs)
             # Two lines from one cell may reach the same cell (3-A-Side's goals): one ply.
             dedupe = em.t.rays_overlap(dirs)
             if motion.limit is not None:
-                em.emit(3, f"limit = {em.expr(motion.limit, cx)}")
+                em.emit(3, f"limit = {em.expr(motion.limit, Ctx('s', p, here='here', frm='frm'))}")
                 em.emit(3, "if limit < 1: continue")
             if dedupe:
                 em.emit(3, "seen = 0")
-            em.emit(3, f"for ray in ({', '.join(rays)},):")
+            if projected is not None:
+                # Ending k steps along d is closer to some target e than the start f
+                # iff 2 (e - f).d > k |d|^2: one bound per line, then a product per step.
+                vectors = em.direction_vectors(dirs)
+                lines = ", ".join(f"({r}, {dx}, {dy}, {dd}, M{i})"
+                                  for i, (r, (dx, dy), dd) in
+                                  enumerate(zip(rays, vectors, em.direction_norms(dirs))))
+                em.emit(3, "fx, fy = LATTICE[c]")
+                em.emit(3, f"for ray, dx, dy, dd, best in ({lines},):")
+                em.emit(4, "bound = 2 * (best - fx * dx - fy * dy)")
+            else:
+                em.emit(3, f"for ray in ({', '.join(rays)},):")
             em.emit(4, "n = 0")
             em.emit(4, "path = 0")
+            for var in (adj_path or {}).values():
+                em.emit(4, f"{var} = 0")
             em.emit(4, "for d in ray[c]:")
-            if motion.limit is not None:
+            if motion.limit is not None or projected is not None:
                 em.emit(5, "n += 1")
+            if motion.limit is not None:
                 em.emit(5, "if n > limit: break")
+            if projected is not None:
+                em.emit(5, "if n * dd >= bound: break")  # no farther cell is closer either
             em.emit(5, "here = BIT[d]")
             emit_target(2, 5)
             em.emit(5, "if here & tgt" + (" and not here & seen" if dedupe else "")
@@ -421,9 +538,11 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
             em.emit(6, f"yield ({code}, t, c, d" + (f", {removal})" if removal else ")"))
             em.emit(5, "if here & occ: break")
             em.emit(5, "path |= here")
+            for key, var in (adj_path or {}).items():
+                em.emit(5, f"{var} |= {em.adj(None if key is None else list(key))}[d]")
         elif motion.kind == "walk":
             adj = em.adj(em.rs.board.resolve_dirs([d for d, _ in motion.dirs]) if motion.dirs else None)
-            em.emit(3, f"limit = {em.expr(motion.limit, cx)}")
+            em.emit(3, f"limit = {em.expr(motion.limit, Ctx('s', p, here='here', frm='frm'))}")
             em.emit(3, "seen = frontier = frm")
             em.emit(3, "reached = 0")
             em.emit(3, "for _ in range(limit):")
@@ -455,9 +574,38 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
 
 def removal_expr(em: Emitter, ply: m.PlyDecl, cx: Ctx) -> str | None:
     """The cells a ply's `remove` effects empty, as an expression on the position before it."""
-    parts = [em.expr(e.value, Ctx(cx.s, cx.mover, cx.here, cx.frm, path="path"))
-             for e in ply.effects if e.kind == "remove"]
+    parts = [em.expr(e.value, cx) for e in ply.effects if e.kind == "remove"]
     return " | ".join(parts) if parts else None
+
+
+def slide_dirs(em: Emitter, motion: m.Motion) -> list[str]:
+    return em.rs.board.resolve_dirs([d for d, _ in motion.dirs]) if motion.dirs else \
+        [d for d in em.rs.board.directions if d != "link"]
+
+
+def path_adjacencies(ply: m.PlyDecl) -> list[tuple[str, ...] | None]:
+    """The direction sets of every `adjacent(path ...)` a ply's condition and removals read."""
+    found: list[tuple[str, ...] | None] = []
+    exprs = [ply.where] + [e.value for e in ply.effects if e.kind == "remove"]
+    for e in exprs:
+        for n in m.walk(e) if e is not None else []:
+            if isinstance(n, m.Call) and n.func == "adjacent" and isinstance(n.args[0], m.Keyword) \
+                    and n.args[0].word == "path":
+                key = tuple(n.args[1].ref[1]) if len(n.args) > 1 else None
+                if key not in found:
+                    found.append(key)
+    return found
+
+
+def closer_targets(em: Emitter, ply: m.PlyDecl) -> m.Expr | None:
+    """T, when a ply's whole condition is `closer(here, from, T)` with T fixed for the call."""
+    w = ply.where
+    if isinstance(w, m.Call) and w.func == "closer":
+        a, b, t = w.args
+        if isinstance(a, m.Keyword) and a.word == "here" and isinstance(b, m.Keyword) \
+                and b.word == "from" and not em.deps(t) & {"here", "from", "path"}:
+            return t
+    return None
 
 
 def emit_chain(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: list[int],
@@ -472,9 +620,12 @@ def emit_chain(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: 
     dirs = rs.board.resolve_dirs([d for d, _ in ply.motion.dirs]) if ply.motion.dirs \
         else [d for d in rs.board.directions if d != "link"]
     rays = ", ".join(em.const(("rays", d), em.t.rays(d), "RAY") for d in dirs)
-    seg = Ctx("sc", p, here="here", frm="frm", path="path")
+    adj_path = {k: f"adjp{i}" for i, k in enumerate(path_adjacencies(ply))}
+    hoist = Hoister(f"c{code}_", {"here", "path"})  # per segment start: the position, from
+    seg = Ctx("sc", p, here="here", frm="frm", path="path", hoist=hoist, single=True,
+              adj_path=adj_path)
     removal = " | ".join(em.expr(e.value, seg) for e in ply.effects if e.kind == "remove")
-    tgt = em.expr(onto, seg)
+    tgt = em.expr(onto, Ctx("sc", p, here="here", frm="frm"))
     em.emit(0, f"def chains_{code}(s, t, c0, routes=False):")
     em.emit(1, "found = {}")
     em.emit(1, "start = BIT[c0]")
@@ -490,9 +641,13 @@ def emit_chain(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: 
     em.emit(2, f"occ = {em.occ('sc')}")
     em.emit(2, f"tgt = {tgt}")
     em.emit(2, "frm = BIT[c]")
+    for name, src in hoist.outer + hoist.piece:
+        em.emit(2, f"{name} = {src}")
     em.emit(2, f"for di, ray in enumerate(({rays},)):")
     em.emit(3, "if di == last: continue")  # the same direction is the same segment
     em.emit(3, "path = 0")
+    for var in adj_path.values():
+        em.emit(3, f"{var} = 0")
     em.emit(3, "for d in ray[c]:")
     em.emit(4, "here = BIT[d]")
     em.emit(4, "if here & occ: break")
@@ -503,17 +658,24 @@ def emit_chain(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: 
     em.emit(5, "if routes or not found[key]: found[key].append(route + (d,))")
     em.emit(5, "if rem: stack.append((d, removed | rem, di, route + (d,)))")
     em.emit(4, "path |= here")
+    for key, var in adj_path.items():
+        em.emit(4, f"{var} |= {em.adj(None if key is None else list(key))}[d]")
     em.emit(1, "return found")
     em.emit(0, "")
-    whole = Ctx("s", p, here="here", frm="frm")
+    whole_hoist = Hoister(f"w{code}_", {"here"})
+    whole = Ctx("s", p, here="here", frm="frm", hoist=whole_hoist, single=True)
     where = em.expr(ply.where, whole) if ply.where is not None else None
     em.emit(0, f"def gen_{code}(s):")
+    for name, src in whole_hoist.outer:
+        em.emit(1, f"{name} = {src}")
     em.emit(1, f"for t in {tuple(types)!r}:")
     em.emit(2, "pieces = s[t]")
     em.emit(2, "while pieces:")
     em.emit(3, "frm = pieces & -pieces")
     em.emit(3, "pieces ^= frm")
     em.emit(3, "c0 = frm.bit_length() - 1")
+    for name, src in whole_hoist.piece:
+        em.emit(3, f"{name} = {src}")
     em.emit(3, f"for final, removed in chains_{code}(s, t, c0):")
     em.emit(4, "here = BIT[final]")
     if where is not None:  # closeness and the like: the whole ply, start to final cell

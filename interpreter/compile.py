@@ -65,21 +65,33 @@ def _relate(cells: int, s, pairs) -> int:
     return out
 
 
-def _closer(a: int, b: int, targets: int, lattice, metric) -> bool:
-    """Some target is strictly nearer to cell `a` than to cell `b` (exact, on the lattice)."""
+def _points(cells: int, lattice) -> list[tuple[int, int]]:
+    """The lattice coordinates of the cells in a mask."""
+    out = []
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        out.append(lattice[low.bit_length() - 1])
+    return out
+
+
+def _closer(a: int, b: int, points, lattice, metric) -> bool:
+    """Some point is strictly nearer to cell `a` than to cell `b` (exact, on the lattice)."""
     mx, my = metric
     ax, ay = lattice[a.bit_length() - 1]
     bx, by = lattice[b.bit_length() - 1]
     # |e-a|^2 < |e-b|^2  <=>  2 e.(a-b) > |a|^2 - |b|^2, in the board's metric
-    dx, dy = mx * (ax - bx), my * (ay - by)
+    dx, dy = 2 * mx * (ax - bx), 2 * my * (ay - by)
     rhs = mx * (ax * ax - bx * bx) + my * (ay * ay - by * by)
-    while targets:
-        low = targets & -targets
-        targets ^= low
-        ex, ey = lattice[low.bit_length() - 1]
-        if 2 * (ex * dx + ey * dy) > rhs:
+    for ex, ey in points:
+        if ex * dx + ey * dy > rhs:
             return True
     return False
+
+
+def _maxdot(points, dx: int, dy: int) -> int:
+    """The largest projection of the points on (dx, dy); very low for no points."""
+    return max((ex * dx + ey * dy for ex, ey in points), default=-(1 << 62))
 
 
 def _in_a_row(cells: int, windows: list[int]) -> bool:
@@ -150,7 +162,7 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
     ns.update(BIT=tables.bit, FULL=tables.full, NEXT=next_phase, TURN_START=turn_start,
               SETUP=setup, INITIAL=initial, CLEAR=clear, ABOVE=above,
               _adjacent=_adjacent, _aligned=_aligned, _in_a_row=_in_a_row,
-              _within=_within, _relate=_relate, _closer=_closer,
+              _within=_within, _relate=_relate, _closer=_closer, _points=_points, _maxdot=_maxdot,
               LATTICE=rs.board.lattice, METRIC=rs.board.metric)
     source = em.source()
     code_obj = compile(source, f"<rulecraft {rs.path}>", "exec")

@@ -82,18 +82,27 @@ class Game:
 
     def captures(self, state: State, action: Action) -> int:
         """How many pieces `action` removes: the one it lands on, and any it removes in passing."""
-        rule = self._c.rules[action[0]]
-        if rule.name == "pass" or rule.push or rule.multi:
-            return 0
-        dest = action[2] if rule.place else action[3]
-        level = self.ruleset.types[action[1]].level
-        bit = 1 << dest
-        landed = any(state[i] & bit for i, t in enumerate(self.ruleset.types) if t.level >= level)
-        return int(landed) + (action[4].bit_count() if rule.removes else 0)
+        return self._counter(state)(action)
+
+    def _counter(self, state: State):
+        types, rules = self.ruleset.types, self._c.rules
+        levels = sorted({t.level for t in types})
+        # per level, the cells holding a piece at that level or above (what a landing removes)
+        occupied = {lv: sum(state[i] for i, t in enumerate(types) if t.level >= lv) for lv in levels}
+
+        def count(action: Action) -> int:
+            rule = rules[action[0]]
+            if rule.name == "pass" or rule.push or rule.multi:
+                return 0
+            dest = action[2] if rule.place else action[3]
+            landed = occupied[types[action[1]].level] >> dest & 1
+            return landed + (action[4].bit_count() if rule.removes else 0)
+
+        return count
 
     def _must_capture(self, state: State, actions: list[Action]) -> list[Action]:
         # compulsory capture: the plies that capture, if any; maximum: those capturing most
-        counts = [self.captures(state, a) for a in actions]
+        counts = list(map(self._counter(state), actions))
         best = max(counts)
         if best == 0:
             return actions
