@@ -24,6 +24,7 @@ from .players import QuitGame, make_player
 # Modules that add subcommands: each has `register(subparsers)`.
 COMMAND_MODULES: list[str] = []
 COMMAND_MODULES.append("rulecraft.interpreter.scenarios_cli")
+COMMAND_MODULES.append("rulecraft.interpreter.search.cli")
 
 OK, RULESET_ERROR, USAGE = 0, 1, 2
 
@@ -253,7 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play in the terminal")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--players", default="human,random", metavar="A,B",
-                   help="who plays each side, in the order of `players` (human, random)")
+                   help="who plays each side, in the order of `players`: human, random, mcts:N, alphabeta:DEPTH, perfect or perfect:PATH")
     p.add_argument("--seed", type=int, default=None, metavar="S")
     p.add_argument("--max-plies", type=int, default=10_000, metavar="N")
     p.add_argument("--position", metavar="TEXT")

@@ -50,4 +50,6 @@ def make_player(spec: str, game: Game, seed: int | None, stdin: TextIO, stdout: 
         return human_agent(game, stdin, stdout)
     if spec == "random":
         return random_agent(game, seed)
-    raise ValueError(f"unknown player '{spec}' (known: human, random)")
+    from .search.agents import make_agent  # mcts, alphabeta, perfect: the search package
+
+    return make_agent(spec, game, seed, also_known="human")

@@ -1,0 +1,22 @@
+"""Search and exact solving for every compiled game.
+
+- `solve(game)`: every position reachable from the start, retrograde analysis, values and
+  remoteness (`Solution`: lookup, analyze, best_actions, save/load);
+- `board_symmetries(game)`: the board's symmetries the rules cannot tell apart;
+- `AlphaBeta(game).search(state, depth=..., time_limit=...)`: negamax, table, deepening;
+- `MCTS(game, iterations=..., seed=...).choose(state)`: UCT with random playouts;
+- `ProofSearch(game, player).prove(state)`: df-pn, for a forced win in large finite games;
+- `make_agent(spec, game, seed)`: players for `rulecraft play` (random, mcts:N, ...).
+
+See examples/search_api.py and docs/SOLUTIONS.md.
+"""
+
+from .agents import make_agent
+from .alphabeta import AlphaBeta, SearchResult
+from .mcts import MCTS
+from .proof import ProofResult, ProofSearch
+from .solver import Solution, SolveError, Value, solve
+from .symmetry import board_symmetries
+
+__all__ = ["AlphaBeta", "MCTS", "ProofResult", "ProofSearch", "SearchResult", "Solution",
+           "SolveError", "Value", "board_symmetries", "make_agent", "solve"]

@@ -1,0 +1,163 @@
+"""The `solve` and `analyze` subcommands (registered by interpreter/cli.py's COMMAND_MODULES).
+
+    rulecraft solve FILE [--position TEXT] [--json] [--symmetry] [--save PATH] [--proof]
+    rulecraft analyze FILE --position TEXT [--json] [--symmetry] [--solution PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from ..game import Game, State
+from .proof import proof_value
+from .solver import Solution, SolveError, solve
+
+USAGE = 2
+
+
+def _setup(args) -> tuple[Game, State]:
+    from ..cli import load_or_report, start_state  # the main CLI imports this module
+
+    game = load_or_report(args.file)
+    return game, start_state(game, args.position)
+
+
+def _solve(game: Game, state: State, args) -> Solution:
+    from ..cli import UsageError
+
+    try:
+        return solve(game, state, symmetry=args.symmetry, max_positions=args.max_positions,
+                     progress=args.progress or sys.stderr.isatty())
+    except SolveError as e:
+        raise UsageError(str(e)) from None
+
+
+def _describe(game: Game, state: State, value: str, remoteness: int | None) -> str:
+    if game.is_terminal(state):
+        w = game.winner(state)
+        return "the game is over: " + ("a draw" if w is None else f"{game.players[w]} has won")
+    who = game.players[game.to_move(state)]
+    if value == "draw":
+        return f"draw ({who} to move)"
+    return f"{value} for {who} (the player to move) in {remoteness} plies"
+
+
+def cmd_solve_by_proof(game: Game, state: State, args) -> int:
+    from ..cli import emit_json
+
+    begin = time.perf_counter()
+    value, wins, positions = proof_value(game, state, symmetry=args.symmetry, mobility=True,
+                                         progress=args.progress or sys.stderr.isatty())
+    seconds = time.perf_counter() - begin
+    best = [game.action_to_text(state, a) for a in wins]
+    if args.json:
+        emit_json({"value": value, "remoteness": None, "positions": positions, "best": best})
+        return 0
+    who = game.players[game.to_move(state)]
+    print(f"{game.title}: {value} for {who} (the player to move), by proof-number search "
+          f"(no remoteness)")
+    print(f"positions in the tables: {positions:,}; {seconds:.2f} s")
+    if best:
+        print(f"plies proven to win: {', '.join(best)}")
+    return 0
+
+
+def cmd_solve(args) -> int:
+    game, state = _setup(args)
+    if args.proof:
+        from ..cli import UsageError
+
+        if args.save:
+            raise UsageError("--proof finds a value only; it has no solution to --save")
+        return cmd_solve_by_proof(game, state, args)
+    begin = time.perf_counter()
+    sol = _solve(game, state, args)
+    seconds = time.perf_counter() - begin
+    value, remoteness = sol.lookup(state)
+    best = [game.action_to_text(state, a) for a in sol.best_actions(state)]
+    if args.save:
+        sol.save(args.save)
+    if args.json:
+        from ..cli import emit_json
+
+        emit_json({"value": value, "remoteness": remoteness, "positions": len(sol), "best": best})
+        return 0
+    st = sol.stats
+    print(f"{game.title}: {_describe(game, state, value, remoteness)}")
+    sym = f", {st.symmetries} symmetries" if args.symmetry else ""
+    print(f"positions: {len(sol):,}{sym}; {seconds:.2f} s "
+          f"(enumerate {st.enumerate_seconds:.2f} s, retrograde {st.retrograde_seconds:.2f} s; "
+          f"{len(sol) / seconds:,.0f} positions/s)")
+    counts = sol.counts()
+    print(f"values: {counts['win']:,} win, {counts['lose']:,} lose, {counts['draw']:,} draw "
+          f"(for the player to move)")
+    if best:
+        print(f"best: {', '.join(best)}")
+    if args.save:
+        print(f"saved: {args.save}")
+    return 0
+
+
+def cmd_analyze(args) -> int:
+    from ..cli import UsageError, emit_json
+
+    game, state = _setup(args)
+    if args.solution:
+        try:
+            sol = Solution.load(args.solution, game)
+        except (OSError, ValueError) as e:
+            raise UsageError(f"--solution: {e}") from None
+        if state not in sol:
+            raise UsageError("--solution: the position is not among those the solution holds")
+    else:
+        sol = _solve(game, state, args)
+    value, remoteness = sol.lookup(state)
+    plies = sol.analyze(state)
+    best = set(sol.best_actions(state))
+    if args.json:
+        emit_json({"position": game.state_to_text(state), "value": value, "remoteness": remoteness,
+                   "plies": [{"ply": p.text, "value": p.value, "remoteness": p.remoteness,
+                              "best": p.action in best} for p in plies]})
+        return 0
+    print(game.render(state))
+    print(f"value: {_describe(game, state, value, remoteness)}")
+    if plies:
+        width = max(len(p.text) for p in plies)
+        print("plies (value for the mover; remoteness from this position, the ply included):")
+        for p in plies:
+            rem = "" if p.remoteness is None else f" in {p.remoteness}"
+            star = "  *" if p.action in best else ""
+            print(f"  {p.text:<{width}}  {p.value}{rem}{star}")
+    return 0
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.add_argument("--symmetry", action="store_true",
+                   help="store one position per class of board symmetries (same results)")
+    p.add_argument("--max-positions", type=int, default=None, metavar="N",
+                   help="give up past N reachable positions")
+    p.add_argument("--progress", action="store_true",
+                   help="report progress on stderr (the default when it is a terminal)")
+
+
+def register(subparsers) -> None:
+    """Add `solve` and `analyze` to the main parser's subcommands."""
+    p = subparsers.add_parser(
+        "solve", help="solve exactly: value, remoteness, positions, optimal first plies")
+    _common(p)
+    p.add_argument("--position", metavar="TEXT", help="solve from this state's text")
+    p.add_argument("--save", metavar="PATH", help="write the solution to PATH (binary format)")
+    p.add_argument("--proof", action="store_true",
+                   help="value only, by proof-number search (for games too large to enumerate; "
+                        "finite games: see docs/SOLUTIONS.md)")
+    p.set_defaults(func=cmd_solve)
+
+    p = subparsers.add_parser("analyze", help="every legal ply of a position with its value")
+    _common(p)
+    p.add_argument("--position", metavar="TEXT", required=True)
+    p.add_argument("--solution", metavar="PATH", help="look values up in a saved solution")
+    p.set_defaults(func=cmd_analyze)

@@ -1,0 +1,234 @@
+"""Board symmetries that the rules cannot tell apart, and canonical forms of positions.
+
+A symmetry is a permutation of the cells (cell i -> perm[i]). It is kept when it is an
+automorphism of the board graph (networkx's matcher on the arcs) together with a
+consistent relabelling of the arcs' directions, and it preserves everything the rules
+refer to:
+
+- every region, setwise (point squares, goals, ...);
+- each piece type's setup cells, setwise (unless `setups=False`);
+- every cell named in a rule, pointwise;
+- every set of directions a rule names (`orthogonal`, `n`, `all`, ...), setwise, and the
+  links that have no direction stay links (so steps, slides and lines map to their own kind);
+- the placements of pieces covering several cells.
+
+Rules can refer to more than these (a variable holding a cell, say), so each candidate is
+also checked on positions from seeded random playouts: the children of the mapped
+position must be the mapped children, with the same outcome. A candidate that fails is
+dropped. Only the cells move: player to move, phase and variables are left as they are.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any, Iterable
+
+from networkx.algorithms.isomorphism import DiGraphMatcher
+
+from rulecraft.dsl import model as m
+from rulecraft.dsl.placements import placements as all_placements
+
+from ..game import Game, State
+from ..tables import cells_of
+
+Perm = tuple[int, ...]
+
+# Candidates are enumerated lazily; a board whose plain graph has more automorphisms than
+# this (a pathological one) keeps the first ones found, which is still correct.
+MAX_CANDIDATES = 10_000
+CHECK_POSITIONS = 200
+
+
+def _walk_model(obj: Any, seen: set[int]) -> Iterable[Any]:
+    """Every model node reachable from `obj` (dataclass fields, lists, tuples, dicts)."""
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, (m.Expr, m.Motion)) or isinstance(obj, m.Decl):
+        yield obj
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            if f.name == "span":
+                continue
+            yield from _walk_model(getattr(obj, f.name), seen)
+    elif isinstance(obj, (list, tuple)):
+        for x in obj:
+            yield from _walk_model(x, seen)
+    elif isinstance(obj, dict):
+        for x in obj.values():
+            yield from _walk_model(x, seen)
+
+
+def referenced(game: Game) -> tuple[set[int], list[frozenset[str]]]:
+    """The cells the rules name, and the sets of direction labels they name."""
+    rs = game.ruleset
+    cells: set[int] = set()
+    dir_sets: list[frozenset[str]] = []
+    seen: set[int] = set()
+    roots = [rs.plies, rs.ends, rs.first_turn, rs.turn, rs.vars]
+    for node in _walk_model(roots, seen):
+        if isinstance(node, m.Motion):
+            if node.dirs:
+                labels = game.board.resolve_dirs([d for d, _ in node.dirs]) or []
+                dir_sets.append(frozenset(labels))
+            continue
+        ref = getattr(node, "ref", None)
+        if isinstance(ref, tuple) and len(ref) == 2:
+            kind, val = ref
+            if kind == "cell":
+                cells.add(int(val))
+            elif kind == "dirs" and val is not None:
+                dir_sets.append(frozenset(val))
+    return cells, dir_sets
+
+
+def _label_map(graph, perm: dict[int, int]) -> dict | None:
+    """The direction relabelling that `perm` induces on the arcs, if it is consistent."""
+    pi: dict = {}
+    for u, v, d in graph.edges(data="dir"):
+        d2 = graph.edges[perm[u], perm[v]].get("dir")
+        if pi.setdefault(d, d2) != d2:
+            return None
+    if len(set(pi.values())) != len(pi):
+        return None
+    return pi
+
+
+def candidate_symmetries(game: Game, setups: bool = True) -> list[Perm]:
+    """Automorphisms of the board that preserve what the rules refer to (static checks only)."""
+    board, rs = game.board, game.ruleset
+    n = board.size
+    fixed, dir_sets = referenced(game)
+    colour: list[tuple] = []
+    for c in range(n):
+        regions = tuple(sorted(name for name, cs in rs.regions.items() if c in cs))
+        setup = tuple(sorted(t for t, cs in rs.setup.items() if c in cs)) if setups else ()
+        colour.append((regions, setup, c if c in fixed else -1))
+    g = board.graph.copy()  # a copy: the colours below are ours, the board is shared
+    for c in range(n):
+        g.nodes[c]["_rc_colour"] = colour[c]
+    matcher = DiGraphMatcher(
+        g, g,
+        node_match=lambda a, b: a["_rc_colour"] == b["_rc_colour"],
+        edge_match=lambda a, b: (a.get("dir") is None) == (b.get("dir") is None))
+    placements = {}
+    for t in rs.types:
+        if t.size > 1 and t.size not in placements:
+            placements[t.size] = {sum(1 << c for c in cs) for cs in all_placements(board, t.size)}
+    out: list[Perm] = []
+    for k, mapping in enumerate(matcher.isomorphisms_iter()):
+        if k >= MAX_CANDIDATES:
+            break
+        pi = _label_map(g, mapping)
+        if pi is None:
+            continue
+        if any(frozenset(pi.get(d, d) for d in ds) != ds for ds in dir_sets):
+            continue
+        perm = tuple(mapping[c] for c in range(n))
+        if any({_permute_mask(mk, perm) for mk in masks} != masks
+               for masks in placements.values()):
+            continue
+        out.append(perm)
+    identity = tuple(range(n))
+    out.sort(key=lambda p: p != identity)  # identity first
+    return out
+
+
+def _permute_mask(mask: int, perm: Perm) -> int:
+    out = 0
+    for c in cells_of(mask):
+        out |= 1 << perm[c]
+    return out
+
+
+def permute_state(game: Game, state: State, perm: Perm) -> State:
+    """The position with every piece moved from cell i to cell perm[i]."""
+    t = game.layout.types
+    return tuple(_permute_mask(x, perm) for x in state[:t]) + tuple(state[t:])
+
+
+def _commutes(game: Game, state: State, perm: Perm) -> bool:
+    image = permute_state(game, state, perm)
+    if (game.is_terminal(state), game.winner(state), game.is_draw(state)) != \
+            (game.is_terminal(image), game.winner(image), game.is_draw(image)):
+        return False
+    mapped = {permute_state(game, game.apply(state, a), perm) for a in game.legal_actions(state)}
+    direct = {game.apply(image, a) for a in game.legal_actions(image)}
+    return mapped == direct
+
+
+def sample_positions(game: Game, count: int, seed: int = 0, start: State | None = None) -> list[State]:
+    """Positions met in seeded random playouts (for checking symmetries)."""
+    rng = random.Random(seed)
+    first = game.initial_state() if start is None else start
+    out: list[State] = []
+    while len(out) < count:
+        s = first
+        for _ in range(60):
+            out.append(s)
+            actions = game.legal_actions(s)
+            if not actions or len(out) >= count:
+                break
+            s = game.apply(s, rng.choice(actions))
+    return out
+
+
+def board_symmetries(game: Game, setups: bool = True, start: State | None = None,
+                     check_positions: int = CHECK_POSITIONS) -> list[Perm]:
+    """The symmetries to use: static candidates that also pass the check on sampled positions."""
+    cands = candidate_symmetries(game, setups)
+    if len(cands) <= 1:
+        return cands
+    samples = sample_positions(game, check_positions, seed=1, start=start)
+    return [p for i, p in enumerate(cands)
+            if i == 0 or all(_commutes(game, s, p) for s in samples)]
+
+
+class Canonicalizer:
+    """Maps a packed position key to the least key of its images under the symmetries.
+
+    The masks occupy the low `types * cells` bits of a key (see `solver.Codec`), so a
+    symmetry permutes those bits only; it is applied a byte at a time from tables.
+    """
+
+    def __init__(self, perms: list[Perm], types: int, cells: int):
+        self.perms = [tuple(p) for p in perms]
+        self.bits = types * cells
+        self.chunks = (self.bits + 7) // 8
+        self.high_mask = ~((1 << self.bits) - 1)
+        self.tables: list[list[list[int]]] = []
+        identity = tuple(range(cells))
+        for perm in self.perms:
+            if perm == identity:
+                continue
+            where = [t * cells + perm[c] for t in range(types) for c in range(cells)]
+            per_chunk = []
+            for j in range(self.chunks):
+                table = []
+                for byte in range(256):
+                    v = 0
+                    for b in range(8):
+                        pos = 8 * j + b
+                        if byte >> b & 1 and pos < self.bits:
+                            v |= 1 << where[pos]
+                    table.append(v)
+                per_chunk.append(table)
+            self.tables.append(per_chunk)
+
+    @property
+    def order(self) -> int:
+        return len(self.perms)
+
+    def canonical(self, key: int) -> int:
+        best = key
+        high = key & self.high_mask
+        for tabs in self.tables:
+            v = high
+            k = key
+            for tab in tabs:
+                v |= tab[k & 255]
+                k >>= 8
+            if v < best:
+                best = v
+        return best
