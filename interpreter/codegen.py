@@ -111,25 +111,25 @@ class Emitter:
             self.ns[name] = value
         return self._ids[key]
 
-    def direction_vectors(self, dirs: list[str]) -> list[tuple[int, int]]:
-        """Each direction's step on the lattice, weighted by the metric (for dot products)."""
-        board, (mx, my) = self.rs.board, self.rs.board.metric
+    def _steps(self, dirs: list[str]) -> list[tuple[int, int]]:
+        """Each direction's step on the lattice, in lattice units."""
+        board = self.rs.board
         out = []
         for d in dirs:
             u, v = next((u, v) for u, v, x in board.graph.edges(data="dir") if x == d)
             (ux, uy), (vx, vy) = board.lattice[u], board.lattice[v]
-            out.append(((vx - ux) * mx, (vy - uy) * my))
+            out.append((vx - ux, vy - uy))
         return out
+
+    def direction_vectors(self, dirs: list[str]) -> list[tuple[int, int]]:
+        """Each direction's step weighted by the metric (for dot products)."""
+        mx, my = self.rs.board.metric
+        return [(dx * mx, dy * my) for dx, dy in self._steps(dirs)]
 
     def direction_norms(self, dirs: list[str]) -> list[int]:
         """Each direction's squared length in the metric."""
-        board, (mx, my) = self.rs.board, self.rs.board.metric
-        out = []
-        for d in dirs:
-            u, v = next((u, v) for u, v, x in board.graph.edges(data="dir") if x == d)
-            (ux, uy), (vx, vy) = board.lattice[u], board.lattice[v]
-            out.append((vx - ux) ** 2 * mx + (vy - uy) ** 2 * my)
-        return out
+        mx, my = self.rs.board.metric
+        return [dx * dx * mx + dy * dy * my for dx, dy in self._steps(dirs)]
 
     def adj(self, dirs: list[str] | None) -> str:
         return self.const(("adj", None if dirs is None else tuple(dirs)), self.t.adjacency(dirs), "ADJ")
