@@ -193,6 +193,14 @@ def test_symmetry_groups_follow_what_the_rules_refer_to():
     assert len(board_symmetries(game_of("3-spot-middle-points"), setups=False)) == 4
 
 
+def test_symmetries_the_rules_break_through_state_memory_are_dropped():
+    # Force 3 remembers the last slide (cells in a state slot the symmetry does not map):
+    # the board's 8 symmetries pass the static checks, and the sampled positions catch them
+    game = game_of("force-3")
+    assert len(candidate_symmetries(game)) == 8
+    assert board_symmetries(game) == [tuple(range(9))]
+
+
 def test_symmetries_map_plies_to_plies():
     game = tic_tac_toe()
     for perm in board_symmetries(game):

@@ -1,4 +1,4 @@
-"""Longer search runs (run with `pytest -m slow`): the 3-Spot family from the start, and
+"""Longer search runs (run with `pytest -m slow`): the 3-Spot family and Force 3 from the start, and
 MCTS against random over more games."""
 
 import pytest
@@ -17,6 +17,7 @@ pytestmark = pytest.mark.slow
     ("3-spot-optional-white", "win", 185, 177_238),
     ("3-spot-middle-points", "draw", None, 173_572),
     ("3-spot-score-rule", "lose", 31, 64_993),
+    ("force-3", "win", 9, 267_577),
 ])
 def test_3_spot_family_from_the_start(name, value, remoteness, positions):
     game = game_of(name)
