@@ -20,11 +20,6 @@ def perft(game: Game, state: State, depth: int) -> int:
     return sum(perft(game, apply(state, a), depth - 1) for a in actions)
 
 
-def perft_levels(game: Game, state: State, depth: int) -> list[int]:
-    """[perft(1), ..., perft(depth)]."""
-    return [perft(game, state, d) for d in range(1, depth + 1)]
-
-
 @dataclass
 class PlayoutStats:
     games: int

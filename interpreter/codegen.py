@@ -146,9 +146,6 @@ class Emitter:
         return "(" + " | ".join(f"{s}[{i}]" for i in types) + ")"
 
     # ------------------------------------------------------------ expressions
-    def player(self, e: m.Expr, cx: Ctx) -> str:
-        return self.expr(e, cx)
-
     def deps(self, e: m.Expr) -> set[str]:
         """What `e` reads: here, from, path (the ply's cells) and state (the position)."""
         out: set[str] = set()
