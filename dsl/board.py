@@ -1,9 +1,10 @@
 """Boards: directed graphs of named cells with plane coordinates and direction labels.
 
 A generator builds the graph (`square`, `hexagon`), then edits remove cells, add
-links and add off-board goals. Every arc carries the label of its direction (`n`,
-`ne`, ...), or `link` for an extra edge that has no direction; straight lines
-follow direction labels only, never links.
+links and add off-board goals. Every arc carries the labels of its directions
+(`dirs`: `("n",)`, ...; an arc into a goal may be entered along several), or `("link",)`
+for an extra edge that has no direction; straight lines follow direction labels
+only, never links.
 """
 
 from __future__ import annotations
@@ -67,16 +68,16 @@ class Board:
 
     def neighbour(self, cell: int, direction: str) -> int | None:
         """The cell one step from `cell` in `direction`, or None."""
-        for _, v, d in self.graph.out_edges(cell, data="dir"):
-            if d == direction:
+        for _, v, ds in self.graph.out_edges(cell, data="dirs"):
+            if direction in ds:
                 return v
         return None
 
     def neighbours(self, cell: int, directions: list[str] | None = None) -> list[int]:
         """Cells one step away, along the given directions (None: every arc, links included)."""
         out = []
-        for _, v, d in self.graph.out_edges(cell, data="dir"):
-            if directions is None or d in directions:
+        for _, v, ds in self.graph.out_edges(cell, data="dirs"):
+            if directions is None or any(d in directions for d in ds):
                 if v not in out:
                     out.append(v)
         return sorted(out)
@@ -97,18 +98,35 @@ class Board:
         return [[c] + self.ray(c, direction) for c in starts]
 
     def neighbour_back(self, cell: int, direction: str) -> int | None:
-        for u, _, d in self.graph.in_edges(cell, data="dir"):
-            if d == direction:
+        for u, _, ds in self.graph.in_edges(cell, data="dirs"):
+            if direction in ds:
                 return u
         return None
 
     def opposite(self, direction: str) -> str | None:
         """The label of the arcs going back along `direction` (n -> s, ne -> sw, ...)."""
-        for u, v, d in self.graph.edges(data="dir"):
-            if d == direction:
-                back = self.graph.edges[v, u].get("dir") if self.graph.has_edge(v, u) else None
-                return back if back != LINK else None
+        for u, v, ds in self.graph.edges(data="dirs"):
+            if ds == (direction,) and self.graph.has_edge(v, u):
+                back = self.graph.edges[v, u]["dirs"]
+                return back[0] if len(back) == 1 and back[0] != LINK else None
         return None
+
+    def builtin_regions(self) -> dict[str, frozenset[int]]:
+        """Regions every board of its shape has: ranks and files of a square board
+        (`rank1`, `file_a`), rows of a hexagon (`row1` is the north row)."""
+        out: dict[str, frozenset[int]] = {}
+        if self.shape == "square":
+            for c, name in enumerate(self.names):
+                if c in self.goals:
+                    continue
+                letters = name.rstrip("0123456789")
+                out.setdefault(f"file_{letters}", set()).add(c)
+                out.setdefault(f"rank{name[len(letters):]}", set()).add(c)
+        elif self.shape == "hexagon":
+            for c, name in enumerate(self.names):
+                if c not in self.goals:
+                    out.setdefault(f"row{name.lstrip(FILE_LETTERS)}", set()).add(c)
+        return {k: frozenset(v) for k, v in out.items()}
 
     def resolve_dirs(self, names: list[str] | None) -> list[str] | None:
         """Direction and group names -> direction labels (None stays None: every arc)."""
@@ -151,7 +169,7 @@ def build_square(width: int, height: int | None, options: list[str]) -> Board:
                 dx, dy = SQUARE_DIRS[d]
                 f2, r2 = file + dx, rank + dy
                 if 0 <= f2 < width and 0 <= r2 < height:
-                    g.add_edge(i, r2 * width + f2, dir=d)
+                    g.add_edge(i, r2 * width + f2, dirs=(d,))
     groups = {"orthogonal": SQUARE_GROUPS["orthogonal"], "all": used}
     if "diagonals" in options:
         groups["diagonal"] = SQUARE_GROUPS["diagonal"]
@@ -196,7 +214,7 @@ def build_hexagon(side: int, height: int | None, options: list[str]) -> Board:
         for d, (dx, dy) in HEX_DIRS.items():
             j = at.get((x2 + dx, y + dy))
             if j is not None:
-                g.add_edge(i, j, dir=d)
+                g.add_edge(i, j, dirs=(d,))
     used = ["e", "ne", "nw", "w", "sw", "se"]
     # squared distance between centres, times 4: dx2^2 + 3 dy^2
     return Board(g, names, {n: i for i, n in enumerate(names)}, coords, used, {"all": used},
@@ -220,9 +238,9 @@ def remove_cells(board: Board, cells: list[int]) -> Board:
     renumber = {old: new for new, old in enumerate(keep)}
     g = nx.DiGraph()
     g.add_nodes_from(range(len(keep)))
-    for u, v, d in board.graph.edges(data="dir"):
+    for u, v, ds in board.graph.edges(data="dirs"):
         if u in renumber and v in renumber:
-            g.add_edge(renumber[u], renumber[v], dir=d)
+            g.add_edge(renumber[u], renumber[v], dirs=ds)
     names = [board.names[i] for i in keep]
     rows, offsets = [], []
     for row, off in zip(board.rows, board.row_offsets):
@@ -238,8 +256,8 @@ def remove_cells(board: Board, cells: list[int]) -> Board:
 
 def add_link(board: Board, a: int, b: int) -> None:
     """An extra edge between `a` and `b`, in both senses, labelled `link` (no direction)."""
-    board.graph.add_edge(a, b, dir=LINK)
-    board.graph.add_edge(b, a, dir=LINK)
+    board.graph.add_edge(a, b, dirs=(LINK,))
+    board.graph.add_edge(b, a, dirs=(LINK,))
     if LINK not in board.directions:
         board.directions.append(LINK)
 
@@ -257,6 +275,6 @@ def add_goal(board: Board, name: str, cells: list[int], dirs: list[str]) -> int:
     board.lattice.append((sum(x for x, _ in lx) // len(lx), sum(y for _, y in lx) // len(lx)))
     board.goals.append(g)
     for c in cells:
-        for d in dirs:
-            board.graph.add_edge(c, g, dir=d)
+        # One arc, entered along every direction listed: a line may arrive along any of them.
+        board.graph.add_edge(c, g, dirs=tuple(dirs))
     return g

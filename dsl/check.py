@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import board as boards
 from . import model as m
 from .diagnostics import Diagnostic, RulesetError
-from .placements import placements
+from .memory import remembered_plies
+from .placements import MAX_WIDE_PIECES, SplitTooHard, placements, split_into_pieces
 
 FUNCTIONS = {
     # name: (argument types, result type); "dirs?" is an optional directions argument
@@ -18,6 +19,8 @@ FUNCTIONS = {
     "aligned": (["cells", "dirs"], "bool"),
     "in_a_row": (["number", "cells", "dirs"], "bool"),
     "undoes": (["ply+"], "bool"),
+    "last_ply": (["ply*"], "bool"),
+    "line": (["number", "cells", "dirs", "flag?"], "bool"),
     "closer": (["cells", "cells", "cells"], "bool"),
 }
 TYPE_WORDS = {"number": "a number", "bool": "a condition", "player": "a player",
@@ -63,7 +66,8 @@ class Ruleset:
     turn: list[TurnPhase]
     ends: list[m.EndDecl]
     sources: dict[str, str] = field(default_factory=dict)
-    remembered: list[str] = field(default_factory=list)  # plies `undoes(...)` looks back at
+    # The plies (and `pass`) a state remembers for last_ply, last_from, last_to (dsl.memory).
+    remembers: frozenset[str] = frozenset()
     relations: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     compulsory: str | None = None  # None, "any" or "maximum": the capture filter
     after: list[m.Effect] = field(default_factory=list)  # after each ply
@@ -75,13 +79,16 @@ class Ruleset:
 
 
 class _Checker:
-    def __init__(self, decls: list[m.Decl], path: str, sources: dict[str, str]):
+    def __init__(self, decls: list[m.Decl], path: str, sources: dict[str, str],
+                 broken: tuple[tuple[str, str], ...] = ()):
         self.decls = decls
         self.path = path
         self.sources = sources
         self.errors: list[Diagnostic] = []
         self.names: dict[str, tuple[str, m.Span | None]] = {}  # name -> (category, where)
-        self.broken: set[str] = set()  # names whose declaration failed: no cascade of errors
+        # Names and kinds whose declaration failed (`broken`: keys of syntax errors): no cascade.
+        self.broken: set[str] = {n for _, n in broken if n}
+        self.broken_kinds: set[str] = {k for k, _ in broken}
         self.in_ply = False  # checking a ply's `where` (where undoes() may look back)
         self.relations: dict[str, list[tuple[str, str]]] = {}
         self.captured_ok = False  # checking an effect, where `captured` is known
@@ -123,6 +130,12 @@ class _Checker:
             self.names.setdefault(d, ("direction", None))
         for p, span in players:
             self.declare(p, "player", span)
+        # Ranks, files and rows: regions unless a declaration takes the name.
+        taken = {getattr(d, "name", None) for d in self.decls}
+        self.builtin_regions = {k: v for k, v in board.builtin_regions().items()
+                                if k not in taken and k not in self.names}
+        for name in self.builtin_regions:
+            self.names[name] = ("region", None)
         self.player_names = [p for p, _ in players]
 
         self.kinds: dict[str, m.PieceDecl] = {}
@@ -141,11 +154,14 @@ class _Checker:
         if boards_ and get(m.SetupDecl):
             self.error(get(m.SetupDecl)[0].span, "`setup board` gives the whole setup; "
                                                  "drop this line or the board")
+        self.setup_spans: dict[int, m.Span] = {}
+        self.setup_items: dict[int, list[frozenset[int]]] = {}
         setup = self.check_setup_board(boards_[-1]) if boards_ else self.check_setup(get(m.SetupDecl))
+        self.split_wide_pieces(setup)
         plies = get(m.PlyDecl)
         ply_names: dict[str, m.PlyDecl] = {}
         self.ply_names = [p.name for p in plies]
-        self.remembered: set[str] = set()
+        self.remembers = False
         for p in plies:
             if p.name in ply_names or p.name in ("any", "pass"):
                 self.error(p.name_span, f"ply '{p.name}' is declared twice" if p.name in ply_names
@@ -153,7 +169,7 @@ class _Checker:
                 continue
             ply_names[p.name] = p
             self.check_ply(p)
-        if not plies:
+        if not plies and "ply" not in self.broken_kinds:
             self.error(None if not self.decls else self.decls[0].span,
                        "the ruleset declares no ply: nothing can ever move",
                        "add a rule such as `ply step: move own piece step onto empty`")
@@ -180,15 +196,16 @@ class _Checker:
                 self.check_effect(eff, in_end=False, after=True)
         comp = get(m.CompulsoryDecl)
         compulsory = ("maximum" if comp[-1].maximum else "any") if comp else None
-        if not game:
+        if not game and "game" not in self.broken_kinds:
             self.error(self.decls[0].span if self.decls else None,
                        "the ruleset has no title", 'add a line such as `game "My Game"`')
         if self.errors:
             raise RulesetError(self.errors, self.sources)
-        remembered = [p.name for p in plies if p.name in self.remembered]
+        if self.remembers:
+            self.remembers = remembered_plies(plies, ends, after[-1].effects if after else [])
         return Ruleset(title, self.path, board, self.player_names, types, self.kinds,
                        self.regions, list(self.vars.values()), setup, plies, first, turn, ends,
-                       self.sources, remembered, self.relations, compulsory,
+                       self.sources, self.remembers, self.relations, compulsory,
                        after[-1].effects if after else [])
 
     def check_relation(self, r: m.RelationDecl) -> None:
@@ -226,6 +243,7 @@ class _Checker:
                     self.error(span, f"unknown symbol '{ch}' (known: {', '.join(by_symbol)} and . for empty)")
                     break
                 t: int | None = by_symbol[ch]
+                self.setup_spans.setdefault(t, d.span)
                 while t is not None:
                     setup.setdefault(t, []).append(c)
                     t = self.types[t].carrier
@@ -358,7 +376,7 @@ class _Checker:
                 else:
                     symbols[sym] = span
                 types.append(PieceType(d.name, owner, sym, d.size))
-        if not decls:
+        if not decls and "piece" not in self.broken_kinds:
             self.error(self.decls[0].span, "the ruleset declares no pieces")
         self.stack_types(types)
         return types
@@ -468,12 +486,15 @@ class _Checker:
                 rest.append((tid, d))
                 continue
             cells: set[int] = set()
+            items = []
             for item in d.items:
                 value = self.static_cells(item)
                 if value is not None:
                     cells |= value
+                    items.append(value)
             self.claim(d, cells, taken_at.setdefault(self.types[tid].level, {}))
-            if kind.size > 1:
+            self.setup_spans[tid], self.setup_items[tid] = d.span, items
+            if kind.size > 1 and len(cells) <= kind.size:
                 self.check_placement(d, kind, cells)
             setup[tid] = sorted(cells)
         if len(rest) > 1:
@@ -493,6 +514,52 @@ class _Checker:
                 self.error(d.span, f"a {self.types[tid].kind} stands on a {self.types[carrier].kind}; "
                                    f"{self.board.names[bare[0]]} has none")
         return setup
+
+    def split_wide_pieces(self, setup: dict[int, list[int]]) -> None:
+        """Several pieces of a kind covering several cells: one piece type each.
+
+        A bitmask cannot tell two dominoes side by side from two dominoes stacked, so
+        each such piece gets a type of its own (same kind, owner and symbol); the types
+        of one kind stay sorted by mask, so the pieces are interchangeable.
+        """
+        for tid in list(setup):
+            t = self.types[tid]
+            cells = setup[tid]
+            if t.size == 1 or len(cells) <= t.size:
+                continue
+            masks = [sum(1 << c for c in p) for p in placements(self.board, t.size)]
+            items = self.setup_items.get(tid, [])
+            mask = sum(1 << c for c in cells)
+            if items and all(sum(1 << c for c in it) in masks for it in items) \
+                    and sum(len(it) for it in items) == len(cells):
+                ways = [sorted(sum(1 << c for c in it) for it in items)]  # one piece an item
+            else:
+                try:
+                    ways = split_into_pieces(mask, masks)
+                except SplitTooHard:
+                    self.error(self.setup_spans.get(tid), f"too many pieces of '{t.kind}': at most "
+                                                          f"{MAX_WIDE_PIECES} of a kind covering several cells")
+                    continue
+            names = ", ".join(self.board.names[c] for c in cells)
+            if not ways:
+                self.error(self.setup_spans.get(tid),
+                           f"the cells of '{t.kind}' ({names}) do not split into pieces covering "
+                           f"{t.size} cells in a straight line")
+                continue
+            if len(ways) > 1:
+                a, b = (" ".join("+".join(self.board.names[c] for c in cells_of_mask(mk)) for mk in w)
+                        for w in ways[:2])
+                self.error(self.setup_spans.get(tid),
+                           f"the cells of '{t.kind}' split into pieces in more than one way "
+                           f"({a}, or {b})",
+                           f"give one piece an item: `setup {t.kind}: "
+                           f"{', '.join(' | '.join(self.board.names[c] for c in cells_of_mask(mk)) for mk in ways[0])}`")
+                continue
+            pieces = ways[0]
+            setup[tid] = cells_of_mask(pieces[0])
+            for mk in pieces[1:]:
+                self.types.append(replace(t))
+                setup[len(self.types) - 1] = cells_of_mask(mk)
 
     def claim(self, d: m.SetupDecl, cells: set[int], taken: dict[int, m.Span]) -> None:
         for c in sorted(cells):
@@ -515,8 +582,13 @@ class _Checker:
         for name, span in dirs or []:
             if name not in self.board.directions and name not in self.board.groups:
                 known = self.board.directions + list(self.board.groups)
+                hint = self.suggest(name, known)
+                b = self.board
+                if b.shape == "square" and name in boards.SQUARE_GROUPS["diagonal"] + ["diagonal"]:
+                    hint = (f"add `with diagonals` to the board declaration "
+                            f"(`board square {b.width} x {b.height} with diagonals`)")
                 self.error(span, f"unknown direction '{name}' (this board has: {', '.join(known)})",
-                           self.suggest(name, known))
+                           hint)
             elif straight and name == boards.LINK:
                 self.error(span, "a link has no direction, so no straight line follows it",
                            "move along links with `step link`")
@@ -532,6 +604,25 @@ class _Checker:
         if p.motion.chained and not any(e.kind == "remove" for e in p.effects):
             self.error(p.motion.span, "a chained slide goes on only after a segment removes pieces; "
                                       "this ply removes none", "add `then remove CELLS`")
+        if p.motion.least is not None:
+            if p.motion.chained:
+                self.error(p.motion.span, "a chained slide goes any distance; it takes no number of steps",
+                           "drop the number, or `chained`")
+            elif not 1 <= p.motion.least <= self.board.size:
+                self.error(p.motion.span, f"a slide goes 1 to {self.board.size} steps on this board")
+            elif isinstance(p.motion.limit, m.Num) and p.motion.limit.value < p.motion.least:
+                self.error(p.motion.limit.span, f"a slide of at least {p.motion.least} steps needs "
+                                                f"`up to` {p.motion.least} or more")
+        if p.motion.chained or p.motion.kind == "walk":
+            # Such a ply is known by where it starts and ends (and what it removes), not its route.
+            for x in [p.where] + [e.value for e in p.effects if e.kind == "remove" and p.motion.kind == "walk"]:
+                for n in m.walk(x) if x is not None else []:
+                    if isinstance(n, m.Keyword) and n.word == "path":
+                        what = "chained slide" if p.motion.chained else "walk"
+                        self.error(n.span, f"'path' is not one set of cells for a {what}: its plies "
+                                           f"are known by their ends, whatever the route",
+                                   "use it in `remove` of a chained slide (each segment's path)"
+                                   if p.motion.chained else None)
         if p.motion.kind == "push" and not 1 <= p.motion.count <= self.board.size:
             self.error(p.motion.span, f"a push moves a line of 1 to {self.board.size} pieces")
         if p.motion.limit is not None:
@@ -642,7 +733,10 @@ class _Checker:
             if static:
                 self.error(e.span, f"'{w}' depends on the position; this needs a fixed set of cells")
                 return None
+            if w in ("last_from", "last_to"):
+                self.remembers = True
             return {"empty": "cells", "here": "cells", "from": "cells", "path": "cells",
+                    "last_from": "cells", "last_to": "cells",
                     "captured": "number", "mover": "player",
                     "opponent": "player", "next": "player", "no legal ply": "bool"}[w]
         if isinstance(e, m.Owned):
@@ -740,16 +834,24 @@ class _Checker:
             self.error(e.span, f"no cell '{e.name}' on this board (cells {first} to {last})",
                        self.suggest(e.name, self.names))
             return None
+        if entry is None and e.name in boards.SQUARE_DIRS.keys() | boards.SQUARE_GROUPS.keys():
+            self.check_dirs([(e.name, e.span)])  # a direction this board lacks: say how to add it
+            return None
         if entry is None:
+            from .parse import expression_keywords  # the grammar's own words: empty, here, ...
+            # Declared names (pieces, regions, variables, players, relations, directions,
+            # goals), cells, and the keywords that are values of their own.
             self.error(e.span, f"unknown name '{e.name}'",
                        self.suggest(e.name, [n for n, (c, _) in self.names.items() if c != "cell"]
-                                    + list(self.board.index)))
+                                    + list(self.board.index) + list(expression_keywords())))
             return None
         category = entry[0]
         if category == "cell":
             e.ref = ("cell", self.board.index[e.name])
             return "cells"
         if category == "region":
+            if e.name in self.builtin_regions:  # in the ruleset only once used
+                self.regions.setdefault(e.name, self.builtin_regions[e.name])
             if e.name not in self.regions:
                 self.error(e.span, f"region '{e.name}' is used before it is declared")
                 return None
@@ -783,27 +885,32 @@ class _Checker:
         if category == "direction":
             e.ref = ("dirs", self.board.resolve_dirs([e.name]))
             return "dirs"
+        if category == "relation":
+            self.error(e.span, f"'{e.name}' is a relation: it takes a set of cells",
+                       f"write {e.name}(CELLS)")
+            return None
         raise AssertionError(category)
 
     def type_ply_names(self, e: m.Call, result: str) -> str | None:
-        """undoes(PLY, ...): the arguments name ply rules, not values."""
-        if not self.in_ply:
+        """undoes(PLY, ...) and last_ply(PLY, ...): the arguments name ply rules, not values."""
+        if e.func == "undoes" and not self.in_ply:
             self.error(e.span, f"{e.func}() compares a ply with the one before it; it is used "
                                f"only in a ply's `where`")
             return None
-        if not e.args:
+        if not e.args and e.func == "undoes":
             self.error(e.span, f"{e.func}() names the plies it looks back at, e.g. {e.func}(slide)")
             return None
+        self.remembers = True
         ok = True
+        names = self.ply_names + (["pass"] if e.func == "last_ply" else [])
         for arg in e.args:
-            if not isinstance(arg, m.Name) or arg.name not in self.ply_names:
+            if not isinstance(arg, m.Name) or arg.name not in names:
                 what = f"'{arg.name}'" if isinstance(arg, m.Name) else "this"
                 self.error(arg.span, f"{e.func}() takes ply names; {what} is not a ply",
-                           self.suggest(arg.name, self.ply_names) if isinstance(arg, m.Name) else None)
+                           self.suggest(arg.name, names) if isinstance(arg, m.Name) else None)
                 ok = False
             else:
                 arg.ref, arg.type = ("ply", arg.name), "ply"
-                self.remembered.add(arg.name)
         return result if ok else None
 
     def type_call(self, e: m.Call, sub) -> str | None:
@@ -824,8 +931,14 @@ class _Checker:
                        self.suggest(e.func, FUNCTIONS))
             return None
         params, result = FUNCTIONS[e.func]
-        if params == ["ply+"]:
+        if params in (["ply+"], ["ply*"]):
             return self.type_ply_names(e, result)
+        if e.func == "line" and len(e.args) == 4:
+            flag = e.args[3]
+            if not isinstance(flag, m.Name) or flag.name != "contiguous":
+                self.error(flag.span, "line() takes `contiguous` as its fourth argument, or nothing")
+                return None
+            flag.type, flag.ref = "flag", ("flag", "contiguous")
         required = [p for p in params if not p.endswith("?")]
         if not len(required) <= len(e.args) <= len(params):
             count = str(len(params)) if len(required) == len(params) else f"{len(required)} or {len(params)}"
@@ -839,6 +952,8 @@ class _Checker:
         ok = True
         for arg, want in zip(e.args, params):
             want = want.rstrip("?")
+            if want == "flag":  # a keyword argument, checked above
+                continue
             t = sub(arg)
             if t is None:
                 ok = False
@@ -848,6 +963,15 @@ class _Checker:
         return result if ok else None
 
 
-def check(decls: list[m.Decl], path: str, sources: dict[str, str]) -> Ruleset:
-    """Check merged declarations; raises RulesetError listing every problem."""
-    return _Checker(decls, path, sources).run()
+def cells_of_mask(mask: int) -> list[int]:
+    return [c for c in range(mask.bit_length()) if mask >> c & 1]
+
+
+def check(decls: list[m.Decl], path: str, sources: dict[str, str],
+          broken: tuple[tuple[str, str], ...] = ()) -> Ruleset:
+    """Check merged declarations; raises RulesetError listing every problem.
+
+    `broken`: the keys of declarations that had syntax errors (parse.ParsedSource.broken),
+    so that what follows from their absence is not reported.
+    """
+    return _Checker(decls, path, sources, broken).run()

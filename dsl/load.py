@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from importlib import resources
 
 from . import model as m
 from .check import Ruleset, check
 from .diagnostics import Diagnostic, RulesetError
-from .parse import parse_source, read_source
+from .parse import NAMED_KINDS, WORD, parse_partial, read_source
 
 MAX_VARIANT_DEPTH = 8
 KEY_WORDS = {"game": "the title", "board": "the board", "players": "the players",
              "turn": "the turn", "variant": "the base", "compulsory": "the capture rule",
              "after": "`after each ply`"}
+# What a variant cannot drop (every game has one), with how to replace it instead.
+REQUIRED = {"game": 'game "..."', "board": "board ...", "players": "players ...", "turn": "turn: ..."}
+# Declarations without which nothing else can be checked: a syntax error in one stops there.
+FOUNDATIONS = ("variant", "board", "players")
 
 
 def bundled_dir() -> str:
@@ -44,96 +49,187 @@ def resolve(name: str, relative_to: str | None = None) -> str:
 
 
 def describe_key(key: tuple[str, str]) -> str:
+    """A declaration's key as messages name it: "end 'won'", "the first turn", "link b3 -- b5"."""
     kind, name = key
     if not name:
         return KEY_WORDS.get(kind, kind)
     if kind == "turn" and name == "first":
         return "the first turn"
-    return f"{kind} '{name}'"
+    if kind == "setup" and name == "board":
+        return "`setup board`"
+    if kind in ("link", "remove"):
+        return f"{kind} {_shown(key)}"
+    return f"{kind} '{_shown(key)}'"
 
 
-def _decls_of(path: str, sources: dict[str, str], chain: list[str]) -> list[m.Decl]:
+def _shown(key: tuple[str, str]) -> str:
+    """The name part of a key as written in a file: `man of North`, `b3 -- b5`, `a4, m4`."""
+    kind, name = key
+    if kind == "setup":
+        return name.replace("/", " of ")
+    if kind == "link":
+        return name.replace("--", " -- ")
+    if kind == "remove":
+        return name.replace(",", ", ")
+    return name
+
+
+def _twice(d: m.Decl, first: m.Decl) -> Diagnostic:
+    what, line = describe_key(d.key), first.span.line
+    drops = isinstance(d, m.DropDecl) + isinstance(first, m.DropDecl)
+    if drops == 2:
+        return Diagnostic(d.span, f"{what} is dropped twice (first at line {line})")
+    if drops == 1:
+        return Diagnostic(d.span, f"{what} is both dropped and declared (line {line})",
+                          "a declaration replaces the base's: the `drop` is not needed")
+    return Diagnostic(d.span, f"{what} is declared twice (first at line {line})")
+
+
+def _decls_of(path: str, sources: dict[str, str], chain: list[str],
+              errors: list[Diagnostic]) -> tuple[list[m.Decl] | None, set[tuple[str, str]]]:
+    """The declarations of `path`, merged over its base if it is a variant.
+
+    Adds every diagnostic found to `errors` and returns (declarations, broken keys): the
+    declarations are None when they cannot be checked (a duplicate, a variant naming what
+    its base lacks, a broken `variant of`); the broken keys are those of the declarations
+    with syntax errors (parse.ParsedSource.broken), in this file or its bases, that no
+    declaration made up for. Errors that leave nothing to merge raise at once.
+    """
     text = read_source(path)
     sources[path] = text
-    source = parse_source(text, path)
-    errors: list[Diagnostic] = []
+    source = parse_partial(text, path)
+    errors.extend(source.errors)
+    broken = set(source.broken)
+    problems: list[Diagnostic] = []
     seen: dict[tuple[str, str], m.Decl] = {}
     decls = []
+    is_variant = any(isinstance(d, m.VariantDecl) for d in source.decls)
     for d in source.decls:
-        if d.key in seen and not isinstance(d, m.DropDecl):
-            errors.append(Diagnostic(d.span, f"{describe_key(d.key)} is declared twice "
-                                             f"(first at line {seen[d.key].span.line})"))
+        if isinstance(d, m.DropDecl) and not is_variant:
+            decls.append(d)  # refused below, whatever it names
+            continue
+        if d.key in seen:
+            problems.append(_twice(d, seen[d.key]))
             continue
         seen[d.key] = d
         decls.append(d)
     variants = [d for d in decls if isinstance(d, m.VariantDecl)]
+    if ("variant", "") in broken:  # its base is unknown: nothing more can be said
+        errors.extend(problems)
+        return None, broken
     if not variants:
         for d in decls:
             if d.is_new or isinstance(d, m.DropDecl):
                 word = "new" if d.is_new else "drop"
-                errors.append(Diagnostic(d.span, f"'{word}' is used only in a variant",
-                                         'start the file with `variant of "BASE"`'))
-        if errors:
-            raise RulesetError(errors, sources)
-        return decls
+                problems.append(Diagnostic(d.span, f"'{word}' is used only in a variant",
+                                           'start the file with `variant of "BASE"`'))
+        errors.extend(problems)
+        return (None if problems else decls), broken
     v = variants[0]
     if len(chain) >= MAX_VARIANT_DEPTH:
-        raise RulesetError([Diagnostic(v.span, f"variants nest more than {MAX_VARIANT_DEPTH} deep")], sources)
+        raise RulesetError(errors + [Diagnostic(v.span, f"variants nest more than {MAX_VARIANT_DEPTH} deep")],
+                           sources)
     base_path = resolve(v.base, relative_to=path)
     if not os.path.isfile(base_path):
-        raise RulesetError([Diagnostic(v.span, f"base ruleset '{v.base}' not found",
-                                       "name a file beside this one or a bundled ruleset")], sources)
+        raise RulesetError(errors + [Diagnostic(v.span, f"base ruleset '{v.base}' not found",
+                                                "name a file beside this one or a bundled ruleset")],
+                           sources)
     if os.path.abspath(base_path) in chain:
-        raise RulesetError([Diagnostic(v.span, f"variant of '{v.base}' loops back to itself")], sources)
-    base = _decls_of(base_path, sources, chain + [os.path.abspath(base_path)])
-    merged = list(base)
+        raise RulesetError(errors + [Diagnostic(v.span, f"variant of '{v.base}' loops back to itself")],
+                           sources)
+    base, base_broken = _decls_of(base_path, sources, chain + [os.path.abspath(base_path)], errors)
+    if base is None:
+        errors.extend(problems)
+        return None, broken | base_broken
+    merged: list[m.Decl | None] = list(base)
     index = {d.key: i for i, d in enumerate(merged)}
     base_name = os.path.basename(base_path)[:-5] if base_path.endswith(".game") else base_path
     for d in decls:
         if isinstance(d, m.VariantDecl):
             continue
         if isinstance(d, m.DropDecl):
-            key = (d.what, d.name)
-            if key not in index:
-                errors.append(Diagnostic(d.name_span, f"cannot drop {describe_key(key)}: "
-                                                      f"{base_name} has no such declaration",
-                                         _near(key, index)))
-            else:
-                merged[index[key]] = None  # type: ignore[call-overload]
+            if d.key[0] in REQUIRED and not d.key[1]:
+                problems.append(Diagnostic(d.span, f"cannot drop {describe_key(d.key)}: a variant "
+                                                   f"replaces it instead",
+                                           f"write the variant's own `{REQUIRED[d.key[0]]}` line"))
+            elif d.key in index:
+                merged[index[d.key]] = None
+            elif d.key not in base_broken:  # a declaration with a syntax error is dropped anyway
+                problems.append(Diagnostic(d.name_span, f"cannot drop {describe_key(d.key)}: "
+                                                        f"{base_name} has no such declaration",
+                                           _near(d.key, index)))
             continue
-        if d.is_new:
-            if d.key in index:
-                errors.append(Diagnostic(d.span, f"{base_name} already has {describe_key(d.key)}",
-                                         "drop `new` to replace it"))
-            else:
-                index[d.key] = len(merged)
-                merged.append(d)
-        elif d.key in index and merged[index[d.key]] is not None:
+        if d.is_new and d.key in index:
+            problems.append(Diagnostic(d.span, f"{base_name} already has {describe_key(d.key)}",
+                                       "drop `new` to replace it"))
+        elif d.is_new or d.key in base_broken:  # an addition, or making up for a broken one
+            base_broken.discard(d.key)
+            index[d.key] = len(merged)
+            merged.append(d)
+        elif d.key in index:
             merged[index[d.key]] = d
         else:
             hint = _near(d.key, index) or "to add it to the base, start the line with `new`"
-            errors.append(Diagnostic(_name_span(d), f"variant replaces {describe_key(d.key)}, "
-                                                    f"which {base_name} does not have", hint))
-    if errors:
-        raise RulesetError(errors, sources)
-    return [d for d in merged if d is not None]
+            problems.append(Diagnostic(_name_span(d), f"variant replaces {describe_key(d.key)}, "
+                                                      f"which {base_name} does not have", hint))
+    errors.extend(problems)
+    if problems:
+        return None, broken | base_broken
+    return [d for d in merged if d is not None], broken | base_broken
 
 
 def _near(key: tuple[str, str], index: dict) -> str | None:
-    same = [name for kind, name in index if kind == key[0] and name]
-    close = difflib.get_close_matches(key[1], same, n=1)
-    return f"did you mean '{close[0]}'?" if close else None
+    same = {name: (kind, name) for kind, name in index if kind == key[0] and name}
+    close = difflib.get_close_matches(key[1], list(same), n=1)
+    return f"did you mean '{_shown(same[close[0]])}'?" if close else None
 
 
 def _name_span(d: m.Decl) -> m.Span:
     return getattr(d, "name_span", None) or getattr(d, "piece_span", None) or d.span
 
 
+def _follows_from(d: Diagnostic, broken_names: set[str], sources: dict[str, str]) -> bool:
+    """Whether a checker diagnostic is about a name whose declaration has a syntax error.
+
+    Such a diagnostic (`unknown ply 'hop'`, `unknown piece 'q'` at `own q`, ...) quotes
+    the name and points at it; it says nothing the syntax error does not.
+    """
+    quoted = set(re.findall(r"'([^']*)'", d.message)) & broken_names
+    if not quoted or d.span is None:
+        return False
+    s = d.span
+    lines = sources.get(s.file, "").splitlines()[s.line - 1:s.end_line]
+    if not lines:
+        return False
+    lines[-1] = lines[-1][:s.end_col - 1]  # the last line first: it may be the first too
+    lines[0] = lines[0][s.col - 1:]
+    return bool(quoted & set(WORD.findall("\n".join(lines))))
+
+
 def load(name: str) -> Ruleset:
-    """Load and check a ruleset by path or bundled name; raises RulesetError."""
+    """Load and check a ruleset by path or bundled name; raises RulesetError.
+
+    Every error of the files is reported at once: declarations with syntax errors are left
+    out, the others are merged and checked, and the checker is told which declarations are
+    missing (their keys) so that it does not report what follows from their absence.
+    """
     path = resolve(name)
     sources: dict[str, str] = {}
-    decls = _decls_of(path, sources, [os.path.abspath(path)])
+    errors: list[Diagnostic] = []
+    decls, broken = _decls_of(path, sources, [os.path.abspath(path)], errors)
+    if decls is None or any(kind in FOUNDATIONS for kind, _ in broken):
+        raise RulesetError(errors, sources)
     if not decls:
-        raise RulesetError([Diagnostic(None, "empty ruleset: no declarations", file=path)], sources)
-    return check(decls, path, sources)
+        raise RulesetError(errors or [Diagnostic(None, "empty ruleset: no declarations", file=path)],
+                           sources)
+    # Only a name-declaring kind names something the rules may refer to.
+    keys = tuple(sorted((kind, name if kind in NAMED_KINDS or not kind else "") for kind, name in broken))
+    try:
+        ruleset = check(decls, path, sources, keys)
+    except RulesetError as e:
+        names = {name for _, name in keys if name}
+        raise RulesetError(errors + [d for d in e.diagnostics if not _follows_from(d, names, sources)],
+                           sources) from None
+    if errors:
+        raise RulesetError(errors, sources)
+    return ruleset

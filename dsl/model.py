@@ -46,7 +46,7 @@ class Name(Expr):
 
 @dataclass(eq=False)
 class Keyword(Expr):
-    """empty, here, from, path, captured, mover, opponent, next, or `no legal ply`."""
+    """empty, here, from, path, captured, mover, opponent, next, last_from, last_to, or `no legal ply`."""
 
     word: str = ""
 
@@ -281,6 +281,7 @@ class Motion:
     kind: str  # step, slide, walk, anywhere, push, place
     dirs: list[tuple[str, Span]] | None = None  # None: every edge
     limit: Expr | None = None  # slide/walk ... up to N
+    least: int | None = None  # slide N [up to M]: at least N steps (exactly N without `up to`)
     count: int = 1  # push N: how many pieces in the line
     chained: bool = False  # slide ... chained: turning segments while each removes
 
@@ -349,13 +350,16 @@ class EndDecl(Decl):
 
 @dataclass(eq=False)
 class DropDecl(Decl):
-    what: str = ""  # end, ply, region, var
-    name: str = ""
-    name_span: Span | None = None
+    """`drop ...` in a variant: removes the base's declaration with the key `target`."""
+
+    what: str = ""  # the kind dropped: end, ply, region, ..., or game/board/players/turn (refused)
+    name: str = ""  # its name as written ("" for a kind without one, e.g. compulsory capture)
+    name_span: Span | None = None  # where the dropped thing is named (the whole line if unnamed)
+    target: tuple[str, str] = ("", "")  # the key of the declaration dropped
 
     @property
     def key(self):
-        return ("drop", self.what + " " + self.name)
+        return self.target
 
 
 @dataclass(eq=False)

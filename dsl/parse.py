@@ -7,6 +7,8 @@ lines) and each is parsed on its own, so every syntax error of a file is reporte
 from __future__ import annotations
 
 import difflib
+import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
@@ -33,8 +35,9 @@ TERMINAL_WORDS = {
     "OPPONENTS": "'opponent's'",
     "$END": "the end of the declaration",
 }
-KEYWORDS_AT_START = ["game", "variant", "board", "remove", "link", "players", "region", "piece",
-                     "var", "setup", "ply", "first turn", "turn", "end", "drop"]
+WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")  # a keyword, as opposed to punctuation
+# Declarations that name something (their key is (keyword, NAME)).
+NAMED_KINDS = ("region", "piece", "var", "ply", "end", "relation", "goal")
 
 
 class _WholeWords(PostLex):
@@ -55,6 +58,28 @@ def grammar_parser() -> Lark:
     text = resources.files("rulecraft.grammar").joinpath("game.lark").read_text(encoding="utf-8")
     return Lark(text, parser="lalr", start="start", propagate_positions=True,
                 maybe_placeholders=True, postlex=_WholeWords())
+
+
+def _keywords(terminal_names) -> tuple[str, ...]:
+    """The words of the string terminals among `terminal_names` (no punctuation, no regexps)."""
+    terminals = {t.name: t for t in grammar_parser().terminals}
+    words = {terminals[n].pattern.value for n in terminal_names
+             if n in terminals and terminals[n].pattern.type == "str"
+             and WORD.fullmatch(terminals[n].pattern.value)}
+    return tuple(sorted(words))
+
+
+@lru_cache(maxsize=1)
+def declaration_keywords() -> tuple[str, ...]:
+    """The keywords a declaration can begin with: what the parser accepts in its start state."""
+    return _keywords(grammar_parser().parse_interactive("").accepts())
+
+
+@lru_cache(maxsize=1)
+def expression_keywords() -> tuple[str, ...]:
+    """The keywords that are values of their own in an expression (empty, here, mover, ...)."""
+    return _keywords(sym.name for rule in grammar_parser().rules if rule.origin.name == "atom"
+                     for sym in rule.expansion if sym.is_term)
 
 
 def read_source(path: str, display: str | None = None) -> str:
@@ -94,31 +119,101 @@ def split_declarations(text: str) -> list[tuple[int, str]]:
     return [(first, "\n".join(lines)) for first, lines in chunks]
 
 
+@dataclass
+class ParsedSource(m.Source):
+    """A file parsed as far as it goes: the declarations that parsed, and the others.
+
+    `errors` are the syntax diagnostics; `broken` holds, for each declaration that did not
+    parse, the key (model.py) it would have had as far as its text shows: ("ply", "hop"),
+    ("board", ""), or ("", NAME) when not even its keyword is recognisable. The checker
+    uses these keys not to report what follows from the missing declarations.
+    """
+
+    errors: list[Diagnostic] = field(default_factory=list)
+    broken: list[tuple[str, str]] = field(default_factory=list)
+
+
 def parse_source(text: str, path: str) -> m.Source:
     """Parse a whole file; raises RulesetError with every syntax error found."""
+    source = parse_partial(text, path)
+    if source.errors:
+        raise RulesetError(source.errors, {path: text})
+    return source
+
+
+def parse_partial(text: str, path: str) -> ParsedSource:
+    """Parse every declaration of a file, keeping those that parse and noting the others."""
     diagnostics: list[Diagnostic] = []
     decls: list[m.Decl] = []
+    broken: list[tuple[str, str]] = []
     for first_line, chunk in split_declarations(text):
+        count = len(diagnostics)
         try:
             tree = grammar_parser().parse(chunk)
         except UnexpectedInput as e:
             diagnostics.append(_syntax_diagnostic(e, chunk, path, first_line))
-            continue
-        depth_error = _too_deep(tree, path, first_line)
+            tree = None
+        depth_error = tree is not None and _too_deep(tree, path, first_line)
         if depth_error:
             diagnostics.append(depth_error)
-            continue
-        try:
-            decls.append(_ToModel(path, first_line - 1).transform(tree))
-        except VisitError as wrapped:
-            e = wrapped.orig_exc
-            if not isinstance(e, _NumberTooLarge):
-                raise
-            diagnostics.append(Diagnostic(e.span, f"number {e.text} is larger than the limit of "
-                                          f"{MAX_NUMBER:,}"))
-    if diagnostics:
-        raise RulesetError(diagnostics, {path: text})
-    return m.Source(path, text, decls)
+        elif tree is not None:
+            try:
+                decls.append(_ToModel(path, first_line - 1).transform(tree))
+            except VisitError as wrapped:
+                e = wrapped.orig_exc
+                if not isinstance(e, _NumberTooLarge):
+                    raise
+                diagnostics.append(Diagnostic(e.span, f"number {e.text} is larger than the limit of "
+                                              f"{MAX_NUMBER:,}"))
+        if len(diagnostics) > count:
+            broken.append(intended_key(chunk))
+    return ParsedSource(path, text, decls, diagnostics, broken)
+
+
+_TOKEN = re.compile(r'"[^"\n]*"|[A-Za-z_][A-Za-z0-9_]*|--|#[^\n]*|\S')
+
+
+def intended_key(chunk: str) -> tuple[str, str]:
+    """The key of the declaration a chunk of text would make, read from its first words.
+
+    For a chunk that does not parse: `ply hop: move own piece hop` -> ("ply", "hop");
+    `boadr square 3` -> ("board", "") (a misspelt keyword is taken for the nearest one).
+    """
+    words = [w for w in _TOKEN.findall(chunk) if not w.startswith("#")]
+    if words[:1] == ["new"]:
+        words = words[1:]
+    if not words:
+        return ("", "")
+    keyword, rest = words[0], words[1:]
+    if keyword not in declaration_keywords():
+        close = difflib.get_close_matches(keyword, declaration_keywords(), n=1)
+        if not close:
+            return ("", rest[0] if rest and WORD.fullmatch(rest[0]) else "")
+        keyword = close[0]
+    name = rest[0] if rest and WORD.fullmatch(rest[0]) else ""
+    if keyword == "first":
+        return ("turn", "first")
+    if keyword in NAMED_KINDS:
+        return (keyword, name)
+    if keyword == "setup":
+        if name == "board":
+            return ("setup", "board")
+        piece = name
+        owner = rest[2] if len(rest) > 2 and rest[1] == "of" and WORD.fullmatch(rest[2]) else None
+        return ("setup", piece + (f"/{owner}" if owner else ""))
+    if keyword == "link":
+        if len(rest) >= 3 and rest[1] == "--":
+            return ("link", "--".join(sorted((rest[0], rest[2]))))
+        return ("link", "")
+    if keyword == "remove":
+        cells = []
+        for i, w in enumerate(rest):
+            if i % 2 == 0 and WORD.fullmatch(w):
+                cells.append(w)
+            elif i % 2 == 0 or w != ",":
+                break
+        return ("remove", ",".join(cells))
+    return (keyword, "")
 
 
 # ------------------------------------------------------------------ syntax errors
@@ -135,6 +230,22 @@ def _expected_words(expected: set[str]) -> list[str]:
             words.add(name.lower())
     ordered = sorted(words, key=lambda w: (not w.startswith("'"), w))
     return ordered
+
+
+def _acceptable(e: UnexpectedInput) -> set[str]:
+    """The terminals the parser would have accepted where it stopped.
+
+    Asked of the parser itself: an LALR state's lookaheads (`e.expected`) also hold tokens
+    that would fail a few reductions later.
+    """
+    parser = getattr(e, "interactive_parser", None)
+    if parser is not None:
+        accepted = set(parser.accepts())
+        if getattr(getattr(e, "token", None), "type", None) == "$END":
+            accepted.discard("$END")
+        if accepted:
+            return accepted
+    return set(getattr(e, "expected", None) or [])
 
 
 def _join(words: list[str]) -> str:
@@ -155,22 +266,22 @@ def _syntax_diagnostic(e: UnexpectedInput, chunk: str, path: str, first_line: in
         width = 1
     elif isinstance(e, UnexpectedToken) and e.token.type != "$END":
         tok = e.token
-        expected = _expected_words(set(e.expected))
+        acceptable = _acceptable(e)
+        expected = _expected_words(acceptable)
         at_start = e.state is not None and not e.token_history and tok.start_pos == 0
         if at_start or (tok.line == 1 and tok.column == 1):
             message = f"expected a declaration (game, board, players, piece, setup, ply, turn, end, ...), found '{tok}'"
-            close = difflib.get_close_matches(str(tok), KEYWORDS_AT_START, n=1)
+            close = difflib.get_close_matches(str(tok), declaration_keywords(), n=1)
             if close:
                 hint = f"did you mean '{close[0]}'?"
         else:
             message = f"expected {_join(expected)}, found '{tok}'"
-            keywords = [w.strip("'") for w in expected if w.startswith("'")]
-            close = difflib.get_close_matches(str(tok), keywords, n=1)
+            close = difflib.get_close_matches(str(tok), _keywords(acceptable), n=1)
             if close:
                 hint = f"did you mean '{close[0]}'?"
         width = max(1, len(str(tok)))
     else:
-        expected = set(getattr(e, "expected", None) or [])
+        expected = _acceptable(e)
         message = "the declaration ends too early"
         if expected:
             message += f": expected {_join(_expected_words(expected))}"
@@ -396,8 +507,10 @@ class _ToModel(Transformer):
 
     @v_args(meta=True)
     def slide(self, meta, c):
-        return m.Motion(self.meta_span(meta), "slide", dirs=c[0], limit=c[1],
-                        chained=c[2] is not None)
+        dirs, least, limit, chained = c
+        return m.Motion(self.meta_span(meta), "slide", dirs=dirs, limit=limit,
+                        least=self.to_int(least) if least is not None else None,
+                        chained=chained is not None)
 
     @v_args(meta=True)
     def walk(self, meta, c):
@@ -483,13 +596,70 @@ class _ToModel(Transformer):
     def end_effects(self, c):
         return ("effects", list(c))
 
+    # A drop's target is the key (model.py) of the declaration it drops.
     @v_args(meta=True)
-    def drop_decl(self, meta, c):
-        return m.DropDecl(self.meta_span(meta), what=c[0], name=str(c[1]),
-                          name_span=self.tok_span(c[1]))
+    def drop_named(self, meta, c):
+        what, name = c
+        return m.DropDecl(self.meta_span(meta), what=what, name=str(name),
+                          name_span=self.tok_span(name), target=(what, str(name)))
 
     def droppable(self, c):
         return str(c[0])
+
+    def undroppable(self, c):
+        return str(c[0])
+
+    @v_args(meta=True)
+    def drop_link(self, meta, c):
+        a, b = str(c[0]), str(c[1])
+        span = self.tok_span(c[0])
+        end = self.tok_span(c[1])
+        return m.DropDecl(self.meta_span(meta), what="link", name=f"{a} -- {b}",
+                          name_span=m.Span(span.file, span.line, span.col, end.end_line, end.end_col),
+                          target=("link", "--".join(sorted((a, b)))))
+
+    @v_args(meta=True)
+    def drop_remove(self, meta, c):
+        cells = c[0]
+        first, last = cells[0][1], cells[-1][1]
+        return m.DropDecl(self.meta_span(meta), what="remove",
+                          name=", ".join(name for name, _ in cells),
+                          name_span=m.Span(first.file, first.line, first.col, last.end_line, last.end_col),
+                          target=("remove", ",".join(name for name, _ in cells)))
+
+    @v_args(meta=True)
+    def drop_setup(self, meta, c):
+        piece, owner = c
+        name = str(piece) + (f" of {owner}" if owner is not None else "")
+        first, last = self.tok_span(piece), self.tok_span(owner if owner is not None else piece)
+        return m.DropDecl(self.meta_span(meta), what="setup", name=name,
+                          name_span=m.Span(first.file, first.line, first.col, last.end_line, last.end_col),
+                          target=("setup", str(piece) + (f"/{owner}" if owner is not None else "")))
+
+    @v_args(meta=True)
+    def drop_setup_board(self, meta, c):
+        span = self.meta_span(meta)
+        return m.DropDecl(span, what="setup", name="board", name_span=span, target=("setup", "board"))
+
+    @v_args(meta=True)
+    def drop_compulsory(self, meta, c):
+        span = self.meta_span(meta)
+        return m.DropDecl(span, what="compulsory", name_span=span, target=("compulsory", ""))
+
+    @v_args(meta=True)
+    def drop_after(self, meta, c):
+        span = self.meta_span(meta)
+        return m.DropDecl(span, what="after", name_span=span, target=("after", ""))
+
+    @v_args(meta=True)
+    def drop_first_turn(self, meta, c):
+        span = self.meta_span(meta)
+        return m.DropDecl(span, what="turn", name="first", name_span=span, target=("turn", "first"))
+
+    @v_args(meta=True)
+    def drop_required(self, meta, c):
+        span = self.meta_span(meta)
+        return m.DropDecl(span, what=c[0], name_span=span, target=(c[0], ""))
 
     def name_list(self, c):
         return [self.named(t) for t in c]

@@ -10,7 +10,7 @@ from .game import Game, State
 
 
 def perft(game: Game, state: State, depth: int) -> int:
-    """Leaf count of the game tree to `depth` plies (RULINGS.md's definition)."""
+    """Leaf count of the game tree to `depth` plies (docs/RULES.md's definition)."""
     if depth == 0:
         return 1
     actions = game.legal_actions(state)

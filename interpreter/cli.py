@@ -99,11 +99,14 @@ def cmd_info(args) -> int:
     state = start_state(game, args.position)
     rs = game.ruleset
     legal = [game.action_to_text(state, a) for a in game.legal_actions(state)]
-    pieces = []
-    for i, t in enumerate(rs.types):
-        pieces.append({"kind": t.kind, "owner": None if t.owner is None else game.players[t.owner],
-                       "symbol": t.symbol, "size": t.size,
-                       "on_board": bin(state[i]).count("1") // t.size})
+    pieces, seen = [], {}
+    for i, t in enumerate(rs.types):  # a wide kind has one type a piece: one line a kind
+        key = (t.kind, t.owner)
+        if key not in seen:
+            seen[key] = len(pieces)
+            pieces.append({"kind": t.kind, "owner": None if t.owner is None else game.players[t.owner],
+                           "symbol": t.symbol, "size": t.size, "on_board": 0})
+        pieces[seen[key]]["on_board"] += state[i].bit_count() // t.size
     info = {
         "title": game.title,
         "players": game.players,

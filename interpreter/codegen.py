@@ -25,7 +25,7 @@ class Layout:
     players: int
     var_offsets: dict[str, int]  # variable name -> first slot
     reserve_offsets: dict[int, int]  # piece type -> slot of its owner's reserve
-    memory: int | None  # first of 3 slots: the previous ply's rule (1-based), from, here
+    memory: int | None  # first of 3 slots: the previous ply's rule (previous_index), from, here
     length: int
 
     @property
@@ -52,7 +52,7 @@ def make_layout(rs: Ruleset) -> Layout:
             reserves[i] = slot
             slot += 1
     memory = None
-    if rs.remembered:
+    if rs.remembers:
         memory, slot = slot, slot + 3
     return Layout(len(rs.types), len(rs.players), offsets, reserves, memory, slot + 1)
 
@@ -116,7 +116,7 @@ class Emitter:
         board = self.rs.board
         out = []
         for d in dirs:
-            u, v = next((u, v) for u, v, x in board.graph.edges(data="dir") if x == d)
+            u, v = next((u, v) for u, v, ds in board.graph.edges(data="dirs") if ds == (d,))
             (ux, uy), (vx, vy) = board.lattice[u], board.lattice[v]
             out.append((vx - ux, vy - uy))
         return out
@@ -208,6 +208,10 @@ class Emitter:
                 return cx.path
             if w == "captured":
                 return "captured"
+            if w == "last_from":
+                return f"{s}[{self.L.memory + 1}]"
+            if w == "last_to":
+                return f"{s}[{self.L.memory + 2}]"
             raise AssertionError(w)
         if isinstance(e, m.Owned):
             owner: int | None | str = "any"
@@ -247,21 +251,36 @@ class Emitter:
                 if isinstance(what, m.Keyword) and what.word in ("here", "from") and cx.single:
                     return f"{self.adj(dirs)}[({self.expr(what, cx)}).bit_length() - 1]"
                 return f"_adjacent({self.expr(args[0], cx)}, {self.adj(dirs)})"
-            if e.func == "in_a_row":
-                dirs = args[2].ref[1]
-                length = int(args[0].value)
-                wins = self.const(("windows", length, tuple(dirs)), self.t.windows(length, dirs), "WIN")
-                return f"_in_a_row({self.expr(args[1], cx)}, {wins})"
+            if e.func in ("line", "aligned", "in_a_row"):
+                # One predicate: N of the cells on one straight line (gaps allowed), or N
+                # next to each other; aligned(C, D) is line(count(C), C, D), in_a_row(N, C, D)
+                # is line(N, C, D, contiguous).
+                if e.func == "aligned":
+                    cells, dirs_arg, contiguous = args[0], args[1], False
+                    cells_src = self.expr(cells, cx)
+                    n = f"({cells_src}).bit_count()"
+                else:
+                    cells, dirs_arg = args[1], args[2]
+                    contiguous = e.func == "in_a_row" or len(args) > 3
+                    cells_src, n = self.expr(cells, cx), self.expr(args[0], cx)
+                dirs = tuple(dirs_arg.ref[1])
+                if contiguous:
+                    wins = self.const(("windows", dirs), self.t.windows(list(dirs)), "WIN")
+                    return f"_run({cells_src}, {n}, {wins})"
+                lines = self.const(("lines", dirs), self.t.line_masks(list(dirs)), "LINES")
+                return f"_line({cells_src}, {n}, {lines})"
+            if e.func == "last_ply":
+                M = self.L.memory
+                if not args:
+                    return f"({s}[{M}] != 0)"
+                idx = tuple(sorted(previous_index(rs, a.ref[1]) for a in args))
+                return f"({s}[{M}] in {idx!r})"
             if e.func == "undoes":
-                # This ply leaves the cell the remembered ply reached, for the cell it left.
-                idx = tuple(1 + [p.name for p in rs.plies].index(a.ref[1]) for a in args)
+                # This ply leaves the cell the previous ply reached, for the cell it left.
+                idx = tuple(previous_index(rs, a.ref[1]) for a in args)
                 M = self.L.memory
                 return (f"({s}[{M}] in {idx!r} and {cx.frm} == {s}[{M + 2}] "
                         f"and {cx.here} == {s}[{M + 1}])")
-            if e.func == "aligned":
-                dirs = args[1].ref[1]
-                lines = self.const(("lines", tuple(dirs)), self.t.lines_through(dirs), "LINES")
-                return f"_aligned({self.expr(args[0], cx)}, {lines})"
             raise AssertionError(e.func)
         if isinstance(e, m.BinOp):
             a, b = self.expr(e.left, cx), self.expr(e.right, cx)
@@ -390,7 +409,16 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
         for name, src in (hoist.outer if level == "outer" else hoist.piece):
             em.emit(indent, f"{name} = {src}")
 
+    # A piece standing on another kind (`on KIND`) only ever moves onto one of those.
+    riders = motion.kind != "push" and any(rs.types[t].carrier is not None for t in types)
+
+    def emit_base(indent: int) -> None:
+        if riders:
+            em.emit(indent, "base = s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL")
+
     def emit_yield(indent: int, payload: str) -> None:
+        if riders:
+            em.emit(indent, "if not here & base: continue")
         if tgt_level == 2:
             emit_target(2, indent)
             em.emit(indent, "if not (here & tgt): continue" if not multi else "if here & ~tgt: continue")
@@ -419,6 +447,7 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
         emit_hoisted("piece", 1)
         em.emit(1, f"for t, slot in {slots!r}:")
         em.emit(2, "if slot >= 0 and s[slot] <= 0: continue")
+        emit_base(2)
         em.emit(2, "dests = " + ("tgt" if tgt_level < 2 else "FULL"))
         em.emit(2, "while dests:")
         em.emit(3, "here = dests & -dests")
@@ -435,6 +464,7 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
         emit_push(em, ply, p, code, fin, types, tgt_level, emit_yield)
         return gname, aname
     em.emit(1, f"for t in {tuple(types)!r}:")
+    emit_base(2)
     if multi:
         if motion.kind != "anywhere":
             raise AssertionError("checked: only `anywhere` moves pieces covering several cells")
@@ -498,9 +528,13 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
             rays = tuple(em.const(("rays", d), em.t.rays(d), "RAY") for d in dirs)
             # Two lines from one cell may reach the same cell (3-A-Side's goals): one ply.
             dedupe = em.t.rays_overlap(dirs)
+            least = motion.least or 1
+            bounded = motion.limit is not None or motion.least is not None
             if motion.limit is not None:
                 em.emit(3, f"limit = {em.expr(motion.limit, Ctx('s', p, here='here', frm='frm'))}")
-                em.emit(3, "if limit < 1: continue")
+                em.emit(3, f"if limit < {least}: continue")
+            elif motion.least is not None:
+                em.emit(3, f"limit = {least}")  # `slide N`: exactly N steps
             if dedupe:
                 em.emit(3, "seen = 0")
             if projected is not None:
@@ -520,15 +554,17 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
             for var in (adj_path or {}).values():
                 em.emit(4, f"{var} = 0")
             em.emit(4, "for d in ray[c]:")
-            if motion.limit is not None or projected is not None:
+            if bounded or projected is not None:
                 em.emit(5, "n += 1")
-            if motion.limit is not None:
+            if bounded:
                 em.emit(5, "if n > limit: break")
             if projected is not None:
                 em.emit(5, "if n * dd >= bound: break")  # no farther cell is closer either
             em.emit(5, "here = BIT[d]")
             emit_target(2, 5)
-            em.emit(5, "if here & tgt" + (" and not here & seen" if dedupe else "")
+            em.emit(5, "if here & tgt" + (" & base" if riders else "")
+                    + (f" and n >= {least}" if least > 1 else "")
+                    + (" and not here & seen" if dedupe else "")
                     + (f" and {where}" if where else "") + ":")
             if dedupe:
                 em.emit(6, "seen |= here")
@@ -675,6 +711,8 @@ def emit_chain(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: 
         em.emit(3, f"{name} = {src}")
     em.emit(3, f"for final, removed in chains_{code}(s, t, c0):")
     em.emit(4, "here = BIT[final]")
+    if any(rs.types[t].carrier is not None for t in types):  # a rider ends on its carrier
+        em.emit(4, "if SUPPORT[t] >= 0 and not here & s[SUPPORT[t]]: continue")
     if where is not None:  # closeness and the like: the whole ply, start to final cell
         em.emit(4, f"if not {where}: continue")
     em.emit(4, f"yield ({code}, t, c0, final, removed)")
@@ -687,14 +725,13 @@ def emit_apply(em: Emitter, aname: str, ply: m.PlyDecl, p: int, fin: str, head: 
                keep: str, put: list[str]) -> None:
     """An apply function: the move on a copy (whatever stood on `here` removed), the
     effects on the position after it, then the turn goes on."""
+    code = int(aname.rsplit("_", 1)[1])
+    emit_taken(em, code, head)
     em.emit(0, f"def {aname}(s, a):")
     em.emit(1, "t = a[1]")
     for line in head:
         em.emit(1, line)
-    if counts_captures(em.rs, ply):
-        landed = "".join(f" | s[{i}]" for i in range(em.L.types))[3:]
-        em.emit(1, f"captured = (1 if ({landed}) & here & ~frm else 0)"
-                + (" + removed.bit_count()" if any(x.startswith("removed") for x in head) else ""))
+    emit_captured(em, ply, p, code)
     em.emit(1, "b = list(s)")
     em.emit(1, f"keep = {keep}")
     stacked = any(t.level for t in em.rs.types)
@@ -711,22 +748,77 @@ def emit_apply(em: Emitter, aname: str, ply: m.PlyDecl, p: int, fin: str, head: 
         em.emit(1, "for u in ABOVE[t]:")  # the pieces standing on the mover ride along
         em.emit(2, "if s[u] & frm:")
         em.emit(3, "b[u] = (b[u] & ~frm) | here")
-    emit_memory(em, ply)
+    emit_sort_pieces(em)
     emit_effects(em, ply, p)
     em.emit(1, f"return {fin}(b, s[{em.L.PH}])")
     em.emit(0, "")
 
 
+def emit_taken(em: Emitter, code: int, head: list[str]) -> None:
+    """`taken_N(s, a)`: the cells whose pieces the action takes off the board.
+
+    The one definition of a capture: what stands where the piece lands, at its level
+    or above (a disc put on a tile takes nothing), and whatever the ply removes on its
+    way, each cell once (a chain may end on a cell it emptied itself).
+    """
+    em.emit(0, f"def taken_{code}(s, a):")
+    em.emit(1, "t = a[1]")
+    for line in head:
+        em.emit(1, line)
+    if any(t.level for t in em.rs.types):
+        em.emit(1, "occ = 0")
+        em.emit(1, "for i in CLEAR[t]:")
+        em.emit(2, "occ |= s[i]")
+    else:
+        em.emit(1, f"occ = {em.occ('s')}")
+    removed = " | removed" if any(x.startswith("removed") for x in head) else ""
+    em.emit(1, f"return (occ & here & ~frm){removed}")
+    em.emit(0, "")
+
+
+def emit_captured(em: Emitter, ply: m.PlyDecl | None, p: int, code: int | None) -> None:
+    """`captured`, for the effects that read it: the opponent's pieces the ply takes."""
+    if not counts_captures(em.rs, ply):
+        return
+    if code is None:
+        em.emit(1, "captured = 0")
+    else:
+        em.emit(1, f"captured = _captured(s, taken_{code}(s, a), OPP[{p}])")
+
+
+def piece_groups(rs: Ruleset) -> list[tuple[int, ...]]:
+    """The piece types that are interchangeable pieces of one wide kind (one type a piece)."""
+    groups: dict[tuple, list[int]] = {}
+    for i, t in enumerate(rs.types):
+        if t.size > 1:
+            groups.setdefault((t.kind, t.owner), []).append(i)
+    return [tuple(g) for g in groups.values() if len(g) > 1]
+
+
+def emit_sort_pieces(em: Emitter) -> None:
+    """Keep each group's masks in ascending order, so one position has one state."""
+    for group in piece_groups(em.rs):
+        slots = ", ".join(f"b[{i}]" for i in group)
+        em.emit(1, f"{slots} = sorted(({slots},))")
+
+
+def previous_index(rs: Ruleset, name: str) -> int:
+    """How the previous ply's rule is remembered: 1 + its index, or 1 + the rule count for a pass."""
+    names = [p.name for p in rs.plies]
+    return 1 + (names.index(name) if name in names else len(names))
+
+
 def emit_memory(em: Emitter, ply: m.PlyDecl | None) -> None:
-    """Remember this ply for `undoes(...)` (or forget the one before, if it is not looked at)."""
+    """Remember this ply (its rule, from and here) for the rules that read the previous one."""
     M = em.L.memory
     if M is None:
         return
-    if ply is not None and ply.name in em.rs.remembered:
-        em.emit(1, f"b[{M}] = {1 + [q.name for q in em.rs.plies].index(ply.name)}")
+    name = ply.name if ply is not None else "pass"
+    if name in em.rs.remembers:
+        em.emit(1, f"b[{M}] = {previous_index(em.rs, name)}")
         em.emit(1, f"b[{M + 1}] = frm")
         em.emit(1, f"b[{M + 2}] = here")
-    else:
+    else:  # no rule tells this ply apart from none: forgotten, so one position is one state
         em.emit(1, f"b[{M}] = b[{M + 1}] = b[{M + 2}] = 0")
 
 
@@ -761,10 +853,14 @@ def emit_push(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: l
     em.emit(3, "frm = BIT[far]")
     emit_yield(3, "di, far, here.bit_length() - 1")
     em.emit(0, "")
+    em.emit(0, f"def taken_{code}(s, a):")  # what stands where the line moves in
+    em.emit(1, f"return BIT[a[3]] & {em.occ('s')}")
+    em.emit(0, "")
     em.emit(0, f"def apply_{code}(s, a):")
     em.emit(1, f"clear, pairs = {shift}[(a[1], a[3])]")
     em.emit(1, "frm = BIT[a[2]]")
     em.emit(1, "here = BIT[a[3]]")
+    emit_captured(em, ply, p, code)
     em.emit(1, "b = list(s)")
     em.emit(1, f"for i in range({em.L.types}):")  # every stack on the line shifts one cell
     em.emit(2, "m = s[i]")
@@ -773,7 +869,7 @@ def emit_push(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: l
     em.emit(3, "for src, dst in pairs:")
     em.emit(4, "if m & src: moved |= dst")
     em.emit(3, "b[i] = moved")
-    emit_memory(em, ply)
+    emit_sort_pieces(em)
     emit_effects(em, ply, p)
     em.emit(1, f"return {fin}(b, s[{em.L.PH}])")
     em.emit(0, "")
@@ -786,16 +882,22 @@ def counts_captures(rs: Ruleset, ply: m.PlyDecl | None) -> bool:
 
 
 def emit_effects(em: Emitter, ply: m.PlyDecl | None, p: int) -> None:
-    """A ply's `then` effects, then those after each ply, on the position after it (list `b`)."""
+    """A ply's `then` effects, then it is remembered, then the effects after each ply, all on
+    the position after it (list `b`): a ply's own rules read the ply before it as the
+    previous one; what comes after it reads the ply itself."""
     bx = Ctx("b", p, here="here", frm="frm")
-    effects = [e for e in (ply.effects if ply is not None else []) if e.kind == "assign"]
-    for eff in effects + em.rs.after:
-        line = f"{assign_target(em, eff, bx)} {eff.op} {em.expr(eff.value, bx)}"
-        if eff.guard is not None:
-            em.emit(1, f"if {em.expr(eff.guard, bx)}:")
-            em.emit(2, line)
-        else:
-            em.emit(1, line)
+    own = [e for e in (ply.effects if ply is not None else []) if e.kind == "assign"]
+    for group in (own, None, em.rs.after):
+        if group is None:
+            emit_memory(em, ply)
+            continue
+        for eff in group:
+            line = f"{assign_target(em, eff, bx)} {eff.op} {em.expr(eff.value, bx)}"
+            if eff.guard is not None:
+                em.emit(1, f"if {em.expr(eff.guard, bx)}:")
+                em.emit(2, line)
+            else:
+                em.emit(1, line)
 
 
 def lazy_tail(rs: Ruleset) -> int | None:
@@ -885,10 +987,8 @@ def emit_pass(em: Emitter, p: int) -> None:
     """The `pass` ply of player `p`: nothing moves; the effects after each ply still apply."""
     em.emit(0, f"def pass_{p}(s, a):")
     em.emit(1, "here = frm = 0")
-    if counts_captures(em.rs, None):
-        em.emit(1, "captured = 0")
+    emit_captured(em, None, p, None)
     em.emit(1, "b = list(s)")
-    emit_memory(em, None)
     emit_effects(em, None, p)
     em.emit(1, f"return finish_{p}(b, s[{em.L.PH}])")
     em.emit(0, "")

@@ -40,6 +40,7 @@ class Compiled:
     chains: dict  # code -> the route search of a chained rule (for notation)
     has_move: object  # state -> whether the player to move has a legal ply
     when_stuck: object  # state -> the outcome if the player to move is stuck (lazy end rules)
+    captures: object  # (state, action) -> the opponent's pieces it takes (one definition)
 
 
 def _adjacent(cells: int, adj: list[int]) -> int:
@@ -63,6 +64,16 @@ def _relate(cells: int, s, pairs) -> int:
             for i in dst:
                 out |= s[i]
     return out
+
+
+def _captured(s, taken: int, opponent_types) -> int:
+    """How many of the opponent's pieces stand on `taken` (a piece covering several cells once)."""
+    n = 0
+    for i, size in opponent_types:
+        on = s[i] & taken
+        if on:
+            n += 1 if size > 1 else on.bit_count()
+    return n
 
 
 def _points(cells: int, lattice) -> list[tuple[int, int]]:
@@ -94,19 +105,22 @@ def _maxdot(points, dx: int, dy: int) -> int:
     return max((ex * dx + ey * dy for ex, ey in points), default=-(1 << 62))
 
 
-def _in_a_row(cells: int, windows: list[int]) -> bool:
-    for w in windows:
-        if cells & w == w:
+def _line(cells: int, n: int, lines: list[int]) -> bool:
+    """At least `n` (1 or more) of `cells` on one of `lines` (maximal straight lines), gaps allowed."""
+    if n < 1:
+        return False
+    for line in lines:
+        if (cells & line).bit_count() >= n:
             return True
     return False
 
 
-def _aligned(cells: int, lines_through: list[list[int]]) -> bool:
-    if not cells:
+def _run(cells: int, n: int, windows: list[list[int]]) -> bool:
+    """`n` (1 or more) of `cells` next to each other in a straight line: windows[n] holds the runs."""
+    if not 1 <= n < len(windows):
         return False
-    first = (cells & -cells).bit_length() - 1
-    for line in lines_through[first]:
-        if not cells & ~line:
+    for w in windows[n]:
+        if cells & w == w:
             return True
     return False
 
@@ -161,7 +175,10 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
     above = [tuple(i for i, lv in enumerate(levels) if lv > levels[t]) for t in range(len(levels))]
     ns.update(BIT=tables.bit, FULL=tables.full, NEXT=next_phase, TURN_START=turn_start,
               SETUP=setup, INITIAL=initial, CLEAR=clear, ABOVE=above,
-              _adjacent=_adjacent, _aligned=_aligned, _in_a_row=_in_a_row,
+              _adjacent=_adjacent, _line=_line, _run=_run,
+              SUPPORT=[-1 if t.carrier is None else t.carrier for t in rs.types],
+              OPP=[tuple((i, t.size) for i, t in enumerate(rs.types) if t.owner == 1 - p)
+                   for p in range(n_players)], _captured=_captured,
               _within=_within, _relate=_relate, _closer=_closer, _points=_points, _maxdot=_maxdot,
               LATTICE=rs.board.lattice, METRIC=rs.board.metric)
     source = em.source()
@@ -207,8 +224,18 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
     apply = [ns[f"apply_{r.code}"] for r in rules[:-1]] + [ns["apply_pass"]]
     ends = [ns[f"ends_{p}"] for p in range(n_players)]
     chains = {r.code: ns[f"chains_{r.code}"] for r in rules if r.chained}
+    taken = [ns[f"taken_{r.code}"] for r in rules[:-1]]
+    opp = ns["OPP"]
+
+    def captures(s, a) -> int:
+        """The opponent's pieces action `a` takes off the board (0 for a pass)."""
+        rule = rules[a[0]]
+        if rule.player is None:
+            return 0
+        return _captured(s, taken[a[0]](s, a), opp[rule.player])
+
     return Compiled(layout, tables, rules, apply, gens, pass_ok, turn_start, ends, source, chains,
-                    has_move, _when_stuck(rs, layout))
+                    has_move, _when_stuck(rs, layout), captures)
 
 
 def _when_stuck(rs: Ruleset, layout: codegen.Layout):

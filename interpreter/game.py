@@ -15,6 +15,8 @@ from rulecraft.dsl.check import Ruleset
 
 from . import render
 from .compile import Compiled, compile_ruleset
+from rulecraft.dsl.placements import SplitTooHard, split_into_pieces
+
 from .tables import cells_of
 
 _CAPTURE_SIGN = re.compile(r"(?<=[0-9])x(?=[A-Za-z])")
@@ -56,6 +58,11 @@ class Game:
         # A cell's character is its top piece's symbol (what it stands on is implied).
         self._top_first = sorted(range(len(ruleset.types)), key=lambda i: -ruleset.types[i].level)
         self._texts: tuple[State | None, dict[str, Action]] = (None, {})
+        # Wide pieces (covering several cells) by symbol: one type a piece (see check).
+        self._wide_groups: dict[str, list[int]] = {}
+        for i, t in enumerate(ruleset.types):
+            if t.size > 1:
+                self._wide_groups.setdefault(t.symbol, []).append(i)
         self._initial = self._build_initial()
 
     # ------------------------------------------------------------ protocol
@@ -81,28 +88,12 @@ class Game:
         return actions
 
     def captures(self, state: State, action: Action) -> int:
-        """How many pieces `action` removes: the one it lands on, and any it removes in passing."""
-        return self._counter(state)(action)
-
-    def _counter(self, state: State):
-        types, rules = self.ruleset.types, self._c.rules
-        levels = sorted({t.level for t in types})
-        # per level, the cells holding a piece at that level or above (what a landing removes)
-        occupied = {lv: sum(state[i] for i, t in enumerate(types) if t.level >= lv) for lv in levels}
-
-        def count(action: Action) -> int:
-            rule = rules[action[0]]
-            if rule.name == "pass" or rule.push or rule.multi:
-                return 0
-            dest = action[2] if rule.place else action[3]
-            landed = occupied[types[action[1]].level] >> dest & 1
-            return landed + (action[4].bit_count() if rule.removes else 0)
-
-        return count
+        """How many of the opponent's pieces `action` takes: where it lands and on its way."""
+        return self._c.captures(state, action)
 
     def _must_capture(self, state: State, actions: list[Action]) -> list[Action]:
         # compulsory capture: the plies that capture, if any; maximum: those capturing most
-        counts = list(map(self._counter(state), actions))
+        counts = [self._c.captures(state, a) for a in actions]
         best = max(counts)
         if best == 0:
             return actions
@@ -280,10 +271,15 @@ class Game:
             parts.append(f"{key}=" + ",".join(str(state[x]) for x in slots))
         M = self.layout.memory
         if M is not None and state[M]:
-            names = self.board.names
-            rule = self.ruleset.plies[state[M] - 1].name
-            parts.append(f"previous={rule}:{names[state[M + 1].bit_length() - 1]}-"
-                         f"{names[state[M + 2].bit_length() - 1]}")
+            parts.append("previous=" + self._previous_text(state[M:M + 3]))
+        for symbol, group in self._wide_groups.items():
+            masks = [state[i] for i in group if state[i]]
+            cells = sum(masks)
+            if len(group) > 1 and cells and len(split_into_pieces(cells, self._c.tables.placement_masks(
+                    self.ruleset.types[group[0]].size))) > 1:
+                names = self.board.names
+                parts.append(f"pieces.{symbol}=" + ",".join("+".join(names[c] for c in cells_of(mk))
+                                                            for mk in masks))
         out = self.outcome(state)
         if out >= 0:
             parts.append("result=" + (self.players[out] if out < len(self.players) else "draw"))
@@ -301,7 +297,9 @@ class Game:
             goals = " (the last holds the goals)" if self.board.goals else ""
             raise PositionError(f"expected {len(text_rows)} rows separated by '/'{goals}, "
                                 f"found {len(rows)}")
-        by_symbol = {t.symbol: i for i, t in enumerate(rs.types)}
+        by_symbol: dict[str, int] = {}
+        for i, t in enumerate(rs.types):
+            by_symbol.setdefault(t.symbol, i)
         s = [0] * L.length
         for r, (row_text, row) in enumerate(zip(rows, text_rows), start=1):
             if len(row_text) != len(row):
@@ -316,11 +314,7 @@ class Game:
                 while t is not None:  # the piece and everything it stands on
                     s[t] |= 1 << c
                     t = rs.types[t].carrier
-        for i, t in enumerate(rs.types):
-            if t.size > 1 and s[i]:
-                if s[i] not in self._c.tables.placement_masks(t.size):
-                    raise PositionError(f"the cells of '{t.symbol}' are not one placement of a "
-                                        f"piece covering {t.size} cells")
+        self._split_pieces(s, dict(f.partition("=")[::2] for f in fields[2:] if "=" in f))
         if fields[1] not in self.players:
             raise PositionError(f"unknown player to move '{fields[1]}' (players: {', '.join(self.players)})")
         s[L.P] = self.players.index(fields[1])
@@ -361,6 +355,8 @@ class Game:
                     s[slot] = int(x)
             elif key == "previous" and L.memory is not None:
                 s[L.memory:L.memory + 3] = self._parse_previous(value)
+            elif key.startswith("pieces.") and key[7:] in self._wide_groups:
+                pass  # read with the rows (_split_pieces)
             elif key == "result":
                 if value == "draw":
                     result = len(self.players)
@@ -381,15 +377,78 @@ class Game:
             return tuple(s)
         return settled
 
+    def _split_pieces(self, s: list[int], fields: dict[str, str]) -> None:
+        """Each wide piece's cells, from the rows (or `pieces.SYMBOL=a1+a2,b1+b2` where the
+        rows alone could be read two ways); a group's masks go in ascending order."""
+        masks_of = self._c.tables.placement_masks
+        for symbol, group in self._wide_groups.items():
+            size = self.ruleset.types[group[0]].size
+            cells = s[group[0]]
+            given = fields.get("pieces." + symbol)
+            if given is not None:
+                pieces = [self._placement_from_text(symbol, size, p) for p in given.split(",") if p]
+                if sum(pieces) != cells or sum(mk.bit_count() for mk in pieces) != cells.bit_count():
+                    raise PositionError(f"pieces.{symbol} must list the cells of '{symbol}' in the "
+                                        f"rows, each once")
+                ways = [sorted(pieces)]
+            else:
+                try:
+                    ways = split_into_pieces(cells, masks_of(size))
+                except SplitTooHard:
+                    ways = []
+            if len(ways) != 1 or len(ways[0]) > len(group):
+                if len(ways) > 1:
+                    raise PositionError(f"the cells of '{symbol}' split into pieces in more than one "
+                                        f"way: say which with pieces.{symbol}=a1+a2,b1+b2")
+                if len(group) == 1:
+                    raise PositionError(f"the cells of '{symbol}' are not one placement of a "
+                                        f"piece covering {size} cells")
+                raise PositionError(f"the cells of '{symbol}' are not {len(group)} or fewer pieces "
+                                    f"covering {size} cells each")
+            pieces = [0] * (len(group) - len(ways[0])) + ways[0]
+            for i, mk in zip(group, pieces):
+                s[i] = mk
+
+    def _placement_from_text(self, symbol: str, size: int, text: str) -> int:
+        mask = 0
+        for name in text.split("+"):
+            if name not in self.board.index:
+                raise PositionError(f"pieces.{symbol}: no cell '{name}'")
+            mask |= 1 << self.board.index[name]
+        if mask not in self._c.tables.placement_masks(size):
+            raise PositionError(f"pieces.{symbol}: {text} is not a placement of a piece covering "
+                                f"{size} cells")
+        return mask
+
+    def _previous_text(self, memory) -> str:
+        """`RULE:FROM-TO` (cells joined by + for a wide piece; no FROM for a placement), or `pass`."""
+        rule, frm, here = memory
+        plies = self.ruleset.plies
+        if rule > len(plies):
+            return "pass"
+        names = self.board.names
+        cells = lambda mask: "+".join(names[c] for c in cells_of(mask))  # noqa: E731
+        return f"{plies[rule - 1].name}:{cells(frm)}-{cells(here)}"
+
     def _parse_previous(self, value: str) -> list[int]:
-        rule, _, move = value.partition(":")
         names = [p.name for p in self.ruleset.plies]
-        start, _, end = move.partition("-")
+        if value == "pass" and "pass" in self.ruleset.remembers:
+            return [len(names) + 1, 0, 0]
+        rule, _, move = value.partition(":")
+        start, dash, end = move.partition("-")
         index = self.board.index
-        if rule not in self.ruleset.remembered or start not in index or end not in index:
-            raise PositionError(f"previous is RULE:FROM-TO with RULE one of "
-                                f"{', '.join(self.ruleset.remembered)}, found '{value}'")
-        return [names.index(rule) + 1, 1 << index[start], 1 << index[end]]
+        masks = []
+        for part in (start, end):
+            cells = [c for c in part.split("+") if c] if part else []
+            if any(c not in index for c in cells):
+                masks = None
+                break
+            masks.append(sum(1 << index[c] for c in cells))
+        if rule not in self.ruleset.remembers or not dash or masks is None or not masks[1]:
+            kept = [n for n in names if n in self.ruleset.remembers]
+            raise PositionError(f"previous is RULE:FROM-TO (RULE one of {', '.join(kept)}; "
+                                f"FROM empty for a placement) or pass, found '{value}'")
+        return [names.index(rule) + 1, masks[0], masks[1]]
 
     def render(self, state: State) -> str:
         """The board drawn for a person, with coordinates, and who is to move."""

@@ -43,29 +43,27 @@ class Tables:
                 return True
         return False
 
-    def lines_through(self, dirs: list[str]) -> list[list[int]]:
-        """Per cell, the masks of the maximal straight lines along `dirs` through it."""
-        key = tuple(dirs)
-        if key not in self._lines:
-            masks: list[int] = []
-            for d in dirs:
-                for line in self.board.lines(d):
-                    mask = sum(1 << c for c in line)
-                    if mask not in masks:
-                        masks.append(mask)
-            self._lines[key] = [[mk for mk in masks if mk >> c & 1] for c in range(self.n)]
-        return self._lines[key]
+    def line_masks(self, dirs: list[str]) -> list[int]:
+        """The masks of the maximal straight lines of cells along `dirs`, each once."""
+        masks: list[int] = []
+        for d in dirs:
+            for line in self.board.lines(d):
+                mask = sum(1 << c for c in line)
+                if mask not in masks:
+                    masks.append(mask)
+        return masks
 
-    def windows(self, length: int, dirs: list[str]) -> list[int]:
-        """The masks of every run of `length` consecutive cells along `dirs`."""
-        found: list[int] = []
+    def windows(self, dirs: list[str]) -> list[list[int]]:
+        """Per length n (index), the masks of every run of n consecutive cells along `dirs`."""
+        longest = max((len(line) for d in dirs for line in self.board.lines(d)), default=0)
+        found: list[list[int]] = [[] for _ in range(longest + 1)]
         for d in dirs:
             for c in range(self.n):
-                run = [c] + self.board.ray(c, d)[: length - 1]
-                if len(run) == length:
-                    mask = sum(1 << x for x in run)
-                    if mask not in found:
-                        found.append(mask)
+                ray = self.board.ray(c, d)
+                for length in range(1, len(ray) + 2):
+                    mask = sum(1 << x for x in [c] + ray[: length - 1])
+                    if mask not in found[length]:
+                        found[length].append(mask)
         return found
 
     def reverse_adjacency(self, dirs: list[str] | None) -> list[int]:

@@ -71,8 +71,10 @@ def test_all_errors_of_a_file_at_once(tmp_path):
     text = GOOD_HEAD + "piec q: owner A\nend e: A wins if count(zz)\nend f: B winz if 1\n"
     (tmp_path / "m.game").write_text(text)
     out = error_of(tmp_path / "m.game")
-    assert out.count(": error: ") == 2  # two syntax errors, each in its own declaration
+    # two syntax errors, each in its own declaration, and the other declarations' errors
+    assert out.count(": error: ") == 3
     assert ":7:1: error: expected a declaration" in out
+    assert ":8:24: error: unknown name 'zz'" in out
     assert ":9:10: error: expected 'lose', 'loses', 'win' or 'wins', found 'winz'" in out
 
 

@@ -76,6 +76,20 @@ CASES = {
  "region_dynamic": ("players A, B", "players A, B\nregion r: p"),
  "region_cells": ("players A, B", "players A, B\nregion r: a1 | 3"),
  "wide_piece_step": ("piece q: owner B, symbol Q\n", "piece q: owner B, size 2, symbol Q\n"),
+ # keyword hints come from the grammar
+ "syntax_start_relation": ("end e:", "relaton prey: p > q\nend e:"),
+ "syntax_start_compulsory": ("end e:", "compulsary capture\nend e:"),
+ "unknown_name_keyword": ("step onto empty", "step onto emtpy"),
+ # directions a square board has only `with diagonals`
+ "unknown_direction_diagonal": ("step onto empty", "step diagonal onto empty"),
+ "unknown_direction_in_expression": ("count(p) == 0", "count(adjacent(p, se)) == 0"),
+ # a syntax error does not hide the other declarations' errors, nor cascade
+ "syntax_and_semantic": ("ply go: move own piece step onto empty\nend e: A wins if count(p) == 0",
+                         "ply go: move own piece step onto emtpy\nply hop: move own q jump onto empty\n"
+                         "turn: go or hop\nend e: A wins if count(own q) == 0 and score > 1"),
+ "syntax_in_piece": ("piece q: owner B, symbol Q", "piece q: owner B symbol Q"),
+ "syntax_in_board": ("board square 3 x 3", "board square 3 x"),
+ "syntax_in_title": ('game "T"', "game T"),
 }
 
 EXPECTED = {
@@ -105,7 +119,7 @@ EXPECTED = {
     'setup_overlap': 't.game:7:1: error: cell a1 is already set up (line 6)\n    setup q: a1\n    ^~~~~~~~~~~',
     'setup_placement': "t.game:7:1: error: piece 'q' covers 2 cells in a straight line; c3 is not such a placement\n    setup q: c3\n    ^~~~~~~~~~~\n  hint: list the 2 cells one piece covers, e.g. `setup q: a1, b1`\nt.game:9:24: error: pieces covering several cells move only `anywhere`; 'step' is not supported for them\n    ply go: move own piece step onto empty\n                           ^~~~",
     'setup_dynamic': "t.game:7:10: error: 'empty' depends on the position; this needs a fixed set of cells\n    setup q: empty\n             ^~~~~",
-    'unknown_direction': "t.game:9:29: error: unknown direction 'nw' (this board has: n, e, s, w, orthogonal, all)\n    ply go: move own piece step nw onto empty\n                                ^~\n  hint: did you mean 'w'?",
+    'unknown_direction': "t.game:9:29: error: unknown direction 'nw' (this board has: n, e, s, w, orthogonal, all)\n    ply go: move own piece step nw onto empty\n                                ^~\n  hint: add `with diagonals` to the board declaration (`board square 3 x 3 with diagonals`)",
     'unknown_ply_piece': "t.game:9:18: error: unknown piece 'pawn'\n    ply go: move own pawn step onto empty\n                     ^~~~",
     'onto_type': 't.game:9:34: error: expected a set of cells, found a number\n    ply go: move own piece step onto 3\n                                     ^',
     'where_type': 't.game:9:46: error: expected a condition, found a number\n    ply go: move own piece step onto empty where count(empty)\n                                                 ^~~~~~~~~~~~',
@@ -118,7 +132,7 @@ EXPECTED = {
     'plus_cells': "t.game:10:24: error: join sets of cells with '|', not '+'\n    end e: A wins if count(p + q) == 0\n                           ^~~~~",
     'ordered_compare_cells': "t.game:10:18: error: '<' compares numbers; a set of cells can only be compared with == or !=\n    end e: A wins if p < q\n                     ^~~~~",
     'and_number': "t.game:10:18: error: 'and' joins conditions; this is a number\n    end e: A wins if count(p) and true_thing\n                     ^~~~~~~~\nt.game:10:31: error: unknown name 'true_thing'\n    end e: A wins if count(p) and true_thing\n                                  ^~~~~~~~~~",
-    'unknown_function': "t.game:10:18: error: unknown function 'size' (known: count, adjacent, aligned, in_a_row, undoes, closer)\n    end e: A wins if size(p) == 0\n                     ^~~~~~~",
+    'unknown_function': "t.game:10:18: error: unknown function 'size' (known: count, adjacent, aligned, in_a_row, undoes, last_ply, line, closer)\n    end e: A wins if size(p) == 0\n                     ^~~~~~~",
     'arity': 't.game:10:18: error: count() takes 1 argument, given 2\n    end e: A wins if count(p, q) == 0\n                     ^~~~~~~~~~~',
     'in_a_row_length': 't.game:10:27: error: in_a_row() needs a fixed length from 1 to 9\n    end e: A wins if in_a_row(count(p), p, all)\n                              ^~~~~~~~',
     'wrong_arg': 't.game:10:29: error: aligned() expects directions here, found a number\n    end e: A wins if aligned(p, 3)\n                                ^',
@@ -134,6 +148,15 @@ EXPECTED = {
     'region_dynamic': 't.game:4:11: error: pieces move; this needs a fixed set of cells (cells or regions)\n    region r: p\n              ^',
     'region_cells': "t.game:4:11: error: '|' needs a set of cells on both sides; the right side is a number\n    region r: a1 | 3\n              ^~~~~~",
     'wide_piece_step': "t.game:7:1: error: piece 'q' covers 2 cells in a straight line; c3 is not such a placement\n    setup q: c3\n    ^~~~~~~~~~~\n  hint: list the 2 cells one piece covers, e.g. `setup q: a1, b1`\nt.game:9:24: error: pieces covering several cells move only `anywhere`; 'step' is not supported for them\n    ply go: move own piece step onto empty\n                           ^~~~",
+    'syntax_start_relation': "t.game:10:1: error: expected a declaration (game, board, players, piece, setup, ply, turn, end, ...), found 'relaton'\n    relaton prey: p > q\n    ^~~~~~~\n  hint: did you mean 'relation'?",
+    'syntax_start_compulsory': "t.game:10:1: error: expected a declaration (game, board, players, piece, setup, ply, turn, end, ...), found 'compulsary'\n    compulsary capture\n    ^~~~~~~~~~\n  hint: did you mean 'compulsory'?",
+    'unknown_name_keyword': "t.game:9:34: error: unknown name 'emtpy'\n    ply go: move own piece step onto emtpy\n                                     ^~~~~\n  hint: did you mean 'empty'?",
+    'unknown_direction_diagonal': "t.game:9:29: error: unknown direction 'diagonal' (this board has: n, e, s, w, orthogonal, all)\n    ply go: move own piece step diagonal onto empty\n                                ^~~~~~~~\n  hint: add `with diagonals` to the board declaration (`board square 3 x 3 with diagonals`)",
+    'unknown_direction_in_expression': "t.game:10:36: error: unknown direction 'se' (this board has: n, e, s, w, orthogonal, all)\n    end e: A wins if count(adjacent(p, se)) == 0\n                                       ^~\n  hint: add `with diagonals` to the board declaration (`board square 3 x 3 with diagonals`)",
+    'syntax_and_semantic': "t.game:9:34: error: unknown name 'emtpy'\n    ply go: move own piece step onto emtpy\n                                     ^~~~~\n  hint: did you mean 'empty'?\nt.game:10:21: error: expected 'anywhere', 'push', 'slide', 'step' or 'walk', found 'jump'\n    ply hop: move own q jump onto empty\n                        ^~~~\nt.game:12:40: error: 'score' is kept per player: say whose\n    end e: A wins if count(own q) == 0 and score > 1\n                                           ^~~~~\n  hint: write score[mover] or score[A]",
+    'syntax_in_piece': "t.game:5:18: error: expected ',' or the end of the declaration, found 'symbol'\n    piece q: owner B symbol Q\n                     ^~~~~~",
+    'syntax_in_board': 't.game:2:17: error: the declaration ends too early: expected a number\n    board square 3 x\n                    ^',
+    'syntax_in_title': 't.game:1:6: error: expected a quoted string (e.g. "Three Musketeers"), found \'T\'\n    game T\n         ^',
 }
 
 
@@ -249,7 +272,7 @@ STACK_EXPECTED = {
 def test_stack_base_is_valid(tmp_path):
     path = tmp_path / "t.game"
     path.write_text(STACK, encoding="utf-8")
-    assert load(str(path)).remembered == ["slide", "double"]
+    assert load(str(path)).remembers  # undoes() looks back at the previous ply
 
 
 # Removals over a path, relations, closeness, chains, capture rules, setup boards.
@@ -288,11 +311,12 @@ WHISTLE_CASES = {
  "board_symbol": ('  ". b ."', '  ". q ."'),
  "board_and_setup": ("var quiet = 0", "setup red of A: b1\nvar quiet = 0"),
  "compulsory_twice": ("compulsory maximum capture", "compulsory maximum capture\ncompulsory capture"),
+ "relation_as_value": ("draw if quiet >= 10", "draw if count(beats) > 0"),
 }
 
 WHISTLE_EXPECTED = {
     'relation_unknown_kind': "t.game:6:23: error: unknown piece 'bleu'\n    relation beats: red > bleu, blue > red\n                          ^~~~\n  hint: did you mean 'blue'?",
-    'relation_builtin_name': "t.game:6:10: error: 'count' is a built-in function\n    relation count: red > blue, blue > red\n             ^~~~~\nt.game:15:34: error: unknown function 'beats' (known: count, adjacent, aligned, in_a_row, undoes, closer)\n      then remove opponent's piece & beats(from) & adjacent(path) - adjacent(from | here)\n                                     ^~~~~~~~~~~",
+    'relation_builtin_name': "t.game:6:10: error: 'count' is a built-in function\n    relation count: red > blue, blue > red\n             ^~~~~\nt.game:15:34: error: unknown function 'beats' (known: count, adjacent, aligned, in_a_row, undoes, last_ply, line, closer)\n      then remove opponent's piece & beats(from) & adjacent(path) - adjacent(from | here)\n                                     ^~~~~~~~~~~",
     'relation_arity': "t.game:15:34: error: beats() takes 1 argument, given 2\n      then remove opponent's piece & beats(from, here) & adjacent(path) - adjacent(from | here)\n                                     ^~~~~~~~~~~~~~~~~",
     'closer_type': "t.game:14:71: error: closer() expects a set of cells here, found a number\n    ply slide: move own piece slide chained onto empty where closer(here, 2, opponent's piece)\n                                                                          ^",
     'path_in_end': "t.game:18:26: error: 'path' means the cells a ply passes; it is used only in ply rules\n    end quiet: draw if count(path) > 0\n                             ^~~~",
@@ -305,6 +329,7 @@ WHISTLE_EXPECTED = {
     'board_symbol': 't.game:12:3: error: unknown symbol \'q\' (known: R, r, B, b and . for empty)\n      ". q ."\n      ^~~~~~~',
     'board_and_setup': 't.game:13:1: error: `setup board` gives the whole setup; drop this line or the board\n    setup red of A: b1\n    ^~~~~~~~~~~~~~~~~~',
     'compulsory_twice': 't.game:17:1: error: the capture rule is declared twice (first at line 16)\n    compulsory capture\n    ^~~~~~~~~~~~~~~~~~',
+    'relation_as_value': "t.game:18:26: error: 'beats' is a relation: it takes a set of cells\n    end quiet: draw if count(beats) > 0\n                             ^~~~~\n  hint: write beats(CELLS)",
 }
 
 

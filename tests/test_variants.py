@@ -7,7 +7,7 @@ import pytest
 from conftest import game_of
 from rulecraft.dsl.diagnostics import RulesetError
 from rulecraft.dsl.load import bundled_dir, load
-from rulecraft.interpreter import perft
+from rulecraft.interpreter import load_game, perft
 
 VARIANTS = ["3-spot-misere", "3-spot-optional-white", "3-spot-middle-points", "3-spot-score-rule"]
 
@@ -95,3 +95,175 @@ def test_a_variant_of_a_local_file(tmp_path):
     (tmp_path / "base.game").write_text(open(os.path.join(bundled_dir(), "three-musketeers.game")).read())
     (tmp_path / "v.game").write_text('variant of "base"\ngame "Local"\n')
     assert load(str(tmp_path / "v.game")).title == "Local"
+
+
+# ---------------------------------------------------------------- drop, for every kind
+
+def test_a_variant_can_lift_compulsory_capture(tmp_path):
+    path = tmp_path / "v.game"
+    path.write_text('variant of "tricouleur"\ndrop compulsory capture\n')
+    base, free = game_of("tricouleur"), load_game(str(path))
+    assert (base.ruleset.compulsory, free.ruleset.compulsory) == ("any", None)
+    s = free.initial_state()
+    for move in ("l3-m2", "v5-x5"):  # after these, First can capture
+        s = free.apply(s, free.action_from_text(s, move))
+    forced = base.state_from_text(free.state_to_text(s))
+    assert all(base.captures(forced, a) for a in base.legal_actions(forced))
+    captures = [a for a in free.legal_actions(s) if free.captures(s, a)]
+    assert captures and len(free.legal_actions(s)) > len(captures)
+
+
+def test_dropping_the_first_turn_gives_back_the_base_game(tmp_path):
+    path = tmp_path / "v.game"
+    path.write_text('variant of "3-a-side-balanced"\ndrop first turn\n')
+    plain, balanced, dropped = game_of("3-a-side"), game_of("3-a-side-balanced"), load_game(str(path))
+    assert balanced.ruleset.first_turn is not None and dropped.ruleset.first_turn is None
+    counts = [perft(g, g.initial_state(), 2) for g in (plain, balanced, dropped)]
+    assert counts[2] == counts[0] != counts[1]
+
+
+def test_drop_reaches_every_kind_of_declaration(tmp_path):
+    path = tmp_path / "v.game"
+    path.write_text('variant of "3-a-side"\n'
+                    "drop link l5 -- l3\n"  # a link's two cells in either order
+                    "drop remove a4, m4\n"
+                    "drop setup man of North\n"
+                    "drop end north_goal\n")
+    rs = load(str(path))
+    assert rs.board.size == 37 + 2  # nothing removed; two goals
+    assert rs.board.neighbours(rs.board.index["l3"], ["link"]) == []
+    assert rs.board.neighbours(rs.board.index["b3"], ["link"]) == [rs.board.index["b5"]]
+    assert [e.name for e in rs.ends] == ["south_goal"]
+    assert [rs.types[t].owner for t in rs.setup if rs.types[t].kind == "man"] == [0]
+
+
+DROP_ERRORS = {
+    "required": ('variant of "3-spot"\ndrop board\n',
+                 "v.game:2:1: error: cannot drop the board: a variant replaces it instead\n"
+                 "    drop board\n"
+                 "    ^~~~~~~~~~\n"
+                 "  hint: write the variant's own `board ...` line"),
+    "required_turn": ('variant of "3-spot"\ndrop turn\n',
+                      "v.game:2:1: error: cannot drop the turn: a variant replaces it instead\n"
+                      "    drop turn\n"
+                      "    ^~~~~~~~~\n"
+                      "  hint: write the variant's own `turn: ...` line"),
+    "no_capture_rule": ('variant of "3-spot"\ndrop compulsory capture\n',
+                        "v.game:2:1: error: cannot drop the capture rule: 3-spot has no such declaration\n"
+                        "    drop compulsory capture\n"
+                        "    ^~~~~~~~~~~~~~~~~~~~~~~"),
+    "no_such_link": ('variant of "3-a-side"\ndrop link b3 -- b6\n',
+                     "v.game:2:11: error: cannot drop link b3 -- b6: 3-a-side has no such declaration\n"
+                     "    drop link b3 -- b6\n"
+                     "              ^~~~~~~~\n"
+                     "  hint: did you mean 'b3 -- b5'?"),
+    "no_such_setup": ('variant of "3-a-side"\ndrop setup man of Nort\n',
+                      "v.game:2:12: error: cannot drop setup 'man of Nort': 3-a-side has no such declaration\n"
+                      "    drop setup man of Nort\n"
+                      "               ^~~~~~~~~~~\n"
+                      "  hint: did you mean 'man of North'?"),
+    "no_such_piece": ('variant of "3-spot"\ndrop piece whit\n',
+                      "v.game:2:12: error: cannot drop piece 'whit': 3-spot has no such declaration\n"
+                      "    drop piece whit\n"
+                      "               ^~~~\n"
+                      "  hint: did you mean 'white'?"),
+    "dropped_twice": ('variant of "3-spot"\ndrop end lost\ndrop end lost\n',
+                      "v.game:3:1: error: end 'lost' is dropped twice (first at line 2)\n"
+                      "    drop end lost\n"
+                      "    ^~~~~~~~~~~~~"),
+    "dropped_and_declared": ('variant of "3-spot"\ndrop end lost\nend lost: draw if score[Red] > 1\n',
+                             "v.game:3:1: error: end 'lost' is both dropped and declared (line 2)\n"
+                             "    end lost: draw if score[Red] > 1\n"
+                             "    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+                             "  hint: a declaration replaces the base's: the `drop` is not needed"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DROP_ERRORS))
+def test_drop_errors(tmp_path, name):
+    text, expected = DROP_ERRORS[name]
+    assert variant_error(tmp_path, text) == expected
+
+
+# ---------------------------------------------------------------- syntax errors in variants
+
+SMALL = '''game "S"
+board square 3 x 3
+players A, B
+piece p: owner A, symbol P
+piece q: owner B, symbol Q
+setup p: a1
+setup q: c3
+var score per player = 0
+ply go: move own piece step onto empty
+ply hop: move own piece slide onto empty
+end e: A wins if count(q) == 0
+'''
+
+
+def test_syntax_errors_of_a_variant_and_its_base_come_with_the_other_errors(tmp_path):
+    (tmp_path / "base.game").write_text(SMALL.replace("slide onto", "slid onto"))
+    text = ('variant of "base"\n'
+            "new region home a1, b1\n"  # a syntax error: no cascade where `home` is used
+            "ply go: move own piece step onto empty - home\n"
+            "new turn: go or hop\n"  # `hop` has a syntax error in the base: no cascade either
+            "end e: A wins if score > 6\n")
+    assert variant_error(tmp_path, text) == (
+        "base.game:10:25: error: expected 'anywhere', 'push', 'slide', 'step' or 'walk', found 'slid'\n"
+        "    ply hop: move own piece slid onto empty\n"
+        "                            ^~~~\n"
+        "  hint: did you mean 'slide'?\n"
+        "v.game:2:17: error: expected ':', found 'a1'\n"
+        "    new region home a1, b1\n"
+        "                    ^~\n"
+        "v.game:5:18: error: 'score' is kept per player: say whose\n"
+        "    end e: A wins if score > 6\n"
+        "                     ^~~~~\n"
+        "  hint: write score[mover] or score[A]")
+
+
+def test_a_variant_makes_up_for_a_broken_declaration_of_its_base(tmp_path):
+    (tmp_path / "base.game").write_text(SMALL.replace("slide onto", "slid onto"))
+    (tmp_path / "v.game").write_text('variant of "base"\nply hop: move own piece slide onto empty\n')
+    with pytest.raises(RulesetError) as info:
+        load(str(tmp_path / "v.game"))
+    assert [d.message for d in info.value.diagnostics] == [
+        "expected 'anywhere', 'push', 'slide', 'step' or 'walk', found 'slid'"]
+
+
+def test_a_broken_variant_line_stops_there(tmp_path):
+    assert variant_error(tmp_path, 'variant "3-spot"\ndrop end wonn\n') == (
+        "v.game:1:9: error: expected 'of', found '\"3-spot\"'\n"
+        '    variant "3-spot"\n'
+        "            ^~~~~~~~")
+
+
+# A drop's key is the key of the declaration it names (model.py's `key`).
+DROPS = {
+    "end won": "end won: mover wins if score[mover] >= 12",
+    "ply hop": "ply hop: move own piece step",
+    "region point": "region point: a1",
+    "var score": "var score = 0",
+    "piece man": "piece man: owner each, symbol S/N",
+    "relation prey": "relation prey: red > white",
+    "goal top": "goal top: c1 by ne",
+    "link b5 -- b3": "link b3 -- b5",
+    "remove a4, m4": "remove a4, m4",
+    "setup man of North": "setup man of North: e2",
+    "setup ball": "setup ball: g4",
+    "setup board": 'setup board: "..."',
+    "compulsory capture": "compulsory maximum capture",
+    "compulsory maximum capture": "compulsory capture",
+    "after each ply": "after each ply: quiet += 1",
+    "first turn": "first turn: any",
+}
+
+
+@pytest.mark.parametrize("dropped", sorted(DROPS))
+def test_a_drop_has_the_key_of_what_it_drops(dropped):
+    from rulecraft.dsl.parse import intended_key, parse_source
+    drop, = parse_source(f"drop {dropped}\n", "v.game").decls
+    decl, = parse_source(DROPS[dropped] + "\n", "v.game").decls
+    assert drop.key == decl.key
+    # ... and the key a broken declaration is taken to have is the same
+    assert intended_key(DROPS[dropped] + " $") == decl.key

@@ -86,11 +86,16 @@ def referenced(game: Game) -> tuple[set[int], list[frozenset[str]]]:
 def _label_map(graph, perm: dict[int, int]) -> dict | None:
     """The direction relabelling that `perm` induces on the arcs, if it is consistent."""
     pi: dict = {}
-    for u, v, d in graph.edges(data="dir"):
-        d2 = graph.edges[perm[u], perm[v]].get("dir")
-        if pi.setdefault(d, d2) != d2:
+    several = []
+    for u, v, ds in graph.edges(data="dirs"):
+        d2s = graph.edges[perm[u], perm[v]]["dirs"]
+        if len(ds) > 1 or len(d2s) > 1:  # an arc into a goal: checked as a set below
+            several.append((ds, d2s))
+        elif pi.setdefault(ds[0], d2s[0]) != d2s[0]:
             return None
     if len(set(pi.values())) != len(pi):
+        return None
+    if any({pi.get(d, d) for d in ds} != set(d2s) for ds, d2s in several):
         return None
     return pi
 
@@ -99,6 +104,10 @@ def candidate_symmetries(game: Game, setups: bool = True) -> list[Perm]:
     """Automorphisms of the board that preserve what the rules refer to (static checks only)."""
     board, rs = game.board, game.ruleset
     n = board.size
+    if any(t.size > 1 and u.size > 1 and (t.kind, t.owner) == (u.kind, u.owner)
+           for i, t in enumerate(rs.types) for u in rs.types[i + 1:]):
+        # Interchangeable wide pieces keep their masks sorted; a cell permutation would not.
+        return [tuple(range(n))]
     fixed, dir_sets = referenced(game)
     colour: list[tuple] = []
     for c in range(n):
@@ -111,7 +120,7 @@ def candidate_symmetries(game: Game, setups: bool = True) -> list[Perm]:
     matcher = DiGraphMatcher(
         g, g,
         node_match=lambda a, b: a["_rc_colour"] == b["_rc_colour"],
-        edge_match=lambda a, b: (a.get("dir") is None) == (b.get("dir") is None))
+        edge_match=lambda a, b: len(a["dirs"]) == len(b["dirs"]))
     placements = {}
     for t in rs.types:
         if t.size > 1 and t.size not in placements:

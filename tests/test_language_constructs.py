@@ -1,0 +1,328 @@
+"""Rule fixes and general constructs, each on a designer's small variant.
+
+Expected figures are derived by hand in the comments, or by an independent
+implementation written here (3-Spot on 3x4 with two neutral pieces).
+"""
+
+import random
+
+import pytest
+
+from rulecraft.dsl.diagnostics import RulesetError
+from rulecraft.interpreter import load_game
+from rulecraft.interpreter import perft as perft_at
+
+
+def perft(game, depth):
+    """perft(1), ..., perft(depth) from the setup."""
+    return [perft_at(game, game.initial_state(), d) for d in range(1, depth + 1)]
+
+
+def variant(tmp_path, name, text):
+    path = tmp_path / f"{name}.game"
+    path.write_text(text)
+    return load_game(str(path))
+
+
+def legal(game, state):
+    return [game.action_to_text(state, a) for a in game.legal_actions(state)]
+
+
+def play(game, *plies):
+    s = game.initial_state()
+    for p in plies:
+        s = game.apply(s, game.action_from_text(s, p))
+    return s
+
+
+# ---------------------------------------------------------------- several wide pieces of a kind
+
+SPOT_3X4 = '''variant of "3-spot"
+game "3-Spot on 3x4, two neutral pieces"
+board square 3 x 4
+setup white: b1 | b2, b3 | b4
+'''
+
+
+def _spot_perft(depth):
+    """3-Spot on 3 x 4 with two White pieces, written out independently of rulecraft."""
+    cells = [(f, r) for r in range(4) for f in range(3)]
+    dominoes = sorted({frozenset([(f, r), (f + df, r + dr)]) for f, r in cells
+                       for df, dr in ((1, 0), (0, 1)) if f + df < 3 and r + dr < 4},
+                      key=sorted)
+    points = {(0, 0), (1, 0), (2, 0)}
+
+    def moves(piece, others):
+        taken = set().union(*others)
+        return [d for d in dominoes if d != piece and not d & taken]
+
+    def count(blue, red, whites, scores, player, phase, d):
+        if d == 0:
+            return 1
+        own = [blue, red][player]
+        total = 0
+        if phase == 0:
+            for new in moves(own, [[blue, red][1 - player]] + list(whites)):
+                b, r = (new, red) if player == 0 else (blue, new)
+                sc = list(scores)
+                sc[player] += len(new & points)
+                if sc[player] >= 12:  # the game ends after the scoring
+                    total += 1 if d == 1 else 0
+                    continue
+                whites_moves = [(i, w) for i in range(2) for w in moves(whites[i], [b, r, whites[1 - i]])]
+                if whites_moves:
+                    total += count(b, r, whites, tuple(sc), player, 1, d - 1)
+                else:  # no White ply: the turn ends
+                    total += count(b, r, whites, tuple(sc), 1 - player, 0, d - 1)
+        else:
+            seen = set()
+            for i in range(2):
+                for w in moves(whites[i], [blue, red, whites[1 - i]]):
+                    new = frozenset([w, whites[1 - i]])
+                    if new in seen:  # the two White pieces are interchangeable
+                        continue
+                    seen.add(new)
+                    total += count(blue, red, tuple(sorted(new, key=sorted)), scores, 1 - player, 0, d - 1)
+        return total
+
+    def dom(a, b):
+        return frozenset([a, b])
+
+    start = (dom((2, 0), (2, 1)), dom((0, 0), (0, 1)),
+             tuple(sorted([dom((1, 0), (1, 1)), dom((1, 2), (1, 3))], key=sorted)))
+    return [count(*start, (0, 0), 0, 0, d) for d in range(1, depth + 1)]
+
+
+def test_two_wide_pieces_of_a_kind_play_as_two_pieces(tmp_path):
+    game = variant(tmp_path, "spot34", SPOT_3X4)
+    s = game.initial_state()
+    assert game.state_to_text(s) == ".W./.W./RWB/RWB Blue ply=1 score=0,0"
+    s = game.apply(s, game.action_from_text(s, "c1+c2-c3+c4"))
+    # Each White piece moves on its own (never a four-cell piece), into the free cells
+    # a3, a4, c1, c2 and its own.
+    assert sorted(legal(game, s)) == [
+        "b1+b2-a3+a4", "b1+b2-b1+c1", "b1+b2-b2+c2", "b1+b2-c1+c2",
+        "b3+b4-a3+a4", "b3+b4-a3+b3", "b3+b4-a4+b4", "b3+b4-c1+c2"]
+    assert perft(game, 5) == _spot_perft(5)
+
+
+def test_wide_pieces_drawn_in_a_setup_board(tmp_path):
+    game = variant(tmp_path, "drawn", SPOT_3X4.replace("setup white: b1 | b2, b3 | b4", "drop setup red\n"
+                   "drop setup white\ndrop setup blue\nnew setup board:\n  \"WW.\"\n  \"...\"\n  \"RWB\"\n  \"RWB\""))
+    s = game.initial_state()
+    assert game.state_to_text(s) == "WW./.../RWB/RWB Blue ply=1 score=0,0"
+    assert game.state_from_text(game.state_to_text(s)) == s
+
+
+def test_wide_pieces_read_two_ways_are_named_in_the_text(tmp_path):
+    game = variant(tmp_path, "spot34", SPOT_3X4)
+    # A 2x2 block of White: two pieces side by side, or one above the other.
+    with pytest.raises(ValueError, match=r"split into pieces in more than one way: say which with "
+                                         r"pieces.W=a1\+a2,b1\+b2"):
+        game.state_from_text("WW./WW./R.B/R.B Blue ply=1 score=0,0")
+    s = game.state_from_text("WW./WW./R.B/R.B Blue ply=1 score=0,0 pieces.W=a3+b3,a4+b4")
+    text = game.state_to_text(s)
+    assert text == "WW./WW./R.B/R.B Blue ply=1 score=0,0 pieces.W=a3+b3,a4+b4"
+    assert game.state_from_text(text) == s
+    other = game.state_from_text("WW./WW./R.B/R.B Blue ply=1 score=0,0 pieces.W=a3+a4,b3+b4")
+    assert other != s
+
+
+def test_wide_pieces_that_cannot_be_split_are_an_error(tmp_path):
+    path = tmp_path / "bad.game"
+    path.write_text(SPOT_3X4.replace("setup white: b1 | b2, b3 | b4", "setup white: b1, b2, b3, c3, c4, a4"))
+    with pytest.raises(RulesetError) as e:
+        load_game(str(path))
+    assert str(e.value).splitlines()[0] == (
+        f"{path}:4:1: error: the cells of 'white' (b1, b2, b3, c3, a4, c4) do not split into "
+        f"pieces covering 2 cells in a straight line")
+
+
+# ---------------------------------------------------------------- one definition of capture
+
+def test_a_disc_placed_on_a_tile_captures_nothing(tmp_path):
+    game = variant(tmp_path, "f3caps", '''variant of "force-3"
+new var caps = 0
+new after each ply: caps += captured
+new compulsory capture
+''')
+    # Placing a disc on a tile removes nothing: not a capture for the compulsory rule
+    # (every ply stays legal), and `captured` is 0 after it.
+    assert perft(game, 3) == [12, 132, 1924]
+    s = play(game, "a1")
+    assert game.var(s, "caps") == 0
+    assert game.captures(game.initial_state(), game.action_from_text(game.initial_state(), "a1")) == 0
+
+
+def test_captured_counts_the_piece_landed_on(tmp_path):
+    game = variant(tmp_path, "tmcaps", '''variant of "three-musketeers"
+new var caps = 0
+new after each ply: caps += captured
+''')
+    s = play(game, "a1xb1")
+    assert game.var(s, "caps") == 1
+    s = play(game, "a1xb1", "a2-a1")
+    assert game.var(s, "caps") == 1
+
+
+# ---------------------------------------------------------------- pieces standing on others
+
+def test_a_piece_on_a_kind_never_leaves_it(tmp_path):
+    game = variant(tmp_path, "hop", '''variant of "force-3"
+new ply hop: move own disc anywhere onto empty | tile - disc
+''')
+    s = game.state_from_text("tYt/t.t/ttt Yellow")
+    # The disc on b3 may hop to any tile without a disc, never into the hole b2.
+    hops = [a for a in game.legal_actions(s) if game._c.rules[a[0]].name == "hop"]
+    assert sorted(game.action_to_text(s, a) for a in hops) == \
+        ["b3-a1", "b3-a2", "b3-a3", "b3-b1", "b3-c1", "b3-c2", "b3-c3"]
+    rng = random.Random(3)
+    for _ in range(30):  # every position reached reads back from its text
+        s = game.initial_state()
+        for _ in range(30):
+            acts = game.legal_actions(s)
+            if not acts:
+                break
+            s = game.apply(s, rng.choice(acts))
+            assert game.state_from_text(game.state_to_text(s)) == s
+
+
+# ---------------------------------------------------------------- lines
+
+def test_three_of_four_musketeers_in_a_line(tmp_path):
+    game = variant(tmp_path, "four", '''variant of "three-musketeers"
+game "Four Musketeers"
+setup musketeer: a1, c3, e5, a5
+end aligned: Enemy wins if line(3, musketeer, orthogonal)
+''')
+    # a1, a3, a5 on file a (gaps allowed), e2 elsewhere: three of four in a line.
+    s = game.state_from_text("Mooo./ooooo/Moooo/ooooM/Moooo Musketeers")
+    assert game.winner(s) == 1
+    s = game.state_from_text("Mooo./ooooo/ooMoo/ooooM/Moooo Musketeers")
+    assert game.winner(s) is None
+    # From the setup no three stand in a line: the first plies are all captures.
+    assert perft(game, 2)[0] == 10
+
+
+def test_line_contiguous_or_not(tmp_path):
+    base = '''game "L"
+board square 5 x 1
+players A, B
+piece p: owner each, symbol P/Q
+ply put: place own piece onto empty
+end e: A wins if {cond}
+'''
+    gaps = variant(tmp_path, "gaps", base.format(cond="line(3, own p, all)"))
+    runs = variant(tmp_path, "runs", base.format(cond="line(3, own p, all, contiguous)"))
+    for g in (gaps, runs):
+        assert g.winner(g.state_from_text("PP.P. B")) == (0 if g is gaps else None)
+        assert g.winner(g.state_from_text("PPP.. B")) == 0
+
+
+def test_aligned_and_in_a_row_still_work(tmp_path):
+    game = variant(tmp_path, "old", '''variant of "three-musketeers"
+end aligned: Enemy wins if aligned(musketeer, orthogonal)
+''')
+    assert perft(game, 5) == perft(load_game("three-musketeers"), 5)
+
+
+# ---------------------------------------------------------------- built-in regions
+
+def test_ranks_files_and_rows_are_regions(tmp_path):
+    game = variant(tmp_path, "reg", '''variant of "three-musketeers"
+new region edge: rank1 | file_e
+''')
+    names = game.board.names
+    assert sorted(names[c] for c in game.ruleset.regions["edge"]) == \
+        ["a1", "b1", "c1", "d1", "e1", "e2", "e3", "e4", "e5"]
+    hexa = variant(tmp_path, "hexreg", '''variant of "3-a-side"
+new region top: row1
+''')
+    assert sorted(hexa.board.names[c] for c in hexa.ruleset.regions["top"]) == ["d1", "f1", "h1", "j1"]
+
+
+def test_a_declared_region_takes_a_built_in_name(tmp_path):
+    game = variant(tmp_path, "own", '''variant of "three-musketeers"
+new region rank1: c3
+''')
+    assert [game.board.names[c] for c in game.ruleset.regions["rank1"]] == ["c3"]
+
+
+# ---------------------------------------------------------------- the previous ply
+
+def test_no_placing_on_the_tile_just_moved(tmp_path):
+    game = variant(tmp_path, "f3last", '''variant of "force-3"
+ply place: place own disc onto tile - disc - last_to
+''')
+    s = play(game, "b1-b2")
+    assert game.state_to_text(s) == "ttt/ttt/t.t Green reserve.disc=3,3 previous=slide:b1-b2"
+    # The tile that slid to b2 takes no disc now; every other tile does.
+    assert legal(game, s) == ["a1", "c1", "a2", "c2", "a3", "b3", "c3", "a1-b1", "c1-b1", "b3-b1"]
+    assert game.state_from_text(game.state_to_text(s)) == s
+    # 12 first plies, 11 answers each, but after each of the 4 slides one placing fewer.
+    assert perft(game, 2) == [12, 128]
+
+
+def test_force_3_no_undo_reads_the_previous_ply():
+    game = load_game("force-3")
+    s = play(game, "b1-b2")
+    assert "b2-b1" not in legal(game, s)
+    # Only slides and double slides are remembered: after a placing, no previous ply.
+    assert game.state_to_text(play(game, "a1")) == "ttt/t.t/Ytt Green reserve.disc=2,3"
+
+
+def test_not_the_same_piece_twice_in_a_row(tmp_path):
+    game = variant(tmp_path, "twice", '''game "T"
+board square 3 x 3
+players A, B
+piece p: owner each, symbol P/Q
+setup p of A: a1, c1
+setup p of B: a3, c3
+turn: any then any
+ply go: move own piece step orthogonal onto empty where not (last_ply(go) and from == last_to)
+''')
+    s = play(game, "a1-b1")
+    # The piece now on b1 moved last: the second ply of the turn moves the other one.
+    assert sorted(legal(game, s)) == ["c1-c2"]
+
+
+# ---------------------------------------------------------------- slides, path, stalemate
+
+SLIDES = '''game "S"
+board square 4 x 4
+players A, B
+piece p: owner each, symbol P/Q
+setup p of A: a1
+setup p of B: d4
+ply go: move own piece slide {motion} onto empty{where}
+'''
+
+
+@pytest.mark.parametrize("motion, where, expected", [
+    ("2 up to 3", "", ["a1-a3", "a1-a4", "a1-c1", "a1-d1"]),
+    ("2", "", ["a1-a3", "a1-c1"]),
+    ("up to 2", "", ["a1-a2", "a1-a3", "a1-b1", "a1-c1"]),
+    ("", " where count(path) == 1", ["a1-a3", "a1-c1"]),
+    ("", " where count(path & rank1) > 0", ["a1-c1", "a1-d1"]),
+])
+def test_slide_bounds_and_path(tmp_path, motion, where, expected):
+    game = variant(tmp_path, "s", SLIDES.format(motion=motion, where=where))
+    assert legal(game, game.initial_state()) == expected
+
+
+def test_a_stuck_player_may_pass_instead_of_losing(tmp_path):
+    text = '''game "S"
+board square 3 x 1
+players A, B
+piece p: owner each, symbol P/Q
+setup p of A: a1
+setup p of B: c1
+ply go: move own piece step onto empty
+'''
+    loses = variant(tmp_path, "loses", text)
+    passes = variant(tmp_path, "passes", text + "end stuck: then turn to mover if no legal ply\n")
+    draws = variant(tmp_path, "draws", text + "end stuck: draw if no legal ply\n")
+    assert loses.winner(loses.state_from_text(".PQ B")) == 0
+    s = passes.state_from_text(".PQ B")
+    assert passes.state_to_text(s) == ".PQ A" and legal(passes, s) == ["b1-a1"]
+    assert draws.is_draw(draws.state_from_text(".PQ B"))
