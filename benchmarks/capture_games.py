@@ -57,7 +57,7 @@ def main() -> None:
     for name in CROWDED:
         game = load_game(name)
         print(f"{name}")
-        print(f"  {'position':<28} {'plies':>6} {"most segments":>14} {'ms per call':>12}")
+        print(f"  {'position':<28} {'plies':>6} {'most segments':>14} {'ms per call':>12}")
         for label, s in positions(game, name, args.positions, args.seed):
             acts = game.legal_actions(s)
             longest = max((len(game.action_to_text(s, a).split("-")) - 1 for a in acts), default=0)

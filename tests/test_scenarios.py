@@ -528,7 +528,7 @@ def test_draw_outcomes(tmp_path):
 
 
 def test_a_ply_the_game_lists_twice_is_reported(tmp_path, monkeypatch):
-    # The interpreter lists each ply once (RULINGS.md); simulate a game that does not.
+    # The interpreter lists each ply once (docs/RULES.md); simulate a game that does not.
     from rulecraft.interpreter.game import Game
     real = Game.legal_actions
     monkeypatch.setattr(Game, "legal_actions", lambda self, state: real(self, state)[:2] * 2)

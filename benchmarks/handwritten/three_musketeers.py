@@ -1,6 +1,6 @@
 """Three Musketeers written by hand in plain Python: the baseline rulecraft is measured against.
 
-The rules are exactly RULINGS.md section 1. The implementation is what a strong
+The rules are exactly docs/RULES.md section 1. The implementation is what a strong
 Python programmer would write for speed (python-chess style): bitboards in ints,
 shifts instead of loops over cells, precomputed tables, no objects per move.
 
@@ -103,7 +103,7 @@ def is_terminal(s: State) -> bool:
 
 
 def perft(s: State, depth: int) -> int:
-    """Leaf count to `depth` plies (RULINGS.md's perft), counting the last ply's moves."""
+    """Leaf count to `depth` plies (docs/RULES.md's perft), counting the last ply's moves."""
     if depth == 0:
         return 1
     moves = legal_actions(s)

@@ -1,6 +1,6 @@
 """3-Spot written by hand in plain Python: the baseline rulecraft is measured against.
 
-The rules are exactly RULINGS.md section 2 (the base game, point squares a1, b1,
+The rules are exactly docs/RULES.md section 2 (the base game, point squares a1, b1,
 c1). The implementation is what a strong Python programmer would write for speed:
 a piece is the index of its placement (one of the 12 dominoes of the 3x3 board),
 and one precomputed table answers "where may this piece go when these cells are
@@ -98,7 +98,7 @@ def is_terminal(s: State) -> bool:
 
 
 def perft(s: State, depth: int) -> int:
-    """Leaf count to `depth` plies (RULINGS.md's perft), counting the last ply's moves."""
+    """Leaf count to `depth` plies (docs/RULES.md's perft), counting the last ply's moves."""
     if depth == 0:
         return 1
     moves = legal_actions(s)
