@@ -9,15 +9,67 @@ from dataclasses import dataclass
 from .game import Game, State
 
 
-def perft(game: Game, state: State, depth: int) -> int:
-    """Leaf count of the game tree to `depth` plies (docs/RULES.md's definition)."""
+_END = object()
+
+
+class PerftBudgetError(Exception):
+    """perft stopped at its node budget (`max_nodes`) before finishing."""
+
+    def __init__(self, max_nodes: int, depth: int):
+        super().__init__(f"perft({depth}) stopped after {max_nodes:,} positions (the node budget)")
+        self.max_nodes = max_nodes
+        self.depth = depth
+
+
+def perft(game: Game, state: State, depth: int, max_nodes: int | None = None) -> int:
+    """Leaf count of the game tree to `depth` plies (docs/RULES.md's definition).
+
+    Depth first with an explicit stack, so any depth works (no recursion limit) and
+    Ctrl-C stops it at once. `max_nodes`: raise PerftBudgetError once more than this
+    many positions have been made (by `apply`; the leaves are counted without being
+    made), for callers that must bound the work; None (the default) for no bound.
+    """
+    if depth < 0:
+        raise ValueError(f"perft depth must be 0 or more, found {depth}")
     if depth == 0:
         return 1
-    actions = game.legal_actions(state)
+    legal, apply = game.legal_actions, game.apply
+    actions = legal(state)
     if depth == 1:
         return len(actions)
-    apply = game.apply
-    return sum(perft(game, apply(state, a), depth - 1) for a in actions)
+    budget = -1 if max_nodes is None else max_nodes
+    made = 0
+    total = 0
+    # states[k] is at k plies from `state`; its remaining plies wait in pending[k]
+    states = [state]
+    pending = [iter(actions)]
+    bottom = depth - 2  # the level whose children's plies are counted, not made
+    while pending:
+        k = len(pending) - 1
+        a = next(pending[k], _END)
+        if a is _END:
+            pending.pop()
+            states.pop()
+            continue
+        child = apply(states[k], a)
+        kids = legal(child)
+        if k == bottom:
+            made += 1
+            # the whole bottom level at once: the hot loop of a deep perft
+            s = states[k]
+            for b in pending[k]:
+                total += len(legal(apply(s, b)))
+                made += 1
+            total += len(kids)
+            pending.pop()
+            states.pop()
+        else:
+            made += 1
+            states.append(child)
+            pending.append(iter(kids))
+        if budget >= 0 and made > budget:
+            raise PerftBudgetError(max_nodes, depth)
+    return total
 
 
 @dataclass

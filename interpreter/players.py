@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 from typing import Callable, TextIO
 
-from .game import Action, Game, IllegalActionError, State
+from .game import Action, Game, State
 
 Agent = Callable[[State], Action]
+MAX_LINE = 4096  # characters of one typed line; a longer one is refused whole
 
 
 class QuitGame(Exception):
@@ -26,7 +27,12 @@ def human_agent(game: Game, stdin: TextIO, stdout: TextIO) -> Agent:
         while True:
             stdout.write(f"{game.players[game.to_move(state)]}> ")
             stdout.flush()
-            line = stdin.readline()
+            line = stdin.readline(MAX_LINE)
+            if len(line) == MAX_LINE and not line.endswith("\n"):
+                while line and not line.endswith("\n"):  # the rest of the overlong line
+                    line = stdin.readline(MAX_LINE)
+                stdout.write(f"a ply is at most {MAX_LINE:,} characters\n")
+                continue
             if not line or line.strip() in ("quit", "exit", "q"):
                 raise QuitGame
             text = line.strip()
@@ -38,7 +44,7 @@ def human_agent(game: Game, stdin: TextIO, stdout: TextIO) -> Agent:
                 continue
             try:
                 return game.action_from_text(state, text)
-            except IllegalActionError as e:
+            except ValueError as e:  # IllegalActionError, or anything else the text breaks
                 stdout.write(f"{e}\n")
 
     return choose

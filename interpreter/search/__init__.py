@@ -15,8 +15,8 @@ from .agents import make_agent
 from .alphabeta import AlphaBeta, SearchResult
 from .mcts import MCTS
 from .proof import ProofResult, ProofSearch
-from .solver import Solution, SolveError, Value, solve
+from .solver import Solution, SolutionFileError, SolveError, Value, solve
 from .symmetry import board_symmetries
 
 __all__ = ["AlphaBeta", "MCTS", "ProofResult", "ProofSearch", "SearchResult", "Solution",
-           "SolveError", "Value", "board_symmetries", "make_agent", "solve"]
+           "SolutionFileError", "SolveError", "Value", "board_symmetries", "make_agent", "solve"]

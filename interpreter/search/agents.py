@@ -7,47 +7,69 @@ Specs:
 - `perfect` (solves the game from the first position it is asked about) or
   `perfect:PATH` (a solution file saved by `rulecraft solve --save`).
 Among equally good plies, an agent picks with its own seeded random generator.
+Numbers are bounded (MAX_ITERATIONS, MAX_DEPTH, MAX_SECONDS): anything else in a spec is
+a ValueError with a message for the person who typed it.
 """
 
 from __future__ import annotations
 
+import math
 import random
+import re
 from typing import Callable
 
 from ..game import Action, Game, State
-from .alphabeta import AlphaBeta
+from .alphabeta import MAX_DEPTH, AlphaBeta
 from .mcts import MCTS
 from .solver import Solution, solve
 
 Agent = Callable[[State], Action]
 SPECS = "random, mcts:N, mcts:Ts, alphabeta:DEPTH[:T], perfect, perfect:PATH"
+MAX_ITERATIONS = 100_000_000
+MAX_SECONDS = 86_400.0  # a day a ply
 
 
-def _positive_int(text: str, what: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"{what} must be a whole number of at least 1, found '{text}'")
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 30 else text[:27] + "...")
+
+
+def _whole(text: str, what: str, most: int) -> int:
+    if not re.fullmatch(r"[0-9]{1,12}", text) or not 1 <= int(text) <= most:
+        raise ValueError(f"{what} must be a whole number from 1 to {most:,}, found {_shown(text)}")
     return int(text)
 
 
 def _seconds(text: str, what: str) -> float:
-    try:
-        value = float(text[:-1] if text.endswith("s") else text)
-    except ValueError:
-        raise ValueError(f"{what} must be a number of seconds, found '{text}'") from None
-    if not value > 0:
-        raise ValueError(f"{what} must be more than 0 seconds, found '{text}'")
+    number = text[:-1] if text.endswith("s") else text
+    if not re.fullmatch(r"[0-9]*\.?[0-9]+(e[+-]?[0-9]+)?", number, re.IGNORECASE) \
+            or len(number) > 30:
+        raise ValueError(f"{what} must be a number of seconds, found {_shown(text)}")
+    value = float(number)
+    if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
+        raise ValueError(f"{what} must be more than 0 and at most {MAX_SECONDS:,.0f} seconds, "
+                         f"found {_shown(text)}")
     return value
 
 
 def perfect_agent(game: Game, solution: Solution | None, rng: random.Random) -> Agent:
-    """Plays an optimal ply; solves from the position it meets when it has no solution for it."""
+    """Plays an optimal ply; solves from the position it meets when it has no solution for it
+    (a SolveError if that solve passes the memory cap)."""
     held = [solution]
 
     def choose(state: State) -> Action:
         sol = held[0]
-        if sol is None or state not in sol:
+        best = None
+        if sol is not None and state in sol:
+            try:
+                best = sol.best_actions(state)
+            except KeyError:  # a child the solution lacks: solve afresh below
+                best = None
+        if best is None:
             sol = held[0] = solve(game, state, progress=True)
-        return rng.choice(sol.best_actions(state))
+            best = sol.best_actions(state)
+        if not best:
+            raise ValueError("no legal ply: the game is over")
+        return rng.choice(best)
 
     return choose
 
@@ -58,8 +80,8 @@ def make_agent(spec: str, game: Game, seed: int | None = None, also_known: str =
     `also_known` names the caller's own specs in that error (`play` adds `human`).
     """
     rng = random.Random(seed)
-    name, _, arg = spec.strip().partition(":")
-    if name == "random" and not arg:
+    name, colon, arg = spec.strip().partition(":")
+    if name == "random" and not colon:
         return lambda state: rng.choice(game.legal_actions(state))
     if name == "mcts":
         if not arg:
@@ -67,12 +89,16 @@ def make_agent(spec: str, game: Game, seed: int | None = None, also_known: str =
         if arg.endswith("s"):
             m = MCTS(game, iterations=None, time_limit=_seconds(arg, "mcts's time"), seed=seed)
         else:
-            m = MCTS(game, iterations=_positive_int(arg, "mcts's iterations"), seed=seed)
+            m = MCTS(game, iterations=_whole(arg, "mcts's iterations", MAX_ITERATIONS),
+                     seed=seed)
         return m.choose
     if name == "alphabeta":
-        depth_text, _, time_text = arg.partition(":")
-        depth = _positive_int(depth_text, "alphabeta's depth")
-        limit = _seconds(time_text, "alphabeta's time") if time_text else None
+        depth_text, colon, time_text = arg.partition(":")
+        if not depth_text:
+            raise ValueError("alphabeta needs a depth: alphabeta:4, or alphabeta:4:2s for at "
+                             "most 2 seconds a ply")
+        depth = _whole(depth_text, "alphabeta's depth", MAX_DEPTH)
+        limit = _seconds(time_text, "alphabeta's time") if colon else None
         ab = AlphaBeta(game)
 
         def choose(state: State) -> Action:
@@ -83,7 +109,10 @@ def make_agent(spec: str, game: Game, seed: int | None = None, also_known: str =
 
         return choose
     if name == "perfect":
-        solution = Solution.load(arg, game) if arg else None
+        if colon and not arg:
+            raise ValueError("perfect: needs the path of a solution file after the colon "
+                             "(perfect:PATH), or no colon at all to solve first")
+        solution = Solution.load(arg, game) if arg else None  # SolutionFileError: ValueError
         return perfect_agent(game, solution, rng)
     known = f"{also_known}, {SPECS}" if also_known else SPECS
-    raise ValueError(f"unknown player '{spec}' (known: {known})")
+    raise ValueError(f"unknown player {_shown(spec)} (known: {known})")

@@ -21,6 +21,9 @@ from ..game import Action, Game, State
 
 WIN = 1_000_000_000
 MAX_PLIES = 100_000
+# The deepest search: the negamax recursion takes one Python call a ply, and Python's
+# recursion limit (1,000 by default) must hold it and its callers.
+MAX_DEPTH = 500
 MATE = WIN - MAX_PLIES  # scores beyond +-MATE are forced wins or losses
 INF = 2 * WIN
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -107,7 +110,7 @@ class AlphaBeta:
                 if flag == UPPER and score <= alpha:
                     return score
         actions = g.legal_actions(state)
-        if not actions:  # not terminal, yet stuck: the rulings' default, the mover loses
+        if not actions:  # not terminal, yet stuck: by the default rule, the mover loses
             return -(WIN - ply)
         if tt_move is not None and tt_move in actions:
             actions.remove(tt_move)
@@ -144,10 +147,12 @@ class AlphaBeta:
         """
         if depth is None and time_limit is None:
             raise ValueError("give a depth, a time limit or both")
+        if depth is not None and not 1 <= depth <= MAX_DEPTH:
+            raise ValueError(f"the depth must be from 1 to {MAX_DEPTH}, found {depth}")
         g = self.game
         begin = time.perf_counter()
         self.nodes = 0
-        max_depth = depth if depth is not None else MAX_PLIES
+        max_depth = depth if depth is not None else MAX_DEPTH
         actions = g.legal_actions(state)
         if not actions:
             return SearchResult(self._leaf(state, 0), [], 0, 0, 0.0)

@@ -1,18 +1,24 @@
 """The `solve` and `analyze` subcommands (registered by interpreter/cli.py's COMMAND_MODULES).
 
     rulecraft solve FILE [--position TEXT] [--json] [--symmetry] [--save PATH] [--proof]
+                         [--max-positions N] [--max-memory SIZE]
     rulecraft analyze FILE --position TEXT [--json] [--symmetry] [--solution PATH]
+                           [--max-positions N] [--max-memory SIZE]
+
+A solve stopped by a cap (positions, memory) or by running out of memory is a usage
+error (exit 2), its message on stderr; with --json, `{"error": "..."}` is printed too.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
 from ..game import Game, State
 from .proof import proof_value
-from .solver import Solution, SolveError, solve
+from .solver import AUTO, OutOfMemory, Solution, SolveError, parse_size, printable, solve
 
 USAGE = 2
 
@@ -24,14 +30,37 @@ def _setup(args) -> tuple[Game, State]:
     return game, start_state(game, args.position)
 
 
-def _solve(game: Game, state: State, args) -> Solution:
-    from ..cli import UsageError
+def _fail(args, message: str):
+    """A usage error; with --json, the JSON object `{"error": message}` on stdout first."""
+    from ..cli import UsageError, emit_json
 
+    if args.json:
+        emit_json({"error": message})
+    return UsageError(message)
+
+
+def _stopped(args, e: SolveError):
+    """The usage error for a search stopped by a cap, with a word on how to raise it."""
+    message = OUT_OF_MEMORY if isinstance(e, OutOfMemory) else str(e)
+    if e.limit == "memory":
+        message += ("; --max-memory SIZE sets another cap" if args.max_memory is not None else
+                    " (three quarters of the memory available); --max-memory SIZE sets another")
+    elif e.limit == "positions":
+        message += " (--max-positions)"
+    return _fail(args, message)
+
+
+OUT_OF_MEMORY = ("ran out of memory (the machine had less free memory than the cap assumed): "
+                 "give a lower --max-memory")
+
+
+def _solve(game: Game, state: State, args) -> Solution:
     try:
         return solve(game, state, symmetry=args.symmetry, max_positions=args.max_positions,
+                     max_memory=AUTO if args.max_memory is None else args.max_memory,
                      progress=args.progress or sys.stderr.isatty())
     except SolveError as e:
-        raise UsageError(str(e)) from None
+        raise _stopped(args, e) from None
 
 
 def _describe(game: Game, state: State, value: str, remoteness: int | None) -> str:
@@ -48,8 +77,18 @@ def cmd_solve_by_proof(game: Game, state: State, args) -> int:
     from ..cli import emit_json
 
     begin = time.perf_counter()
-    value, wins, positions = proof_value(game, state, symmetry=args.symmetry, mobility=True,
-                                         progress=args.progress or sys.stderr.isatty())
+    failed = None
+    try:
+        value, wins, positions = proof_value(
+            game, state, symmetry=args.symmetry, mobility=True,
+            progress=args.progress or sys.stderr.isatty(), max_positions=args.max_positions,
+            max_memory=AUTO if args.max_memory is None else args.max_memory)
+    except SolveError as e:
+        failed = e
+    except MemoryError:
+        failed = OutOfMemory(OUT_OF_MEMORY)  # raised below, once the tables are let go
+    if failed is not None:
+        raise _stopped(args, failed) from None
     seconds = time.perf_counter() - begin
     best = [game.action_to_text(state, a) for a in wins]
     if args.json:
@@ -72,13 +111,19 @@ def cmd_solve(args) -> int:
         if args.save:
             raise UsageError("--proof finds a value only; it has no solution to --save")
         return cmd_solve_by_proof(game, state, args)
+    if args.save:
+        _check_writable(args.save)
     begin = time.perf_counter()
     sol = _solve(game, state, args)
     seconds = time.perf_counter() - begin
     value, remoteness = sol.lookup(state)
     best = [game.action_to_text(state, a) for a in sol.best_actions(state)]
     if args.save:
-        sol.save(args.save)
+        try:
+            sol.save(args.save)
+        except OSError as e:
+            raise _fail(args, f"--save: {printable(args.save)}: cannot write "
+                              f"({e.strerror or e})") from None
     if args.json:
         from ..cli import emit_json
 
@@ -96,7 +141,7 @@ def cmd_solve(args) -> int:
     if best:
         print(f"best: {', '.join(best)}")
     if args.save:
-        print(f"saved: {args.save}")
+        print(f"saved: {printable(args.save)}")
     return 0
 
 
@@ -107,14 +152,18 @@ def cmd_analyze(args) -> int:
     if args.solution:
         try:
             sol = Solution.load(args.solution, game)
-        except (OSError, ValueError) as e:
+        except ValueError as e:  # SolutionFileError: the message names the file
             raise UsageError(f"--solution: {e}") from None
         if state not in sol:
             raise UsageError("--solution: the position is not among those the solution holds")
     else:
         sol = _solve(game, state, args)
     value, remoteness = sol.lookup(state)
-    plies = sol.analyze(state)
+    try:
+        plies = sol.analyze(state)
+    except KeyError:  # a file that is sound, yet was not made by solving (none are)
+        raise UsageError(f"--solution: {printable(args.solution)}: it lacks positions that the "
+                         f"plies of this one lead to") from None
     best = set(sol.best_actions(state))
     if args.json:
         emit_json({"position": game.state_to_text(state), "value": value, "remoteness": remoteness,
@@ -133,13 +182,51 @@ def cmd_analyze(args) -> int:
     return 0
 
 
+def _check_writable(path: str) -> None:
+    """Refuse a --save path that cannot be written before spending time on the solve."""
+    from ..cli import UsageError
+
+    shown = printable(path)
+    try:
+        where = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path):
+            raise UsageError(f"--save: {shown}: is a directory")
+        if not os.path.isdir(where):
+            raise UsageError(f"--save: {shown}: no such directory {printable(where)}")
+        if not os.access(path if os.path.exists(path) else where, os.W_OK):
+            raise UsageError(f"--save: {shown}: cannot write (permission denied)")
+    except ValueError:  # a NUL byte
+        raise UsageError(f"--save: {shown}: not a usable file name") from None
+
+
+def _positive_count(text: str) -> int:
+    shown = repr(text if len(text) <= 30 else text[:27] + "...")
+    if not (text.isascii() and text.isdigit()) or not text.strip("0"):
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, found {shown}")
+    if len(text) > 15:
+        raise argparse.ArgumentTypeError(f"must be at most 15 digits long, found {shown}")
+    return int(text)
+
+
+def _memory_size(text: str) -> int:
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--symmetry", action="store_true",
                    help="store one position per class of board symmetries (same results)")
-    p.add_argument("--max-positions", type=int, default=None, metavar="N",
-                   help="give up past N reachable positions")
+    p.add_argument("--max-positions", type=_positive_count, default=None, metavar="N",
+                   help="give up past N reachable positions (with --proof: N positions in "
+                        "the proof tables)")
+    p.add_argument("--max-memory", type=_memory_size, default=None, metavar="SIZE",
+                   help="give up before the search would need more memory than SIZE (500M, "
+                        "2G, ...; K, M, G are powers of 1024); by default three quarters of "
+                        "the memory available when it starts")
     p.add_argument("--progress", action="store_true",
                    help="report progress on stderr (the default when it is a terminal)")
 

@@ -15,18 +15,28 @@ packed (and, optionally, symmetry-canonical) position.
   solver for those games.
 
 Thresholds use the 1+epsilon trick (Pawlewicz and Lew), which cuts re-expansions.
+
+Bounds: `max_nodes` (expansions), `max_positions` (transposition table entries) and
+`max_memory` (the table's estimated size in bytes; by default three quarters of the
+memory available, as for the solver). A search stopped by one of them, or by Python's
+recursion limit on a very long line of play, answers `proven=None` with the reason in
+`ProofResult.stopped`; `proof_value` turns that into a SolveError.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 
 from ..game import Game, State
-from .solver import Codec, Progress
-from .symmetry import Canonicalizer, Perm, board_symmetries
+from .solver import AUTO, Codec, Progress, SolveError, _memory_limit, format_bytes
+from .symmetry import Canonicalizer, Perm, board_symmetries, canonicalizer_bytes
 
 INF = 1 << 60
+# A table entry, in bytes beyond its key: dict slot, (pn, dn) tuple and ints (about 150
+# measured on Three Musketeers: 1 GB for 6.9 million entries), with a margin.
+BYTES_PER_ENTRY = 170
 
 
 @dataclass
@@ -35,6 +45,8 @@ class ProofResult:
     nodes: int  # positions expanded (with repeats)
     table: int  # entries in the transposition table
     seconds: float
+    stopped: str | None = None  # why a search ended without an answer, if not max_nodes
+    limit: str | None = None  # the cap that stopped it: "positions", "memory" or None
 
 
 class ProofSearch:
@@ -42,16 +54,34 @@ class ProofSearch:
 
     def __init__(self, game: Game, player: int, *, depth_limit: int | None = None,
                  symmetry: bool | list[Perm] = False, epsilon: float = 0.25,
-                 max_nodes: int | None = None, progress: bool = False, mobility: bool = False):
+                 max_nodes: int | None = None, progress: bool = False, mobility: bool = False,
+                 max_positions: int | None = None, max_memory: int | str | None = AUTO):
         self.game = game
         self.player = player
         self.depth_limit = depth_limit
         self.codec = Codec(game)
         perms = board_symmetries(game) if symmetry is True else list(symmetry or [])
+        self.max_memory = _memory_limit(max_memory)
+        tables = canonicalizer_bytes(perms, self.codec.types, self.codec.cells) \
+            if len(perms) > 1 else 0
+        if self.max_memory is not None and tables > self.max_memory:
+            raise SolveError(f"the symmetry tables alone would need more than the memory cap "
+                             f"of {format_bytes(self.max_memory)}", "memory")
         self.canon = Canonicalizer(perms, self.codec.types, self.codec.cells) \
             if len(perms) > 1 else None
         self.epsilon = epsilon
         self.max_nodes = max_nodes
+        self.max_positions = max_positions
+        # the table may hold this many entries (the tighter of the two caps), or None
+        per_entry = BYTES_PER_ENTRY + sys.getsizeof(1 << max(1, self.codec.bits - 1)) \
+            + (64 if depth_limit is not None else 0)  # keys (key, depth) are tuples
+        caps = [c for c in (max_positions,
+                            None if self.max_memory is None
+                            else (self.max_memory - tables) // per_entry)
+                if c is not None]
+        self._table_cap = min(caps) if caps else None
+        self._stopped: str | None = None
+        self._stop_limit: str | None = None
         self.mobility = mobility
         self._root_key = None
         self._root_numbers = (1, 1)  # the root's latest (pn, dn), for the progress line
@@ -77,16 +107,38 @@ class ProofSearch:
         dl = self.depth_limit
         self._root_key = self.key(state, dl)
         self._limit = None if self.max_nodes is None else start_nodes + self.max_nodes
+        self._stopped = self._stop_limit = None
         pn, dn = self._probe(state, dl)
-        while pn and dn:
-            if self._limit is not None and self.nodes >= self._limit:
-                break
-            self._mid(state, INF, INF, dl)
-            pn, dn = self._probe(state, dl)
+        try:
+            while pn and dn:
+                if self._limit is not None and self.nodes >= self._limit or self._stopped:
+                    break
+                self._mid(state, INF, INF, dl)
+                pn, dn = self._probe(state, dl)
+        except RecursionError:
+            self._path.clear()
+            self._stopped = (f"the proof search followed a line of play deeper than Python's "
+                             f"recursion limit ({sys.getrecursionlimit():,} calls), no answer "
+                             f"yet; the retrograde solver handles long lines of play")
         self._progress.done()
         proven = True if pn == 0 else False if dn == 0 else None
+        stopped = None if proven is not None else self._stopped
         return ProofResult(proven, self.nodes - start_nodes, len(self.table),
-                           time.perf_counter() - begin)
+                           time.perf_counter() - begin, stopped, stopped and self._stop_limit)
+
+    def _over_table_cap(self) -> bool:
+        """Whether the table is full; the reason is kept for `ProofResult.stopped`."""
+        if self._stopped is None:
+            if self.max_positions is not None and len(self.table) > self.max_positions:
+                self._stopped = (f"more than {self.max_positions:,} positions in the proof "
+                                 f"table, and no answer yet")
+                self._stop_limit = "positions"
+            else:
+                self._stop_limit = "memory"
+                self._stopped = (f"the proof search would need more than the memory cap of "
+                                 f"{format_bytes(self.max_memory or 0)} (stopped at "
+                                 f"{len(self.table):,} positions in its table, no answer yet)")
+        return True
 
     def _probe(self, state: State, dl: int | None) -> tuple[int, int]:
         """(pn, dn) of a position: exact at the end of the game, else the table's, else (1, 1)."""
@@ -108,6 +160,9 @@ class ProofSearch:
             self._progress.update(f"proof search: {self.nodes:,} nodes, {len(self.table):,} in "
                                   f"table, root pn {pn:,} dn {dn:,}")
         if self._limit is not None and self.nodes > self._limit:
+            return
+        if self._table_cap is not None and len(self.table) > self._table_cap \
+                and self._over_table_cap() or self._stopped:
             return
         g = self.game
         key = self.key(state, dl)
@@ -137,7 +192,7 @@ class ProofSearch:
                 repeats = k in self._path
                 self.saw_non_loss |= repeats
                 kids.append((c, k, (INF, 0) if repeats else None, guess))
-        if not kids:  # stuck without an end rule firing: the mover loses (the rulings' default)
+        if not kids:  # stuck without an end rule firing: the mover loses (the default rule)
             self.table[key] = (INF, 0) if is_or else (0, INF)
             return
         self._path.add(key)
@@ -170,7 +225,7 @@ class ProofSearch:
                 if pn >= thpn or dn >= thdn or not pn or not dn:
                     table[key] = (pn, dn)
                     return
-                if self._limit is not None and self.nodes > self._limit:
+                if self._limit is not None and self.nodes > self._limit or self._stopped:
                     table[key] = (pn, dn)
                     return
                 if is_or:
@@ -222,13 +277,16 @@ def proof_value(game: Game, state: State, **options) -> tuple[str, list, int]:
     Returns (value, winning plies (for a win; empty otherwise), positions in the tables).
     'draw' means neither player can force a win; in games with cycles that answer is
     subject to the caveat in this module's docstring. No remoteness: df-pn proves only.
+    Raises SolveError when a search stops without an answer (a node, position or memory
+    cap, or the recursion limit): then nothing is known.
     """
     me = game.to_move(state)
     if game.is_terminal(state):
         w = game.winner(state)
         return ("draw" if w is None else "win" if w == me else "lose"), [], 0
     mine = ProofSearch(game, me, **options)
-    proven = mine.prove(state).proven
+    result = mine.prove(state)
+    proven = _answer(result)
     if proven:
         wins = []
         for a in game.legal_actions(state):
@@ -236,9 +294,19 @@ def proof_value(game: Game, state: State, **options) -> tuple[str, list, int]:
             if mine._probe(c, None if mine.depth_limit is None else mine.depth_limit - 1)[0] == 0:
                 wins.append(a)
         return "win", wins, len(mine.table)
-    if proven is False and not mine.saw_non_loss:
+    if not mine.saw_non_loss:
         # every line the disproof met ended in a loss for the mover: the opponent wins
         return "lose", [], len(mine.table)
+    positions = len(mine.table)
+    mine.table = {}  # the second search gets the memory back
     theirs = ProofSearch(game, 1 - me, **options)
-    proven = theirs.prove(state).proven
-    return ("lose" if proven else "draw"), [], len(mine.table) + len(theirs.table)
+    proven = _answer(theirs.prove(state))
+    return ("lose" if proven else "draw"), [], positions + len(theirs.table)
+
+
+def _answer(result: ProofResult) -> bool:
+    if result.proven is None:
+        reason = result.stopped or (f"the proof search reached its node budget "
+                                    f"({result.nodes:,} expansions), no answer yet")
+        raise SolveError(reason, result.limit)
+    return result.proven

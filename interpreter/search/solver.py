@@ -14,40 +14,87 @@ search.
 
 Solution files (`Solution.save` / `Solution.load`) are plain binary, little-endian:
 
-    8 bytes   magic b"RCSOLVE1"
-    4 bytes   header length H (unsigned)
-    H bytes   header, JSON in UTF-8: format, title, players, fingerprint (SHA-256 of the
-              ruleset's source texts and state layout), root (the start position's text),
-              positions N, key_bytes K, codec (slot widths and biases), symmetries (the
-              cell permutations used), seconds
+    8 bytes   magic b"RCSOLVE2" (the last byte is the format version)
+    4 bytes   header length H (unsigned, at most 16 MiB)
+    H bytes   header, JSON in UTF-8: format (2), title, players, fingerprint (SHA-256 of
+              the ruleset's source texts and state layout), root (the start position's
+              text), positions N, key_bytes K, codec (slot widths and biases),
+              symmetries (the cell permutations used), seconds
     N * K     keys, ascending, each K bytes unsigned
     N         values, one byte each: 1 win, 2 lose, 3 draw (for the player to move)
     N * 4     remoteness, unsigned 32-bit (0 for draws)
+    32 bytes  SHA-256 of every byte before it
+
+`Solution.load` trusts nothing in a file: it checks every header field, the sizes, the
+checksum, the value codes and the order of the keys, and raises `SolutionFileError` (a
+ValueError) naming the file and what is wrong.
+
+Memory: `solve` estimates what it will need as the positions are found and stops with a
+SolveError past `max_memory` bytes, by default three quarters of the memory available
+when it starts (`default_memory_cap`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
+import re
+import stat
 import sys
 import time
 from array import array
 from bisect import bisect_left
+from itertools import islice
 from dataclasses import dataclass
 from typing import NamedTuple, TextIO
 
 from ..game import Action, Game, State
-from .symmetry import Canonicalizer, Perm, board_symmetries
+from .symmetry import MAX_CANDIDATES, Canonicalizer, Perm, board_symmetries, canonicalizer_bytes
 
 WIN, LOSE, DRAW = 1, 2, 3
 VALUE_NAMES = {WIN: "win", LOSE: "lose", DRAW: "draw"}
-MAGIC = b"RCSOLVE1"
-FORMAT = 1
+MAGIC_STEM = b"RCSOLVE"
+FORMAT = 2
+MAGIC = MAGIC_STEM + str(FORMAT).encode("ascii")
+CHECKSUM_BYTES = 32  # SHA-256
+MAX_HEADER = 16 << 20
 VAR_BITS = 16  # variables and other counters: -32768..32767
+
+# What a solve holds a position while it runs, in bytes, beyond its key (measured with
+# the bundled games, where the peak comes to 130-210 bytes a position plus 8 an edge:
+# the dict from key to index while enumerating, the lists and arrays after), with a margin.
+BYTES_PER_POSITION = 150
+BYTES_PER_EDGE = 8
+AUTO = "auto"  # max_memory: three quarters of the memory available at the start
 
 
 class SolveError(Exception):
-    """A solve that cannot be done (too many positions, a state that cannot be packed)."""
+    """A solve that cannot be done (too many positions, too much memory, a state that
+    cannot be packed). `limit` names the cap that stopped it: "positions", "memory" or
+    None."""
+
+    def __init__(self, message: str, limit: str | None = None):
+        super().__init__(message)
+        self.limit = limit
+
+
+def printable(text: object) -> str:
+    """`text` with every character that is not printable written as an escape (a path or a
+    name from the command line may hold terminal control sequences)."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
+class OutOfMemory(SolveError):
+    """A solve or search that ran out of memory (MemoryError) before its cap stopped it."""
+
+
+class SolutionFileError(ValueError):
+    """A solution file that cannot be used (missing, damaged, edited, for another game)."""
 
 
 class Value(NamedTuple):
@@ -68,6 +115,141 @@ class PlyValue(NamedTuple):
     text: str
     value: str
     remoteness: int | None
+
+
+# ---------------------------------------------------------------- memory
+
+def _read_int(path: str) -> int | None:
+    try:
+        with open(path) as f:
+            text = f.read().strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def _cgroup_room() -> int | None:
+    """Memory left under this process's cgroup limits (v1 or v2), if any limit is set."""
+    try:
+        with open("/proc/self/cgroup") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    room = None
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        controllers, where = parts[1], parts[2]
+        if controllers == "":
+            bases = ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"]
+            names = ("memory.max", "memory.current")
+        elif "memory" in controllers.split(","):
+            bases = ["/sys/fs/cgroup/memory"]
+            names = ("memory.limit_in_bytes", "memory.usage_in_bytes")
+        else:
+            continue
+        for base in bases:
+            path = where.rstrip("/")
+            while True:  # the process's own group and every group above it
+                limit = _read_int(f"{base}{path}/{names[0]}")
+                if limit is not None and limit < 1 << 60:
+                    used = _read_int(f"{base}{path}/{names[1]}") or 0
+                    left = max(0, limit - used)
+                    room = left if room is None else min(room, left)
+                if not path:
+                    break
+                path = path.rsplit("/", 1)[0]
+    return room
+
+
+def _address_space_room() -> int | None:
+    """Room under `ulimit -v` (RLIMIT_AS), if it is set."""
+    try:
+        import resource
+    except ImportError:  # not on Unix
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY or soft < 0:
+        return None
+    used = 0
+    try:
+        with open("/proc/self/statm") as f:
+            used = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        pass
+    return max(0, soft - used)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory this process may still take: MemAvailable (Linux), else the free
+    physical memory from sysconf, lowered by a cgroup limit or `ulimit -v`; None if
+    nothing tells."""
+    found = None
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    found = int(line.split()[1]) * 1024
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    if found is None:
+        try:
+            found = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (AttributeError, ValueError, OSError):
+            try:  # macOS has no count of free pages: half of the physical memory
+                found = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+            except (AttributeError, ValueError, OSError):
+                found = None
+        if found is not None and found <= 0:
+            found = None
+    for room in (_cgroup_room(), _address_space_room()):
+        if room is not None:
+            found = room if found is None else min(found, room)
+    return found
+
+
+FALLBACK_MEMORY = 2 << 30  # when the system does not tell how much memory is free
+
+
+def default_memory_cap() -> int:
+    """Three quarters of `available_memory()` (of 2 GiB when the system does not tell)."""
+    avail = available_memory()
+    return max(1, (FALLBACK_MEMORY if avail is None else avail) * 3 // 4)
+
+
+def format_bytes(n: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:,.1f} {unit}"
+    return f"{n:,} bytes"
+
+
+_SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*([kmgt]?)(?:i?b)?", re.IGNORECASE)
+
+
+def parse_size(text: str) -> int:
+    """A memory size: bytes, or a number with K, M, G or T (powers of 1024; `500M`,
+    `1.5G`, `2GiB`). ValueError if it is not one, or below 1 byte."""
+    m = _SIZE.fullmatch(text.strip()) if len(text) <= 40 else None
+    if m is None:
+        raise ValueError(f"expected a size such as 500M or 2G, found {text!r}")
+    value = float(m.group(1)) * (1 << (10 * "_kmgt".index(m.group(2).lower() or "_")))
+    if not math.isfinite(value) or value < 1:
+        raise ValueError(f"expected a size of at least 1 byte, found {text!r}")
+    return int(value)
+
+
+def _memory_limit(max_memory: "int | str | None") -> int | None:
+    if max_memory == AUTO:
+        return default_memory_cap()
+    if max_memory is None:
+        return None
+    if isinstance(max_memory, bool) or not isinstance(max_memory, int) or max_memory < 1:
+        raise ValueError(f"max_memory must be a number of bytes, 'auto' or None, found "
+                         f"{max_memory!r}")
+    return max_memory
 
 
 def _uint32_array(n: int = 0) -> array:
@@ -109,6 +291,13 @@ class Codec:
         self.key_bytes = (shift + 7) // 8
         self._mask_shifts = [(t, t * n) for t in range(L.types)]
         self._limits = [(i, sh, bias, (1 << w) - 1) for i, sh, bias, w in self.slots]
+        self._names = {}  # slot -> what it holds, for messages
+        for name, first in L.var_offsets.items():
+            v = next((v for v in rs.vars if v.name == name), None)
+            count = players if v is not None and v.per_player else 1
+            for k in range(count):
+                self._names[first + k] = f"variable {name}" + (
+                    f" of {game.players[k]}" if count > 1 else "")
 
     def pack(self, state: State) -> int:
         key = 0
@@ -117,8 +306,9 @@ class Codec:
         for i, sh, bias, lim in self._limits:
             v = state[i] + bias
             if v < 0 or v > lim:
-                raise SolveError(f"slot {i} of the state holds {state[i]}, outside what a "
-                                 f"solution can store")
+                what = self._names.get(i, f"slot {i} of the state")
+                raise SolveError(f"{what} holds {state[i]:,}, outside {-bias:,} to "
+                                 f"{lim - bias:,}, what a solution can store")
             key |= v << sh
         return key
 
@@ -288,42 +478,107 @@ class Solution:
         }
         blob = json.dumps(header).encode("utf-8")
         kb = self.codec.key_bytes
+        if kb == 8 and isinstance(self.keys, array):
+            keys = _little(self.keys)
+        else:
+            keys = b"".join(k.to_bytes(kb, "little") for k in self.keys)
+        digest = hashlib.sha256()
         with open(path, "wb") as f:
-            f.write(MAGIC)
-            f.write(len(blob).to_bytes(4, "little"))
-            f.write(blob)
-            if kb == 8 and isinstance(self.keys, array):
-                f.write(_little(self.keys))
-            else:
-                f.write(b"".join(k.to_bytes(kb, "little") for k in self.keys))
-            f.write(bytes(self.values))
-            f.write(_little(self.remoteness))
+            for part in (MAGIC, len(blob).to_bytes(4, "little"), blob, keys,
+                         bytes(self.values), _little(self.remoteness)):
+                digest.update(part)
+                f.write(part)
+            f.write(digest.digest())
 
     @classmethod
     def load(cls, path: str, game: Game) -> "Solution":
-        """Read a solution file written for `game` (ValueError if it is not one)."""
-        with open(path, "rb") as f:
-            data = f.read()
-        if data[:8] != MAGIC:
-            raise ValueError(f"{path}: not a rulecraft solution file")
-        hlen = int.from_bytes(data[8:12], "little")
+        """Read a solution file written for `game`.
+
+        Raises SolutionFileError (a ValueError), its message naming the file and what is
+        wrong, for anything but a sound file made for this very ruleset.
+        """
+        shown = printable(path)
         try:
-            header = json.loads(data[12:12 + hlen].decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise ValueError(f"{path}: damaged header ({e})") from None
-        if header.get("format") != FORMAT:
-            raise ValueError(f"{path}: solution format {header.get('format')} is not {FORMAT}")
-        if header.get("fingerprint") != fingerprint(game):
-            raise ValueError(f"{path}: this solution was made for another ruleset "
-                             f"({header.get('title')!r})")
+            info = os.stat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            raise SolutionFileError(f"{shown}: no such file") from None
+        except OSError as e:
+            raise SolutionFileError(f"{shown}: cannot be read ({e.strerror or e})") from None
+        except ValueError:  # a NUL byte in the path
+            raise SolutionFileError(f"{shown}: not a usable file name") from None
+        if stat.S_ISDIR(info.st_mode):
+            raise SolutionFileError(f"{shown}: is a directory, not a solution file")
+        if not stat.S_ISREG(info.st_mode):
+            raise SolutionFileError(f"{shown}: not a regular file")
+        if info.st_size == 0:
+            raise SolutionFileError(f"{shown}: empty file, not a solution file")
+        try:
+            with open(path, "rb") as f:
+                return cls._read(f, info.st_size, path, game)
+        except OSError as e:
+            raise SolutionFileError(f"{shown}: cannot be read ({e.strerror or e})") from None
+
+    @classmethod
+    def _read(cls, f, size: int, path: str, game: Game) -> "Solution":
+        def bad(what: str) -> SolutionFileError:
+            return SolutionFileError(f"{printable(path)}: {what}")
+
+        head = f.read(12)
+        if head[:7] != MAGIC_STEM or len(head) < 8:
+            raise bad("not a rulecraft solution file")
+        version = head[7:8]
+        if version != MAGIC[7:]:
+            if version == b"1":
+                raise bad("solution format 1, from an earlier rulecraft, has no checksum and "
+                          "is no longer read: solve the game again (rulecraft solve FILE "
+                          "--save PATH)")
+            if version.isdigit() and version > MAGIC[7:]:
+                raise bad(f"solution format {version.decode()} is newer than this rulecraft "
+                          f"reads ({FORMAT})")
+            raise bad("not a rulecraft solution file")
+        if len(head) < 12:
+            raise bad(f"truncated: {size:,} bytes, too short for a solution file")
+        hlen = int.from_bytes(head[8:12], "little")
+        if 12 + hlen + CHECKSUM_BYTES > size:
+            raise bad(f"damaged: the header length ({hlen:,} bytes) runs past the end of "
+                      f"the file ({size:,} bytes)")
+        if hlen > MAX_HEADER:
+            raise bad(f"damaged: a header length of {hlen:,} bytes is over the limit of "
+                      f"{MAX_HEADER:,}")
+        blob = f.read(hlen)
+        header = _parse_header(blob, bad)
         codec = Codec(game)
-        n, kb = int(header["positions"]), int(header["key_bytes"])
-        if kb != codec.key_bytes or header.get("codec") != codec.describe():
-            raise ValueError(f"{path}: the state layout differs from this game's")
-        pos = 12 + hlen
-        if len(data) != pos + n * (kb + 5):
-            raise ValueError(f"{path}: truncated or damaged ({len(data)} bytes)")
-        raw = data[pos:pos + n * kb]
+        title = header["title"]
+        if header["fingerprint"] != fingerprint(game):
+            shown = title if len(title) <= 60 else title[:57] + "..."
+            raise bad(f"this solution was made for another ruleset ({shown!r}), or for "
+                      f"another version of this one: solve it again")
+        n, kb = header["positions"], header["key_bytes"]
+        if kb != codec.key_bytes or header["codec"] != codec.describe():
+            raise bad("the state layout differs from this game's")
+        perms = _check_symmetries(header["symmetries"], codec.cells, bad)
+        try:
+            root = game.state_from_text(header["root"])
+        except ValueError as e:
+            why = printable(e)
+            why = why if len(why) <= 120 else why[:117] + "..."
+            raise bad(f"header field 'root' is not a position of this game ({why})") from None
+        expected = 12 + hlen + n * (kb + 5) + CHECKSUM_BYTES
+        if size < expected:
+            raise bad(f"truncated: {size:,} bytes where its header announces {expected:,}")
+        if size > expected:
+            raise bad(f"trailing data: {size:,} bytes where its header announces {expected:,}")
+        body = f.read(n * (kb + 5))
+        trailer = f.read(CHECKSUM_BYTES + 1)
+        if len(body) != n * (kb + 5) or len(trailer) != CHECKSUM_BYTES:
+            raise bad("truncated or changed while being read")
+        digest = hashlib.sha256()
+        for part in (head, blob, body):
+            digest.update(part)
+        if digest.digest() != trailer:
+            raise bad("checksum mismatch: the file is damaged or was edited")
+
+        raw = memoryview(body)[:n * kb]
         if kb == 8:
             keys: array | list[int] = array("Q")
             keys.frombytes(raw)
@@ -331,17 +586,104 @@ class Solution:
                 keys.byteswap()
         else:
             keys = [int.from_bytes(raw[i:i + kb], "little") for i in range(0, n * kb, kb)]
-        pos += n * kb
-        values = bytearray(data[pos:pos + n])
+        pos = n * kb
+        values = bytearray(body[pos:pos + n])
         pos += n
         rem = _uint32_array()
-        rem.frombytes(data[pos:pos + 4 * n])
+        rem.frombytes(body[pos:pos + 4 * n])
         if sys.byteorder == "big":
             rem.byteswap()
-        perms = [tuple(p) for p in header.get("symmetries", [])]
+        wrong = values.translate(None, bytes(VALUE_NAMES))
+        if wrong:
+            i = min(values.find(b) for b in set(wrong))
+            raise bad(f"value byte {values[i]} at position {i:,} is not a value code "
+                      f"(1 win, 2 lose, 3 draw)")
+        if not all(map(int.__lt__, keys, islice(keys, 1, None))):
+            i = next(i for i in range(1, n) if not keys[i - 1] < keys[i])
+            raise bad(f"the keys are not in ascending order (position {i:,})")
+        if keys[-1] >> codec.bits:
+            raise bad(f"key {n - 1:,} does not fit the state layout")
         canon = Canonicalizer(perms, codec.types, codec.cells) if len(perms) > 1 else None
-        root = game.state_from_text(header["root"])
-        return cls(game, codec, canon, keys, values, rem, root, None, header["fingerprint"])
+        sol = cls(game, codec, canon, keys, values, rem, root, None, header["fingerprint"])
+        if root not in sol:
+            raise bad("its start position (header field 'root') is not among its positions")
+        return sol
+
+
+# Header fields: (check, what the check wants); `bool` is not taken for a number.
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+_HEADER_FIELDS: dict = {
+    "format": (lambda v: _is_int(v) and v == FORMAT, str(FORMAT)),
+    "title": (lambda v: isinstance(v, str), "a string"),
+    "players": (lambda v: isinstance(v, list) and bool(v) and all(isinstance(p, str) for p in v),
+                "a list of player names"),
+    "fingerprint": (lambda v: isinstance(v, str) and re.fullmatch(r"[0-9a-f]{64}", v) is not None,
+                    "64 hexadecimal digits"),
+    "root": (lambda v: isinstance(v, str), "a position's text"),
+    "positions": (lambda v: _is_int(v) and v >= 1, "a whole number of at least 1"),
+    "key_bytes": (lambda v: _is_int(v) and v >= 1, "a whole number of at least 1"),
+    "codec": (lambda v: isinstance(v, dict), "an object"),
+    "symmetries": (lambda v: isinstance(v, list) and all(isinstance(p, list) for p in v),
+                   "a list of cell permutations"),
+    "seconds": (lambda v: v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)
+                                        and math.isfinite(v) and v >= 0),
+                "a number of seconds or null"),
+}
+
+
+def _shown(value: object) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _parse_header(blob: bytes, bad) -> dict:
+    """The header as a dict, every field checked for its type and range."""
+    try:
+        header = json.loads(blob.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise bad("damaged header: not UTF-8 text") from None
+    except RecursionError:
+        raise bad("damaged header: JSON nested too deeply") from None
+    except json.JSONDecodeError as e:
+        raise bad(f"damaged header: not JSON ({e})") from None
+    except ValueError:  # an integer of more than 4,300 digits
+        raise bad("damaged header: a number too long to read") from None
+    if not isinstance(header, dict):
+        kind = ("JSON null" if header is None else "JSON true or false"
+                if isinstance(header, bool) else "a JSON number" if isinstance(header, (int, float))
+                else "a JSON string" if isinstance(header, str) else "a JSON list")
+        raise bad(f"damaged header: {kind}, not an object")
+    for name, (check, wanted) in _HEADER_FIELDS.items():
+        if name not in header:
+            raise bad(f"header field '{name}' is missing")
+        if not check(header[name]):
+            raise bad(f"header field '{name}' must be {wanted}, found {_shown(header[name])}")
+    for name in header:
+        if name not in _HEADER_FIELDS:
+            raise bad(f"unknown header field {_shown(name)}")
+    return header
+
+
+def _check_symmetries(perms: list, cells: int, bad) -> list[Perm]:
+    """The header's symmetries, each a permutation of the board's cells."""
+    if len(perms) > MAX_CANDIDATES:
+        raise bad(f"header field 'symmetries' holds {len(perms):,} permutations, more than "
+                  f"the {MAX_CANDIDATES:,} a board may have")
+    out: list[Perm] = []
+    seen = set()
+    for i, p in enumerate(perms):
+        if len(p) != cells or not all(_is_int(c) for c in p) or sorted(p) != list(range(cells)):
+            raise bad(f"header field 'symmetries': entry {i} is not a permutation of the "
+                      f"board's {cells} cells (0 to {cells - 1}, each once)")
+        t = tuple(p)
+        if t in seen:
+            raise bad(f"header field 'symmetries': entry {i} repeats an earlier one")
+        seen.add(t)
+        out.append(t)
+    return out
 
 
 def _little(arr: array) -> bytes:
@@ -353,13 +695,31 @@ def _little(arr: array) -> bytes:
 
 def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm] = False,
           progress: bool = False, max_positions: int | None = None,
-          stream: TextIO | None = None) -> Solution:
+          max_memory: int | str | None = AUTO, stream: TextIO | None = None) -> Solution:
     """Solve every position reachable from `start` (the initial position by default).
 
     `symmetry`: False, True (the board's symmetries, see symmetry.py) or a list of cell
     permutations. `max_positions`: raise SolveError past this many positions.
+    `max_memory`: raise SolveError once the solve's estimated peak memory would pass this
+    many bytes; "auto" (the default) is `default_memory_cap()`, None no cap. Running out
+    of memory all the same (MemoryError) is a SolveError too.
     `progress`: report on stderr (or `stream`) once the solve has run a second.
     """
+    if max_positions is not None and (not _is_int(max_positions) or max_positions < 1):
+        raise ValueError(f"max_positions must be a whole number of at least 1, found "
+                         f"{max_positions!r}")
+    limit = _memory_limit(max_memory)
+    try:
+        return _solve(game, start, symmetry, progress, max_positions, limit, stream)
+    except MemoryError:
+        pass  # raised below, once this handler has let go of the solve's frames
+    raise OutOfMemory("ran out of memory (the machine had less free memory than the cap "
+                      "assumed): give a lower max_memory")
+
+
+def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progress: bool,
+           max_positions: int | None, max_memory: int | None,
+           stream: TextIO | None) -> Solution:
     if len(game.players) != 2:
         raise SolveError("the solver handles two-player games")
     start = game.initial_state() if start is None else start
@@ -369,6 +729,10 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
         perms = board_symmetries(game, start=start)
     elif symmetry:
         perms = list(symmetry)
+    tables = canonicalizer_bytes(perms, codec.types, codec.cells) if len(perms) > 1 else 0
+    if max_memory is not None and tables > max_memory:
+        raise SolveError(f"the symmetry tables alone would need more than the memory cap of "
+                         f"{format_bytes(max_memory)}", "memory")
     canon = Canonicalizer(perms, codec.types, codec.cells) if len(perms) > 1 else None
     prog = Progress(progress, stream)
 
@@ -379,6 +743,14 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
     legal, apply = game.legal_actions, game.apply
     to_move, is_terminal, winner, is_draw = game.to_move, game.is_terminal, game.winner, game.is_draw
     root_key = canonical(pack(start))
+    per_position = BYTES_PER_POSITION + 2 * sys.getsizeof(root_key)  # the key and its index
+
+    def check_memory() -> None:
+        need = tables + per_position * len(keys) + BYTES_PER_EDGE * len(edges)
+        if max_memory is not None and need > max_memory:
+            raise SolveError(f"stopped at {len(keys):,} positions: the solve would need more "
+                             f"than the memory cap of {format_bytes(max_memory)}", "memory")
+
     index: dict[int, int] = {root_key: 0}
     keys: list[int] = [root_key]
     movers = bytearray()
@@ -406,12 +778,16 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
                     keys.append(ck)
                 edges.append(j)
             if max_positions is not None and len(keys) > max_positions:
-                raise SolveError(f"more than {max_positions:,} positions are reachable")
+                raise SolveError(f"more than {max_positions:,} positions are reachable",
+                                 "positions")
         offsets.append(len(edges))
         i += 1
-        if not i & 4095:
-            prog.update(f"enumerating: {i:,} expanded, {len(keys):,} found")
-    del index
+        if not i & 1023:
+            check_memory()
+            if not i & 4095:
+                prog.update(f"enumerating: {i:,} expanded, {len(keys):,} found")
+    check_memory()  # what follows (parents, values, sorting) is counted in the estimate
+    del index, get  # the bound method holds the dict too
     n = len(keys)
     t1 = time.perf_counter()
 

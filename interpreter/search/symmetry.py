@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
 from typing import Any, Iterable
 
 from networkx.algorithms.isomorphism import DiGraphMatcher
@@ -192,6 +193,15 @@ def board_symmetries(game: Game, setups: bool = True, start: State | None = None
     samples = sample_positions(game, check_positions, seed=1, start=start)
     return [p for i, p in enumerate(cands)
             if i == 0 or all(_commutes(game, s, p) for s in samples)]
+
+
+def canonicalizer_bytes(perms: list[Perm], types: int, cells: int) -> int:
+    """About what `Canonicalizer(perms, types, cells)` takes: a table of 256 ints (each as
+    wide as a key's masks) per byte of the masks per symmetry other than the identity."""
+    identity = tuple(range(cells))
+    others = sum(1 for p in perms if tuple(p) != identity)
+    bits = types * cells
+    return others * ((bits + 7) // 8) * 256 * (8 + sys.getsizeof(1 << max(0, bits - 1)))
 
 
 class Canonicalizer:
