@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-MAX_CELLS = 10_000
+MAX_CELLS = 4_096  # tables and masks stay small enough to build in about a second
 FILE_LETTERS = string.ascii_lowercase + string.ascii_uppercase
 
 # Square-grid directions: name -> (dx, dy), y growing to the north.
@@ -55,6 +55,7 @@ class Board:
     lattice: list[tuple[int, int]] = field(default_factory=list)
     metric: tuple[int, int] = (1, 1)
     goals: list[int] = field(default_factory=list)  # off-board cells, drawn apart
+    _steps: dict[str, list[int | None]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def size(self) -> int:
@@ -68,10 +69,13 @@ class Board:
 
     def neighbour(self, cell: int, direction: str) -> int | None:
         """The cell one step from `cell` in `direction`, or None."""
-        for _, v, ds in self.graph.out_edges(cell, data="dirs"):
-            if direction in ds:
-                return v
-        return None
+        step = self._steps.get(direction)
+        if step is None:  # one pass over the arcs per direction, then a lookup
+            step = self._steps[direction] = [None] * self.size
+            for u, v, ds in self.graph.edges(data="dirs"):
+                if direction in ds and step[u] is None:
+                    step[u] = v
+        return step[cell]
 
     def neighbours(self, cell: int, directions: list[str] | None = None) -> list[int]:
         """Cells one step away, along the given directions (None: every arc, links included)."""
@@ -94,14 +98,8 @@ class Board:
 
     def lines(self, direction: str) -> list[list[int]]:
         """The maximal straight lines of cells along `direction`."""
-        starts = [c for c in range(self.size) if self.neighbour_back(c, direction) is None]
-        return [[c] + self.ray(c, direction) for c in starts]
-
-    def neighbour_back(self, cell: int, direction: str) -> int | None:
-        for u, _, ds in self.graph.in_edges(cell, data="dirs"):
-            if direction in ds:
-                return u
-        return None
+        entered = {v for v in (self.neighbour(c, direction) for c in range(self.size)) if v is not None}
+        return [[c] + self.ray(c, direction) for c in range(self.size) if c not in entered]
 
     def opposite(self, direction: str) -> str | None:
         """The label of the arcs going back along `direction` (n -> s, ne -> sw, ...)."""
@@ -258,6 +256,7 @@ def add_link(board: Board, a: int, b: int) -> None:
     """An extra edge between `a` and `b`, in both senses, labelled `link` (no direction)."""
     board.graph.add_edge(a, b, dirs=(LINK,))
     board.graph.add_edge(b, a, dirs=(LINK,))
+    board._steps.clear()
     if LINK not in board.directions:
         board.directions.append(LINK)
 
@@ -265,6 +264,7 @@ def add_link(board: Board, a: int, b: int) -> None:
 def add_goal(board: Board, name: str, cells: list[int], dirs: list[str]) -> int:
     """An off-board cell entered from each of `cells` by a step in any of `dirs`; nothing leaves it."""
     g = board.size
+    board._steps.clear()
     board.graph.add_node(g)
     board.names.append(name)
     board.index[name] = g

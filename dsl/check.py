@@ -29,6 +29,14 @@ BAD_SYMBOLS = set("./ \t#")
 MAX_PIECE_SIZE = 4
 
 
+# Words that would read two ways as a declared name, and why.
+RESERVED_NAMES = {
+    "piece kind": {"piece": "`move piece ...` means a piece of any kind"},
+    "player": {"draw": "`result=draw` in a position's text means a drawn game"},
+}
+TEXT_FIELDS = ("ply", "turn", "result", "previous")  # keys of a position's text besides variables
+
+
 @dataclass
 class PieceType:
     """A kind as owned by one player (or neutral): what a board bitmask holds."""
@@ -90,6 +98,7 @@ class _Checker:
         self.broken: set[str] = {n for _, n in broken if n}
         self.broken_kinds: set[str] = {k for k, _ in broken}
         self.in_ply = False  # checking a ply's `where` (where undoes() may look back)
+        self.placing = False  # checking a `place` ply (its piece comes from no cell)
         self.relations: dict[str, list[tuple[str, str]]] = {}
         self.captured_ok = False  # checking an effect, where `captured` is known
 
@@ -100,7 +109,22 @@ class _Checker:
         close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
         return f"did you mean '{close[0]}'?" if close else None
 
+    def check_var(self, v: m.VarDecl) -> None:
+        if v.name in TEXT_FIELDS:
+            self.error(v.name_span, f"'{v.name}' is a field of a position's text "
+                                    f"({', '.join(f + '=' for f in TEXT_FIELDS)}); a variable "
+                                    f"needs another name")
+        if v.low > v.high:
+            self.error(v.span, f"the range of '{v.name}' is empty: {v.low} is more than {v.high}",
+                       f"write `in {v.high}..{v.low}`")
+        elif not v.low <= v.initial <= v.high:
+            self.error(v.span, f"'{v.name}' starts at {v.initial}, outside its range {v.low}..{v.high}")
+
     def declare(self, name: str, category: str, span: m.Span | None) -> bool:
+        reserved = RESERVED_NAMES.get(category, {})
+        if name in reserved:
+            self.error(span, f"'{name}' cannot name a {category}: {reserved[name]}")
+            # still declared, so that its uses are not reported as unknown too
         if name in self.names:
             other, where = self.names[name]
             at = f" (line {where.line})" if where is not None else ""
@@ -142,12 +166,15 @@ class _Checker:
         types = self.check_pieces(get(m.PieceDecl))
         self.types = types
         self.regions: dict[str, frozenset[int]] = {}
+        # Known before the regions, so that a region naming one is told it cannot.
+        self.vars: dict[str, m.VarDecl] = {v.name: v for v in get(m.VarDecl)}
         for r in get(m.RegionDecl):
             self.check_region(r)
-        self.vars: dict[str, m.VarDecl] = {}
+        self.vars = {}
         for v in get(m.VarDecl):
             if self.declare(v.name, "variable", v.name_span):
                 self.vars[v.name] = v
+                self.check_var(v)
         for r in get(m.RelationDecl):
             self.check_relation(r)
         boards_ = get(m.SetupBoardDecl)
@@ -269,6 +296,9 @@ class _Checker:
                                self.suggest(name, board.index))
                 else:
                     cells.append(board.index[name])
+        if cells and len(set(cells)) == board.size:
+            self.error(removes[-1].span, "this removes every cell of the board: none is left to play on")
+            return None
         if cells:
             board = boards.remove_cells(board, cells)
         for link in links:
@@ -369,8 +399,10 @@ class _Checker:
                 self.error(d.name_span, f"piece '{d.name}' needs {want}")
                 continue
             for (sym, span), owner in zip(d.symbols, owners):
-                if len(sym) != 1 or sym in BAD_SYMBOLS:
-                    self.error(span, f"a symbol is one character other than . / # or a space; got '{sym}'")
+                if len(sym) != 1 or sym in BAD_SYMBOLS or not sym.isprintable():
+                    shown = sym if sym.isprintable() else sym.encode("unicode_escape").decode("ascii")
+                    self.error(span, f"a symbol is one visible character other than . / # "
+                                     f"(no space or control character); got '{shown[:20]}'")
                 elif sym in symbols:
                     self.error(span, f"symbol '{sym}' is already used (line {symbols[sym].line})")
                 else:
@@ -525,9 +557,12 @@ class _Checker:
         for tid in list(setup):
             t = self.types[tid]
             cells = setup[tid]
-            if t.size == 1 or len(cells) <= t.size:
+            if t.size == 1:
                 continue
             masks = [sum(1 << c for c in p) for p in placements(self.board, t.size)]
+            if len(cells) <= t.size and (tid in self.setup_items  # checked with its `setup` line
+                                         or sum(1 << c for c in cells) in masks):
+                continue
             items = self.setup_items.get(tid, [])
             mask = sum(1 << c for c in cells)
             if items and all(sum(1 << c for c in it) in masks for it in items) \
@@ -593,17 +628,39 @@ class _Checker:
                 self.error(span, "a link has no direction, so no straight line follows it",
                            "move along links with `step link`")
 
+    def check_one_size(self, p: m.PlyDecl) -> None:
+        """`piece` in a ply selects kinds of one size: a ply names one placement table."""
+        for player in range(len(self.players or [])):
+            owners = {"own": [player], "opponent's": [1 - player]}.get(p.owner, [player, None])
+            sizes = sorted({t.size for t in self.types if t.owner in owners})
+            if len(sizes) > 1:
+                self.error(p.kind_span, f"'piece' here means pieces covering {sizes[0]} and "
+                                        f"{sizes[-1]} cells: one rule moves pieces of one size",
+                           "write one rule per kind")
+                return
+
     def check_ply(self, p: m.PlyDecl) -> None:
+        self.placing = p.motion.kind == "place"
+        try:
+            self._check_ply(p)
+        finally:
+            self.placing = False
+
+    def _check_ply(self, p: m.PlyDecl) -> None:
         if p.kind != "piece" and p.kind not in self.kinds:
             self.error(p.kind_span, f"unknown piece '{p.kind}'", self.suggest(p.kind, self.kinds))
         elif p.motion.kind != "anywhere" and any(
                 self.kinds[k].size > 1 for k in ([p.kind] if p.kind != "piece" else self.kinds)):
             self.error(p.motion.span, f"pieces covering several cells move only `anywhere`; "
                                       f"'{p.motion.kind}' is not supported for them")
+        elif p.kind == "piece":
+            self.check_one_size(p)
         self.check_dirs(p.motion.dirs, straight=p.motion.kind in ("slide", "push"))
         if p.motion.chained and not any(e.kind == "remove" for e in p.effects):
             self.error(p.motion.span, "a chained slide goes on only after a segment removes pieces; "
                                       "this ply removes none", "add `then remove CELLS`")
+        if p.motion.segments is not None and not 1 <= p.motion.segments <= self.board.size:
+            self.error(p.motion.span, f"a chain has 1 to {self.board.size} segments on this board")
         if p.motion.least is not None:
             if p.motion.chained:
                 self.error(p.motion.span, "a chained slide goes any distance; it takes no number of steps",
@@ -715,6 +772,9 @@ class _Checker:
             w = e.word
             if w in ("here", "from") and not ply:
                 self.error(e.span, f"'{w}' means a cell of the ply being made; it is used only in ply rules")
+                return None
+            if w == "from" and self.placing:
+                self.error(e.span, "'from' is no cell in a `place` ply: the piece comes from the supply")
                 return None
             if w == "path" and not ply:
                 self.error(e.span, "'path' means the cells a ply passes; it is used only in ply rules")

@@ -9,8 +9,8 @@ from importlib import resources
 
 from . import model as m
 from .check import Ruleset, check
-from .diagnostics import Diagnostic, RulesetError
-from .parse import NAMED_KINDS, WORD, parse_partial, read_source
+from .diagnostics import Diagnostic, RulesetError, clip, source_lines
+from .parse import NAMED_KINDS, WORD, UnreadableFile, parse_partial, read_text
 
 MAX_VARIANT_DEPTH = 8
 KEY_WORDS = {"game": "the title", "board": "the board", "players": "the players",
@@ -31,21 +31,81 @@ def bundled_names() -> list[str]:
     return sorted(f[:-5] for f in os.listdir(bundled_dir()) if f.endswith(".game"))
 
 
+class NotARuleset(Exception):
+    """A name that names no ruleset: `reason` says why ("not found", "no such file", ...),
+    never quoting the contents of any file; `close` is a ruleset name near it, if any."""
+
+    def __init__(self, reason: str, close: str | None = None):
+        super().__init__(reason)
+        self.reason, self.close = reason, close
+
+    def hint(self, what: str) -> str | None:
+        """What to write instead; `what` is how rulesets are named where the name was."""
+        if self.reason == "no such file":
+            return None
+        known = f"{what}: {', '.join(bundled_names())}"
+        return f"did you mean '{self.close}'? (or {known})" if self.close else known
+
+
+def _is_bare(name: str) -> bool:
+    """A name without a folder: `3-spot`, `3-spot.game` (not `./x`, `../x.game`, `/etc/x`)."""
+    seps = [os.sep] + ([os.altsep] if os.altsep else [])
+    return bool(name) and name not in (".", "..") and not any(sep in name for sep in seps)
+
+
+def find_ruleset(name: str, beside: str | None = None) -> str:
+    """The path of the ruleset file that `name` names; raises NotARuleset.
+
+    A ruleset is named by a path ending in `.game` or by a bare name (no folder, no
+    suffix such as `.txt`). Nothing else is ever read, so no other file's lines can end up in an error.
+
+    - In a file (`beside` is the folder of the file that names it: `variant of "..."`):
+      a path is relative to that folder; a bare NAME is NAME.game in that folder, else
+      the bundled ruleset NAME. The current directory plays no part.
+    - On the command line (`beside` is None): a path is relative to the current
+      directory; a bare NAME is the bundled ruleset NAME, else NAME.game in the
+      current directory.
+
+    A bare `NAME.game` that is not there is also looked for among the bundled rulesets.
+    The file found must be a `.game` file once links are followed.
+    """
+    bundled = os.path.join(bundled_dir(), name if name.endswith(".game") else name + ".game")
+    is_bundled = _is_bare(name) and os.path.isfile(bundled)
+    folder = "" if beside is None else beside
+    if name.endswith(".game"):
+        candidates = [os.path.join(folder, name)] + ([bundled] if is_bundled else [])
+    elif _is_bare(name) and not os.path.splitext(name)[1]:
+        local = os.path.join(folder, name + ".game")
+        bundled_first = beside is None
+        candidates = [c for c, ok in ((bundled, bundled_first and is_bundled), (local, True),
+                                      (bundled, not bundled_first and is_bundled)) if ok]
+    else:
+        raise NotARuleset("not a ruleset file: its name does not end in .game")
+    path = next((c for c in candidates if os.path.lexists(c)), None)
+    if path is None:
+        if name.endswith(".game"):
+            raise NotARuleset("no such file")
+        mine = {f[:-5] for f in _listdir(folder or os.curdir) if f.endswith(".game")}
+        close = difflib.get_close_matches(name, sorted(set(bundled_names()) | mine), n=1)
+        raise NotARuleset("not found", close[0] if close else None)
+    if not os.path.realpath(path).endswith(".game"):
+        raise NotARuleset("not a ruleset file: a link to a file whose name does not end in .game")
+    return path
+
+
+def _listdir(folder: str) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
 def resolve(name: str, relative_to: str | None = None) -> str:
-    """A path for `name`: an existing file, else a sibling of `relative_to`, else a bundled ruleset."""
-    candidates = [name]
-    if relative_to is not None:
-        here = os.path.dirname(relative_to)
-        candidates += [os.path.join(here, name), os.path.join(here, name + ".game")]
-    candidates.append(os.path.join(bundled_dir(), name + ".game"))
-    if not name.endswith(".game"):
-        candidates.append(name + ".game")
-    for c in candidates:
-        if os.path.isfile(c):
-            return c
-    if os.path.isdir(name):
+    """A path for `name` (find_ruleset, beside the file `relative_to` if given), else `name`."""
+    try:
+        return find_ruleset(name, None if relative_to is None else os.path.dirname(relative_to))
+    except NotARuleset:
         return name
-    return name
 
 
 def describe_key(key: tuple[str, str]) -> str:
@@ -85,9 +145,9 @@ def _twice(d: m.Decl, first: m.Decl) -> Diagnostic:
     return Diagnostic(d.span, f"{what} is declared twice (first at line {line})")
 
 
-def _decls_of(path: str, sources: dict[str, str], chain: list[str],
+def _decls_of(path: str, text: str, sources: dict[str, str], chain: list[str],
               errors: list[Diagnostic]) -> tuple[list[m.Decl] | None, set[tuple[str, str]]]:
-    """The declarations of `path`, merged over its base if it is a variant.
+    """The declarations of `path` (whose text is `text`), merged over its base if it is a variant.
 
     Adds every diagnostic found to `errors` and returns (declarations, broken keys): the
     declarations are None when they cannot be checked (a duplicate, a variant naming what
@@ -95,10 +155,11 @@ def _decls_of(path: str, sources: dict[str, str], chain: list[str],
     with syntax errors (parse.ParsedSource.broken), in this file or its bases, that no
     declaration made up for. Errors that leave nothing to merge raise at once.
     """
-    text = read_source(path)
-    sources[path] = text
     source = parse_partial(text, path)
+    sources[path] = source.text
     errors.extend(source.errors)
+    if source.stopped:  # too many errors: the rest of the file is unread, so stop here
+        raise RulesetError(errors, sources, stopped=True)
     broken = set(source.broken)
     problems: list[Diagnostic] = []
     seen: dict[tuple[str, str], m.Decl] = {}
@@ -126,18 +187,36 @@ def _decls_of(path: str, sources: dict[str, str], chain: list[str],
         errors.extend(problems)
         return (None if problems else decls), broken
     v = variants[0]
-    if len(chain) >= MAX_VARIANT_DEPTH:
-        raise RulesetError(errors + [Diagnostic(v.span, f"variants nest more than {MAX_VARIANT_DEPTH} deep")],
+    where = v.base_span or v.span
+    shown = clip(v.base)
+    if len(chain) > MAX_VARIANT_DEPTH:  # `chain` holds this file and the variants above it
+        raise RulesetError(errors + [Diagnostic(where, f"variants nest more than {MAX_VARIANT_DEPTH} deep: "
+                                                       f"{' -> '.join(_short(p) for p in chain)} -> ...",
+                                                f"a variant of a variant works up to {MAX_VARIANT_DEPTH} deep")],
                            sources)
-    base_path = resolve(v.base, relative_to=path)
-    if not os.path.isfile(base_path):
-        raise RulesetError(errors + [Diagnostic(v.span, f"base ruleset '{v.base}' not found",
-                                                "name a file beside this one or a bundled ruleset")],
+    try:
+        base_path = find_ruleset(v.base, beside=os.path.dirname(path))
+    except NotARuleset as e:
+        if e.reason == "no such file":
+            message, hint = f"base ruleset '{shown}' not found", "a path is relative to this file's folder"
+        else:
+            message = f"base ruleset '{shown}' not found" if e.reason == "not found" else \
+                f"base ruleset '{shown}': {e.reason}"
+            hint = e.hint("a base is a .game file (a path from this file's folder, or NAME for "
+                          "NAME.game beside it) or a bundled ruleset")
+        raise RulesetError(errors + [Diagnostic(where, message, hint)], sources) from None
+    real = os.path.realpath(base_path)
+    if real in chain:
+        loop = [_short(p) for p in chain[chain.index(real):]] + [_short(real)]
+        raise RulesetError(errors + [Diagnostic(where, f"base ruleset '{shown}' makes a loop: "
+                                                       f"{' -> '.join(loop)}",
+                                                "a ruleset cannot be a variant of itself")],
                            sources)
-    if os.path.abspath(base_path) in chain:
-        raise RulesetError(errors + [Diagnostic(v.span, f"variant of '{v.base}' loops back to itself")],
-                           sources)
-    base, base_broken = _decls_of(base_path, sources, chain + [os.path.abspath(base_path)], errors)
+    try:
+        base_text = read_text(base_path)
+    except UnreadableFile as e:
+        raise RulesetError(errors + [Diagnostic(where, f"base ruleset '{shown}': {e}")], sources) from None
+    base, base_broken = _decls_of(base_path, base_text, sources, chain + [real], errors)
     if base is None:
         errors.extend(problems)
         return None, broken | base_broken
@@ -178,6 +257,11 @@ def _decls_of(path: str, sources: dict[str, str], chain: list[str],
     return [d for d in merged if d is not None], broken | base_broken
 
 
+def _short(path: str) -> str:
+    """A ruleset's file as a loop is shown: its name without `.game`."""
+    return os.path.basename(path).removesuffix(".game")
+
+
 def _near(key: tuple[str, str], index: dict) -> str | None:
     same = {name: (kind, name) for kind, name in index if kind == key[0] and name}
     close = difflib.get_close_matches(key[1], list(same), n=1)
@@ -198,7 +282,7 @@ def _follows_from(d: Diagnostic, broken_names: set[str], sources: dict[str, str]
     if not quoted or d.span is None:
         return False
     s = d.span
-    lines = sources.get(s.file, "").splitlines()[s.line - 1:s.end_line]
+    lines = source_lines(sources.get(s.file, ""))[s.line - 1:s.end_line]
     if not lines:
         return False
     lines[-1] = lines[-1][:s.end_col - 1]  # the last line first: it may be the first too
@@ -213,10 +297,19 @@ def load(name: str) -> Ruleset:
     out, the others are merged and checked, and the checker is told which declarations are
     missing (their keys) so that it does not report what follows from their absence.
     """
-    path = resolve(name)
+    try:
+        path = find_ruleset(name)
+    except NotARuleset as e:
+        reason = "no such ruleset" if e.reason == "not found" else e.reason
+        raise RulesetError([Diagnostic(None, reason, e.hint("a path to a .game file, or a bundled ruleset"),
+                                       file=name or "''")]) from None
+    try:
+        text = read_text(path)
+    except UnreadableFile as e:
+        raise RulesetError([Diagnostic(None, str(e), file=path)]) from None
     sources: dict[str, str] = {}
     errors: list[Diagnostic] = []
-    decls, broken = _decls_of(path, sources, [os.path.abspath(path)], errors)
+    decls, broken = _decls_of(path, text, sources, [os.path.realpath(path)], errors)
     if decls is None or any(kind in FOUNDATIONS for kind, _ in broken):
         raise RulesetError(errors, sources)
     if not decls:

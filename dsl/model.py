@@ -9,6 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+# A variable without `in LOW..HIGH` keeps to -VAR_BOUND..VAR_BOUND (as large as a number
+# in the source may be), so no value grows without end.
+VAR_BOUND = 1_000_000_000
+
 
 @dataclass(frozen=True)
 class Span:
@@ -151,6 +155,7 @@ class GameDecl(Decl):
 @dataclass(eq=False)
 class VariantDecl(Decl):
     base: str = ""
+    base_span: Span | None = None  # the quoted base, where errors about it point
 
     @property
     def key(self):
@@ -211,6 +216,9 @@ class VarDecl(Decl):
     name_span: Span | None = None
     per_player: bool = False
     initial: int = 0
+    low: int = -VAR_BOUND  # var ... in LOW..HIGH: leaving the range is an error
+    high: int = VAR_BOUND
+    declared_range: bool = False
 
     @property
     def key(self):
@@ -284,6 +292,7 @@ class Motion:
     least: int | None = None  # slide N [up to M]: at least N steps (exactly N without `up to`)
     count: int = 1  # push N: how many pieces in the line
     chained: bool = False  # slide ... chained: turning segments while each removes
+    segments: int | None = None  # chained up to N segments
 
 @dataclass(eq=False)
 class Effect:

@@ -7,7 +7,9 @@ lines) and each is parsed on its own, so every syntax error of a file is reporte
 from __future__ import annotations
 
 import difflib
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -17,11 +19,17 @@ from lark.lark import PostLex
 from lark.exceptions import VisitError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import model as m
-from .diagnostics import Diagnostic, RulesetError
+from .diagnostics import MAX_DIAGNOSTICS, Diagnostic, RulesetError, clip
 
-MAX_FILE_BYTES = 1_000_000
+MAX_FILE_BYTES = 64_000  # the largest bundled ruleset is under 2,000; Lark parses ~60-150 KB a second
 MAX_NESTING = 60  # depth of one expression's tree
+MAX_BRACKETS = 100  # parentheses and brackets open at once (checked before the parser runs)
 MAX_NUMBER = 1_000_000_000
+BOM = "\ufeff"
+# Characters a ruleset may not hold (tabs and line ends aside): every C0 and C1 control
+# character and DEL, the Unicode line and paragraph separators, and the bidirectional
+# overrides and isolates, which would make the text read differently from how it parses.
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 # What a designer calls each terminal, for "expected ..." messages.
 TERMINAL_WORDS = {
@@ -82,34 +90,65 @@ def expression_keywords() -> tuple[str, ...]:
                      for sym in rule.expansion if sym.is_term)
 
 
+class UnreadableFile(Exception):
+    """A file that cannot be a ruleset; the message says why and never quotes its contents."""
+
+
+def read_text(path: str) -> str:
+    """The text of a ruleset file; raises UnreadableFile for anything that is not one.
+
+    Only a regular file is read (a directory, a device, a FIFO or a socket is refused
+    without waiting on it), at most MAX_FILE_BYTES of it, and only if it is UTF-8 text
+    without NUL bytes. A byte-order mark at its start is dropped.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise UnreadableFile("no such file") from None
+    except IsADirectoryError:
+        raise UnreadableFile("is a directory, not a ruleset file") from None
+    except (OSError, ValueError) as e:  # ValueError: a NUL in the name
+        raise UnreadableFile(f"cannot read: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        kind = os.fstat(fd).st_mode
+        if stat.S_ISDIR(kind):
+            raise UnreadableFile("is a directory, not a ruleset file")
+        if not stat.S_ISREG(kind):
+            raise UnreadableFile("is not a regular file (a device, a pipe or a socket), not a ruleset file")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise UnreadableFile(f"cannot read: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        raise UnreadableFile(f"file is larger than the limit of {MAX_FILE_BYTES:,} bytes")
+    if b"\0" in data:
+        raise UnreadableFile("not a text file (it contains NUL bytes)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise UnreadableFile(f"not UTF-8 text (bad byte at offset {e.start})") from None
+    return text.removeprefix(BOM)
+
+
 def read_source(path: str, display: str | None = None) -> str:
     """Read a ruleset file, refusing what cannot be a ruleset with a clear diagnostic."""
-    shown = display or path
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise RulesetError([Diagnostic(None, "no such file", file=shown)]) from None
-    except IsADirectoryError:
-        raise RulesetError([Diagnostic(None, "is a directory, not a ruleset file", file=shown)]) from None
-    except OSError as e:
-        raise RulesetError([Diagnostic(None, f"cannot read: {e.strerror}", file=shown)]) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise RulesetError([Diagnostic(
-            None, f"file is larger than the limit of {MAX_FILE_BYTES:,} bytes", file=shown)])
-    if b"\0" in data:
-        raise RulesetError([Diagnostic(None, "not a text file (it contains NUL bytes)", file=shown)])
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise RulesetError([Diagnostic(
-            None, f"not UTF-8 text (bad byte at offset {e.start})", file=shown)]) from None
+        return read_text(path)
+    except UnreadableFile as e:
+        raise RulesetError([Diagnostic(None, str(e), file=display or path)]) from None
 
 
 def split_declarations(text: str) -> list[tuple[int, str]]:
-    """Cut the text into (first line number, declaration text) at lines starting in column 1."""
+    """Cut the text into (first line number, declaration text) at lines starting in column 1.
+
+    Lines are cut at `\n` only (a `\r` before it dropped), as the parser counts them.
+    """
     chunks: list[tuple[int, list[str]]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.endswith("\r"):
+            line = line[:-1]
         stripped = line.strip()
         starts = bool(line) and not line[0].isspace() and not stripped.startswith("#")
         if starts or (stripped and not stripped.startswith("#") and not chunks):
@@ -117,6 +156,47 @@ def split_declarations(text: str) -> list[tuple[int, str]]:
         elif chunks:
             chunks[-1][1].append(line)
     return [(first, "\n".join(lines)) for first, lines in chunks]
+
+
+def _position(chunk: str, pos: int, first_line: int) -> tuple[int, int]:
+    """The file line and column of offset `pos` of a chunk that starts at `first_line`."""
+    return first_line + chunk.count("\n", 0, pos), pos - chunk.rfind("\n", 0, pos)
+
+
+def _control_character(chunk: str, path: str, first_line: int) -> Diagnostic | None:
+    found = CONTROL.search(chunk)
+    if found is None:
+        return None
+    line, col = _position(chunk, found.start(), first_line)
+    return Diagnostic(m.Span(path, line, col, line, col + 1),
+                      f"control character U+{ord(found.group()):04X} is not allowed; a ruleset is "
+                      f"plain text (tabs and line ends aside)",
+                      "delete it (most editors do not show it; it may have come with pasted text)")
+
+
+_BRACKETS = re.compile(r'[(\[)\]]|"[^"\n]*"?|#[^\n]*')
+
+
+def _too_many_brackets(chunk: str, path: str, first_line: int) -> Diagnostic | None:
+    """Parentheses and brackets open more than MAX_BRACKETS deep (outside strings and
+    comments): found before the parser runs, so that neither it nor the recursive walks
+    over its trees see them."""
+    if chunk.count("(") + chunk.count("[") <= MAX_BRACKETS:
+        return None
+    depth = 0
+    for found in _BRACKETS.finditer(chunk):
+        c = found.group()
+        if c in "([":
+            depth += 1
+            if depth > MAX_BRACKETS:
+                line, col = _position(chunk, found.start(), first_line)
+                return Diagnostic(m.Span(path, line, col, line, col + 1),
+                                  f"{'parentheses' if c == '(' else 'brackets'} nested more than "
+                                  f"{MAX_BRACKETS} deep",
+                                  "split the expression into regions or simpler rules")
+        elif c in ")]":
+            depth = max(0, depth - 1)
+    return None
 
 
 @dataclass
@@ -131,28 +211,41 @@ class ParsedSource(m.Source):
 
     errors: list[Diagnostic] = field(default_factory=list)
     broken: list[tuple[str, str]] = field(default_factory=list)
+    stopped: bool = False  # parsing stopped after MAX_DIAGNOSTICS errors: the rest is unread
 
 
 def parse_source(text: str, path: str) -> m.Source:
     """Parse a whole file; raises RulesetError with every syntax error found."""
     source = parse_partial(text, path)
     if source.errors:
-        raise RulesetError(source.errors, {path: text})
+        raise RulesetError(source.errors, {path: source.text}, stopped=source.stopped)
     return source
 
 
 def parse_partial(text: str, path: str) -> ParsedSource:
-    """Parse every declaration of a file, keeping those that parse and noting the others."""
+    """Parse every declaration of a file, keeping those that parse and noting the others.
+
+    A byte-order mark at the start is dropped (the returned source's `text` is without it).
+    After MAX_DIAGNOSTICS errors the rest of the file is left unread (`stopped`).
+    """
+    text = text.removeprefix(BOM)
     diagnostics: list[Diagnostic] = []
     decls: list[m.Decl] = []
     broken: list[tuple[str, str]] = []
     for first_line, chunk in split_declarations(text):
+        if len(diagnostics) >= MAX_DIAGNOSTICS:
+            return ParsedSource(path, text, decls, diagnostics, broken, stopped=True)
         count = len(diagnostics)
-        try:
-            tree = grammar_parser().parse(chunk)
-        except UnexpectedInput as e:
-            diagnostics.append(_syntax_diagnostic(e, chunk, path, first_line))
-            tree = None
+        refused = (_control_character(chunk, path, first_line)
+                   or _too_many_brackets(chunk, path, first_line))
+        tree = None
+        if refused:
+            diagnostics.append(refused)
+        else:
+            try:
+                tree = grammar_parser().parse(chunk)
+            except UnexpectedInput as e:
+                diagnostics.append(_syntax_diagnostic(e, chunk, path, first_line))
         depth_error = tree is not None and _too_deep(tree, path, first_line)
         if depth_error:
             diagnostics.append(depth_error)
@@ -270,12 +363,13 @@ def _syntax_diagnostic(e: UnexpectedInput, chunk: str, path: str, first_line: in
         expected = _expected_words(acceptable)
         at_start = e.state is not None and not e.token_history and tok.start_pos == 0
         if at_start or (tok.line == 1 and tok.column == 1):
-            message = f"expected a declaration (game, board, players, piece, setup, ply, turn, end, ...), found '{tok}'"
+            message = ("expected a declaration (game, board, players, piece, setup, ply, turn, end, ...), "
+                       f"found '{clip(str(tok))}'")
             close = difflib.get_close_matches(str(tok), declaration_keywords(), n=1)
             if close:
                 hint = f"did you mean '{close[0]}'?"
         else:
-            message = f"expected {_join(expected)}, found '{tok}'"
+            message = f"expected {_join(expected)}, found '{clip(str(tok))}'"
             close = difflib.get_close_matches(str(tok), _keywords(acceptable), n=1)
             if close:
                 hint = f"did you mean '{close[0]}'?"
@@ -285,8 +379,9 @@ def _syntax_diagnostic(e: UnexpectedInput, chunk: str, path: str, first_line: in
         message = "the declaration ends too early"
         if expected:
             message += f": expected {_join(_expected_words(expected))}"
-        last = chunk.rstrip().splitlines()[-1] if chunk.strip() else ""
-        line = first_line + len(chunk.rstrip().splitlines()) - 1
+        lines = chunk.rstrip().split("\n")
+        last = lines[-1] if chunk.strip() else ""
+        line = first_line + len(lines) - 1
         col = len(last) + 1
         width = 1
     span = m.Span(path, line, col, line, col + width)
@@ -361,7 +456,9 @@ class _ToModel(Transformer):
 
     @v_args(meta=True)
     def variant_decl(self, meta, c):
-        return m.VariantDecl(self.meta_span(meta), base=c[0][1:-1])
+        decl = m.VariantDecl(self.meta_span(meta), base=c[0][1:-1])
+        decl.base_span = self.tok_span(c[0])  # the quoted base, where errors about it point
+        return decl
 
     @v_args(meta=True)
     def board_decl(self, meta, c):
@@ -435,9 +532,10 @@ class _ToModel(Transformer):
 
     @v_args(meta=True)
     def var_decl(self, meta, c):
-        name, per_player, value = c
+        name, per_player, value, low, high = c
+        bounds = {} if low is None else {"low": low, "high": high, "declared_range": True}
         return m.VarDecl(self.meta_span(meta), name=str(name), name_span=self.tok_span(name),
-                         per_player=per_player is not None, initial=value)
+                         per_player=per_player is not None, initial=value, **bounds)
 
     def per_player(self, c):
         return True
@@ -507,10 +605,11 @@ class _ToModel(Transformer):
 
     @v_args(meta=True)
     def slide(self, meta, c):
-        dirs, least, limit, chained = c
+        dirs, least, limit, chained, segments = c
         return m.Motion(self.meta_span(meta), "slide", dirs=dirs, limit=limit,
                         least=self.to_int(least) if least is not None else None,
-                        chained=chained is not None)
+                        chained=chained is not None,
+                        segments=self.to_int(segments) if segments is not None else None)
 
     @v_args(meta=True)
     def walk(self, meta, c):

@@ -4,18 +4,38 @@
     >>> game = load_game("three-musketeers")
     >>> len(game.legal_actions(game.initial_state()))
     8
+
+The heavy modules (the parser, the compiler) load on first use, so that the command
+line's entry point can catch Ctrl-C while they do.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from rulecraft.dsl.diagnostics import RulesetError
-from rulecraft.dsl.load import load
 
-from .game import Action, Game, IllegalActionError, PositionError, State
-from .analysis import perft
+if TYPE_CHECKING:
+    from .analysis import perft
+    from .game import Action, Game, IllegalActionError, PositionError, State
+
+_LAZY = {"Action": ".game", "Game": ".game", "IllegalActionError": ".game",
+         "PositionError": ".game", "State": ".game", "perft": ".analysis"}
 
 
-def load_game(name: str) -> Game:
+def load_game(name: str) -> "Game":
     """Load, check and compile a ruleset by path or bundled name (raises RulesetError)."""
+    from rulecraft.dsl.load import load
+
+    from .game import Game
     return Game(load(name))
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["Action", "Game", "IllegalActionError", "PositionError", "RulesetError", "State",

@@ -9,16 +9,16 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import os
 import sys
 import time
 from typing import Sequence
 
-from rulecraft.dsl.diagnostics import RulesetError
-from rulecraft.dsl.load import bundled_names, load, resolve
+from rulecraft.dsl.diagnostics import RulesetError, printable
+from rulecraft.dsl.load import load
 
-from .analysis import perft, random_playouts
+from .analysis import PerftBudgetError, perft, random_playouts
 from .game import Game, PositionError, State
+from .limits import RuleLimitError
 from .players import QuitGame, make_player
 
 # Modules that add subcommands: each has `register(subparsers)`.
@@ -33,13 +33,14 @@ class UsageError(Exception):
     pass
 
 
+# Bounds of the numeric options: (least, most). Beyond them a run could not end in a
+# useful time, or the value is a typing slip; each is refused with exit 2.
+LIMITS = {"depth": (0, 100), "games": (1, 10**9), "max_plies": (1, 10**9), "max_nodes": (1, 10**12),
+          "seed": (0, 2**64 - 1)}
+
+
 def load_or_report(name: str, as_json: bool = False) -> Game:
     """The compiled game, or its diagnostics printed and RulesetError raised."""
-    path = resolve(name)
-    if not os.path.exists(path):
-        hint = f"  hint: a path to a .game file, or a bundled ruleset: {', '.join(bundled_names())}"
-        print(f"{name}: error: no such ruleset\n{hint}", file=sys.stderr)
-        raise RulesetError([])
     try:
         return Game(load(name))
     except RulesetError as e:
@@ -66,28 +67,18 @@ def cmd_check(args) -> int:
     status = OK
     results = []
     for name in args.files:
-        path = resolve(name)
+        shown = printable(name)
         try:
-            if not os.path.exists(path):
-                raise RulesetError([])
             game = Game(load(name))
         except RulesetError as e:
             status = RULESET_ERROR
-            if not e.diagnostics:
-                msg = f"{name}: error: no such ruleset"
-                results.append({"file": name, "ok": False, "errors": [msg]})
-                if not args.json:
-                    print(msg + f"\n  hint: bundled rulesets: {', '.join(bundled_names())}",
-                          file=sys.stderr)
-                continue
-            results.append({"file": name, "ok": False,
-                            "errors": [d.format(e.sources) for d in e.diagnostics]})
+            results.append({"file": shown, "ok": False, "errors": e.formatted()})
             if not args.json:
                 print(e.format(), file=sys.stderr)
             continue
-        results.append({"file": name, "ok": True, "title": game.title})
+        results.append({"file": shown, "ok": True, "title": game.title})
         if not args.json:
-            print(f"{name}: ok ({game.title}: {game.board.size - len(game.board.goals)} cells, "
+            print(f"{shown}: ok ({printable(game.title)}: {game.board.size - len(game.board.goals)} cells, "
                   f"{len(game.legal_actions(game.initial_state()))} opening plies)")
     if args.json:
         emit_json({"results": results})
@@ -124,7 +115,7 @@ def cmd_info(args) -> int:
     if args.json:
         emit_json(info)
         return OK
-    print(f"{game.title}  ({rs.path})")
+    print(f"{printable(game.title)}  ({printable(rs.path)})")
     print(f"players: {', '.join(game.players)} ({game.players[0]} moves first)")
     b = game.board
     dims = f" {b.width} x {b.height}" if b.shape == "square" else f" of side {b.width}"
@@ -147,10 +138,15 @@ def cmd_info(args) -> int:
 def cmd_perft(args) -> int:
     game = load_or_report(args.file)
     state = start_state(game, args.position)
-    counts = []
+    counts: list[int] = []
     for depth in range(1, args.depth + 1):
         begin = time.perf_counter()
-        n = perft(game, state, depth)
+        try:
+            n = perft(game, state, depth, max_nodes=args.max_nodes)
+        except PerftBudgetError as e:
+            if args.json:
+                emit_json({"perft": counts, "error": str(e)})
+            raise UsageError(str(e)) from None
         seconds = time.perf_counter() - begin
         counts.append(n)
         if not args.json:
@@ -185,6 +181,8 @@ def cmd_random(args) -> int:
 
 
 def cmd_play(args) -> int:
+    from .search.solver import SolveError  # the search package imports this module's users
+
     game = load_or_report(args.file)
     state = start_state(game, args.position)
     specs = args.players.split(",")
@@ -204,7 +202,10 @@ def cmd_play(args) -> int:
             mover = game.to_move(state)
             legal = game.legal_actions(state)
             out.write("legal: " + ", ".join(game.action_to_text(state, a) for a in legal) + "\n")
-            action = agents[mover](state)
+            try:
+                action = agents[mover](state)
+            except (SolveError, ValueError) as e:  # a perfect player's solve past its caps
+                raise UsageError(f"--players: {e}") from None
             if specs[mover].strip() != "human":
                 out.write(f"{game.players[mover]} plays {game.action_to_text(state, action)}\n")
             state = game.apply(state, action)
@@ -241,6 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--depth", type=int, required=True, metavar="N")
     p.add_argument("--position", metavar="TEXT")
+    p.add_argument("--max-nodes", type=int, metavar="N",
+                   help="stop (exit 2) past N positions at one depth (default: no limit)")
     p.add_argument("--json", action="store_true", help='print {"perft": [p1, ..., pN]}')
     p.set_defaults(func=cmd_perft)
 
@@ -268,21 +271,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def check_limits(args) -> str | None:
+    """The first numeric option out of its bounds (LIMITS), as an error message."""
+    for name, (least, most) in LIMITS.items():
+        value = getattr(args, name, None)
+        if value is not None and not least <= value <= most:
+            option = "--" + name.replace("_", "-")
+            if value < least:
+                return f"{option} must be {'0 or more' if least == 0 else f'at least {least}'}"
+            return f"{option} must be at most {most:,}"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    for name in ("depth", "games", "max_plies"):
-        value = getattr(args, name, None)
-        if value is not None and value < (0 if name == "depth" else 1):
-            print(f"rulecraft {args.command}: error: --{name.replace('_', '-')} must be "
-                  f"{'0 or more' if name == 'depth' else 'at least 1'}", file=sys.stderr)
-            return USAGE
+    problem = check_limits(args)
+    if problem:
+        print(f"rulecraft {args.command}: error: {problem}", file=sys.stderr)
+        return USAGE
     try:
         return args.func(args)
     except RulesetError:
         return RULESET_ERROR
+    except RuleLimitError as e:  # a rule went past a bound in some position: the ruleset's
+        print(str(e), file=sys.stderr)
+        return RULESET_ERROR
     except UsageError as e:
-        print(f"rulecraft {args.command}: error: {e}", file=sys.stderr)
+        print(f"rulecraft {args.command}: error: {printable(str(e))}", file=sys.stderr)
         return USAGE
     except KeyboardInterrupt:
         return 130

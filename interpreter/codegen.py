@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from rulecraft.dsl import model as m
 from rulecraft.dsl.check import Ruleset
 
+from . import limits
+from .limits import chain_guard, range_guard
 from .tables import Tables
 
 
@@ -116,8 +118,11 @@ class Emitter:
         board = self.rs.board
         out = []
         for d in dirs:
-            u, v = next((u, v) for u, v, ds in board.graph.edges(data="dirs") if ds == (d,))
-            (ux, uy), (vx, vy) = board.lattice[u], board.lattice[v]
+            arc = next(((u, v) for u, v, ds in board.graph.edges(data="dirs") if ds == (d,)), None)
+            if arc is None:  # no cell has a neighbour that way (a board one file wide): no ray
+                out.append((0, 0))
+                continue
+            (ux, uy), (vx, vy) = board.lattice[arc[0]], board.lattice[arc[1]]
             out.append((vx - ux, vy - uy))
         return out
 
@@ -138,12 +143,21 @@ class Emitter:
         return self.const(("mask", mask), mask, "K")
 
     def occ(self, s: str) -> str:
-        return "(" + " | ".join(f"{s}[{i}]" for i in range(self.L.types)) + ")"
+        return self.types_expr(list(range(self.L.types)), s)
 
     def types_expr(self, types: list[int], s: str) -> str:
+        """The union of the masks of `types` in state `s` (a loop past a few types, so that
+        the source grows with the rules, not with rules x kinds)."""
         if not types:
             return "0"
+        if len(types) > UNROLL:
+            return f"_union({s}, {self.type_tuple(types)})"
         return "(" + " | ".join(f"{s}[{i}]" for i in types) + ")"
+
+    def type_tuple(self, types: list[int]) -> str:
+        """A tuple of piece types as the source writes it (a named constant when long)."""
+        t = tuple(types)
+        return repr(t) if len(t) <= UNROLL else self.const(("types", t), t, "TYPES")
 
     # ------------------------------------------------------------ expressions
     def deps(self, e: m.Expr) -> set[str]:
@@ -301,6 +315,8 @@ class Emitter:
 
     # ------------------------------------------------------------ output
     def emit(self, indent: int, text: str) -> None:
+        if len(self.lines) >= MAX_SOURCE_LINES:
+            raise TooLarge(len(self.lines))
         self.lines.append("    " * indent + text)
 
     def source(self) -> str:
@@ -321,6 +337,12 @@ class Emitter:
 
 
 _SETUP_LOCALS = ("occ", "path")
+UNROLL = 8  # piece types written out one by one; more are looped over
+MAX_SOURCE_LINES = 100_000  # generated lines (about 3 s to compile; a bundled game needs < 600): past it, the ruleset is refused
+
+
+class TooLarge(Exception):
+    """The generated module would pass MAX_SOURCE_LINES."""
 FITS_MAX_CELLS = 16  # up to this size, the placements inside each set of free cells are tabled
 
 
@@ -383,9 +405,11 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
     onto = ply.onto if ply.onto is not None else m.Keyword(ply.span, word="empty")
     if ply.onto is None:
         onto.type = "cells"
-    tgt_level = 2 if uses(onto, "here") else 1 if uses(onto, "from") else 0
-    tgt_src = em.expr(onto, cx)
     motion = ply.motion
+    tgt_level = 2 if uses(onto, "here") else 1 if uses(onto, "from") else 0
+    if motion.kind == "push" and tgt_level == 1:  # a push's `from` is known per line
+        tgt_level = 2
+    tgt_src = em.expr(onto, cx)
     # Conditions and removals are compiled with what does not change per candidate hoisted.
     hoist = Hoister(f"h{code}_", {"here", "path"} | ({"from"} if motion.kind == "push" else set()))
     single = not multi and motion.kind in ("step", "slide", "walk", "anywhere")
@@ -442,10 +466,11 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
         for i, (dx, dy) in enumerate(em.direction_vectors(slide_dirs(em, motion))):
             em.emit(1, f"M{i} = _maxdot(targets, {dx}, {dy})")
     if motion.kind == "place":
-        slots = tuple((t, L.reserve_offsets.get(t, -1)) for t in types)
+        slots = em.const(("slots", tuple(types)),
+                         tuple((t, L.reserve_offsets.get(t, -1)) for t in types), "SLOTS")
         em.emit(1, "frm = 0")
         emit_hoisted("piece", 1)
-        em.emit(1, f"for t, slot in {slots!r}:")
+        em.emit(1, f"for t, slot in {slots}:")
         em.emit(2, "if slot >= 0 and s[slot] <= 0: continue")
         emit_base(2)
         em.emit(2, "dests = " + ("tgt" if tgt_level < 2 else "FULL"))
@@ -457,13 +482,15 @@ def emit_rule(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str) -> tuple
         reserve_slots = {t: L.reserve_offsets[t] for t in types if t in L.reserve_offsets}
         put = ["b[t] |= here"]
         if reserve_slots:
-            put += [f"slot = {reserve_slots!r}.get(t)", "if slot is not None: b[slot] -= 1"]
-        emit_apply(em, aname, ply, p, fin, ["frm = 0", "here = BIT[a[2]]"], "~here", put)
+            table = em.const(("reserve slots", tuple(reserve_slots.items())), reserve_slots, "RESERVE")
+            put += [f"slot = {table}.get(t)", "if slot is not None: b[slot] -= 1"]
+        head = ["frm = 0", "here = BIT[a[2]]"] + (["removed = a[3]"] if removal else [])
+        emit_apply(em, aname, ply, p, fin, head, "~(here | removed)" if removal else "~here", put)
         return gname, aname
     if motion.kind == "push":
         emit_push(em, ply, p, code, fin, types, tgt_level, emit_yield)
         return gname, aname
-    em.emit(1, f"for t in {tuple(types)!r}:")
+    em.emit(1, f"for t in {em.type_tuple(types)}:")
     emit_base(2)
     if multi:
         if motion.kind != "anywhere":
@@ -646,7 +673,8 @@ def emit_chain(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: 
     """A chained slide: segments in straight lines, each after the first turning and removing.
 
     Depth-first over (cell, removed so far, last direction), each state expanded once;
-    no bound on the length of a chain. A ply is its start, final cell and removed set;
+    a segment goes on only if it took pieces (so a chain ends), at most `segments` of them,
+    and the search stops with an error past MAX_CHAIN_STATES states. A ply is its start, final cell and removed set;
     `routes` collects every route to each, for notation.
     """
     L, rs = em.L, em.rs
@@ -659,21 +687,35 @@ def emit_chain(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: 
               adj_path=adj_path)
     removal = " | ".join(em.expr(e.value, seg) for e in ply.effects if e.kind == "remove")
     tgt = em.expr(onto, Ctx("sc", p, here="here", frm="frm"))
+    per_cell = uses(onto, "here")
+    motion = ply.motion
+    more = "" if motion.segments is None else f" and len(route) < {motion.segments}"
+    state = "(c, removed, last)" if motion.segments is None else "(c, removed, last, len(route))"
+    budget = limits.MAX_CHAIN_STATES
+    too_many = em.const(("chain limit", code), chain_guard(ply.span, ply.name, rs.board.names, budget),
+                        "CHAIN")
     em.emit(0, f"def chains_{code}(s, t, c0, routes=False):")
     em.emit(1, "found = {}")
     em.emit(1, "start = BIT[c0]")
     em.emit(1, "expanded = set()")
     em.emit(1, "stack = [(c0, 0, -1, (c0,))]")
+    em.emit(1, f"budget = {budget}")
     em.emit(1, "while stack:")
     em.emit(2, "c, removed, last, route = stack.pop()")
     em.emit(2, "if not routes:")
-    em.emit(3, "if (c, removed, last) in expanded: continue")
-    em.emit(3, "expanded.add((c, removed, last))")
+    em.emit(3, f"if {state} in expanded: continue")
+    em.emit(3, f"expanded.add({state})")
+    em.emit(2, "budget -= 1")
+    em.emit(2, f"if budget < 0: {too_many}(c0)")
     em.emit(2, "sc = [x & ~removed for x in s]")  # stones are removed as they are passed
     em.emit(2, "sc[t] = (sc[t] & ~start) | BIT[c]")  # the start cell is empty while it moves
     em.emit(2, f"occ = {em.occ('sc')}")
-    em.emit(2, f"tgt = {tgt}")
     em.emit(2, "frm = BIT[c]")
+    if not per_cell:
+        em.emit(2, f"tgt = {tgt}")
+    if motion.limit is not None:
+        em.emit(2, f"limit = {em.expr(motion.limit, Ctx('sc', p, here='here', frm='frm'))}")
+    # Each segment must take pieces still on the board, other than the mover: a chain ends.
     for name, src in hoist.outer + hoist.piece:
         em.emit(2, f"{name} = {src}")
     em.emit(2, f"for di, ray in enumerate(({rays},)):")
@@ -681,15 +723,25 @@ def emit_chain(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: 
     em.emit(3, "path = 0")
     for var in adj_path.values():
         em.emit(3, f"{var} = 0")
+    if motion.limit is not None:
+        em.emit(3, "n = 0")
     em.emit(3, "for d in ray[c]:")
+    if motion.limit is not None:
+        em.emit(4, "n += 1")
+        em.emit(4, "if n > limit: break")
     em.emit(4, "here = BIT[d]")
     em.emit(4, "if here & occ: break")
-    em.emit(4, f"rem = {removal}")
+    if per_cell:
+        em.emit(4, f"tgt = {tgt}")
+    if all(_opponents_only(e.value) for e in ply.effects if e.kind == "remove"):
+        em.emit(4, f"rem = {removal}")  # already pieces on the board, never the mover
+    else:
+        em.emit(4, f"rem = ({removal}) & occ & ~frm")
     em.emit(4, "if (rem or last < 0) and here & tgt:")
     em.emit(5, "key = (d, removed | rem)")
     em.emit(5, "if key not in found: found[key] = []")
     em.emit(5, "if routes or not found[key]: found[key].append(route + (d,))")
-    em.emit(5, "if rem: stack.append((d, removed | rem, di, route + (d,)))")
+    em.emit(5, f"if rem{more}: stack.append((d, removed | rem, di, route + (d,)))")
     em.emit(4, "path |= here")
     for key, var in adj_path.items():
         em.emit(4, f"{var} |= {em.adj(None if key is None else list(key))}[d]")
@@ -701,7 +753,7 @@ def emit_chain(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: 
     em.emit(0, f"def gen_{code}(s):")
     for name, src in whole_hoist.outer:
         em.emit(1, f"{name} = {src}")
-    em.emit(1, f"for t in {tuple(types)!r}:")
+    em.emit(1, f"for t in {em.type_tuple(types)}:")
     em.emit(2, "pieces = s[t]")
     em.emit(2, "while pieces:")
     em.emit(3, "frm = pieces & -pieces")
@@ -721,6 +773,20 @@ def emit_chain(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: 
                "~(here | removed)", ["b[t] = (s[t] & ~frm) | here"])
 
 
+def _opponents_only(e: m.Expr) -> bool:
+    """Whether the cells `e` names always hold opponent's pieces (so a mover's never)."""
+    if isinstance(e, m.Owned):
+        return e.owner == "opponent's"
+    if isinstance(e, m.BinOp):
+        if e.op == "&":
+            return _opponents_only(e.left) or _opponents_only(e.right)
+        if e.op == "-":
+            return _opponents_only(e.left)
+        if e.op == "|":
+            return _opponents_only(e.left) and _opponents_only(e.right)
+    return False
+
+
 def emit_apply(em: Emitter, aname: str, ply: m.PlyDecl, p: int, fin: str, head: list[str],
                keep: str, put: list[str]) -> None:
     """An apply function: the move on a copy (whatever stood on `here` removed), the
@@ -738,6 +804,9 @@ def emit_apply(em: Emitter, aname: str, ply: m.PlyDecl, p: int, fin: str, head: 
     if stacked:
         # Landing removes what stands at the mover's level and above, not what it lands on.
         em.emit(1, "for i in CLEAR[t]:")
+        em.emit(2, "b[i] &= keep")
+    elif em.L.types > UNROLL:
+        em.emit(1, f"for i in range({em.L.types}):")
         em.emit(2, "b[i] &= keep")
     else:
         for i in range(em.L.types):
@@ -843,7 +912,7 @@ def emit_push(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: l
             shifts[(di, h)] = (mask | 1 << h, [(1 << c, 1 << x) for c, x in zip(line, targets)])
     lines = em.const(("push", n, tuple(dirs)), table, "PUSH")
     shift = em.const(("shift", n, tuple(dirs)), shifts, "SHIFT")
-    em.emit(1, "movable = " + " | ".join(f"s[{i}]" for i in types))
+    em.emit(1, "movable = " + em.types_expr(types, "s"))
     em.emit(1, "dests = " + ("tgt" if tgt_level < 2 else "FULL"))
     em.emit(1, "while dests:")
     em.emit(2, "here = dests & -dests")
@@ -892,12 +961,22 @@ def emit_effects(em: Emitter, ply: m.PlyDecl | None, p: int) -> None:
             emit_memory(em, ply)
             continue
         for eff in group:
-            line = f"{assign_target(em, eff, bx)} {eff.op} {em.expr(eff.value, bx)}"
-            if eff.guard is not None:
-                em.emit(1, f"if {em.expr(eff.guard, bx)}:")
-                em.emit(2, line)
-            else:
-                em.emit(1, line)
+            emit_assign(em, eff, bx, 1)
+
+
+def emit_assign(em: Emitter, eff: m.Effect, cx: Ctx, indent: int) -> None:
+    """`var op value [when guard]`, and the check that the variable keeps to its range."""
+    target = assign_target(em, eff, cx)
+    if eff.guard is not None:
+        em.emit(indent, f"if {em.expr(eff.guard, cx)}:")
+        indent += 1
+    em.emit(indent, f"{target} {eff.op} {em.expr(eff.value, cx)}")
+    var = next(v for v in em.rs.vars if v.name == eff.var)
+    fixed = eff.op == "=" and isinstance(eff.value, m.Num)
+    if not (fixed and var.low <= eff.value.value <= var.high):  # else: checked statically
+        guard = em.const(("range", var.name), range_guard(var.span, var.name, var.low, var.high),
+                         "RANGE")
+        em.emit(indent, f"if not {var.low} <= {target} <= {var.high}: {guard}({target})")
 
 
 def lazy_tail(rs: Ruleset) -> int | None:
@@ -924,7 +1003,9 @@ def emit_ends(em: Emitter, p: int, name: str) -> None:
     """The end rules, in order, for a ply just made by player `p`; then the default rule."""
     L = em.L
     cx = Ctx("b", p, stuck="stuck", next_is_mover=False)
-    em.emit(0, f"def {name}(b, moves=False):")  # moves: a ply is known to exist already
+    # moves: a ply is known to exist already; settle: a position read from its text, whose
+    # effects (rules `then ... if ...`) already ran when it was reached.
+    em.emit(0, f"def {name}(b, moves=False, settle=False):")
     stuck_known = False
     changed = False
     tail = lazy_tail(em.rs)
@@ -940,7 +1021,7 @@ def emit_ends(em: Emitter, p: int, name: str) -> None:
             em.emit(2, f"b[{L.OUT}] = 1 - b[{L.P}]")
             em.emit(2, "return tuple(b)")
             continue
-        em.emit(1, f"if {em.expr(cond, cx)}:")
+        em.emit(1, f"if {'not settle and ' if end.result == 'effects' else ''}{em.expr(cond, cx)}:")
         if end.result == "effects":
             # The game goes on, changed; the rules below see the changed position.
             changed = True
@@ -964,15 +1045,14 @@ def emit_ends(em: Emitter, p: int, name: str) -> None:
 def emit_end_effect(em: Emitter, eff: m.Effect, cx: Ctx) -> None:
     L = em.L
     if eff.kind == "reset":
-        for i in range(L.types):
-            em.emit(2, f"b[{i}] = SETUP[{i}]")
+        em.emit(2, f"b[:{L.types}] = SETUP")
         for slot in L.reserve_offsets.values():
             em.emit(2, f"b[{slot}] = INITIAL[{slot}]")
     elif eff.kind == "turn":
         em.emit(2, f"b[{L.P}] = {em.expr(eff.player, cx)}")
         em.emit(2, f"b[{L.PH}] = TURN_START")
     else:
-        em.emit(2, f"{assign_target(em, eff, cx)} {eff.op} {em.expr(eff.value, cx)}")
+        emit_assign(em, eff, cx, 2)
 
 
 def assign_target(em: Emitter, eff: m.Effect, cx: Ctx) -> str:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from rulecraft.dsl import model as m
 from rulecraft.dsl.check import Ruleset
+from rulecraft.dsl.diagnostics import Diagnostic, RulesetError
 
 from . import codegen
 from .tables import Tables
@@ -49,6 +50,14 @@ def _adjacent(cells: int, adj: list[int]) -> int:
         low = cells & -cells
         out |= adj[low.bit_length() - 1]
         cells ^= low
+    return out
+
+
+def _union(s, types) -> int:
+    """The cells holding a piece of any of `types`."""
+    out = 0
+    for i in types:
+        out |= s[i]
     return out
 
 
@@ -115,9 +124,9 @@ def _line(cells: int, n: int, lines: list[int]) -> bool:
     return False
 
 
-def _run(cells: int, n: int, windows: list[list[int]]) -> bool:
+def _run(cells: int, n: int, windows) -> bool:
     """`n` (1 or more) of `cells` next to each other in a straight line: windows[n] holds the runs."""
-    if not 1 <= n < len(windows):
+    if not 1 <= n <= windows.longest:
         return False
     for w in windows[n]:
         if cells & w == w:
@@ -126,6 +135,20 @@ def _run(cells: int, n: int, windows: list[list[int]]) -> bool:
 
 
 def compile_ruleset(rs: Ruleset) -> Compiled:
+    """The game's code generated and compiled; RulesetError if it would be too large."""
+    try:
+        return _compile(rs)
+    except codegen.TooLarge:
+        span = rs.plies[0].span if rs.plies else None
+        raise RulesetError([Diagnostic(
+            span, f"this ruleset compiles to more than {codegen.MAX_SOURCE_LINES:,} lines of code "
+                  f"({len(rs.plies)} ply rules, {len(rs.players)} players, {len(rs.types)} piece "
+                  f"types), the limit that keeps compiling to a few seconds",
+            "fewer ply rules: one rule can move several kinds (`move own piece ...`)",
+            file=rs.path)], {}) from None
+
+
+def _compile(rs: Ruleset) -> Compiled:
     tables = Tables(rs.board)
     layout = codegen.make_layout(rs)
     em = codegen.Emitter(rs, tables, layout)
@@ -175,7 +198,7 @@ def compile_ruleset(rs: Ruleset) -> Compiled:
     above = [tuple(i for i, lv in enumerate(levels) if lv > levels[t]) for t in range(len(levels))]
     ns.update(BIT=tables.bit, FULL=tables.full, NEXT=next_phase, TURN_START=turn_start,
               SETUP=setup, INITIAL=initial, CLEAR=clear, ABOVE=above,
-              _adjacent=_adjacent, _line=_line, _run=_run,
+              _adjacent=_adjacent, _union=_union, _line=_line, _run=_run,
               SUPPORT=[-1 if t.carrier is None else t.carrier for t in rs.types],
               OPP=[tuple((i, t.size) for i, t in enumerate(rs.types) if t.owner == 1 - p)
                    for p in range(n_players)], _captured=_captured,

@@ -20,6 +20,9 @@ from rulecraft.dsl.placements import SplitTooHard, split_into_pieces
 from .tables import cells_of
 
 _CAPTURE_SIGN = re.compile(r"(?<=[0-9])x(?=[A-Za-z])")
+MAX_TEXT = 100_000  # characters of a position or ply text (the largest bundled position is ~700)
+_WHOLE = re.compile(r"-?[0-9]{1,19}")  # ASCII digits only: int() also reads '²' or '٣'
+_COUNT = re.compile(r"[0-9]{1,19}")
 
 State = tuple[int, ...]
 Action = tuple[int, ...]
@@ -57,7 +60,10 @@ class Game:
         self._show_ply = self._phases > 1
         # A cell's character is its top piece's symbol (what it stands on is implied).
         self._top_first = sorted(range(len(ruleset.types)), key=lambda i: -ruleset.types[i].level)
-        self._texts: tuple[State | None, dict[str, Action]] = (None, {})
+        self._texts: tuple[State | None, dict[str, Action], set[str]] = (None, {}, set())
+        players_of = [r.player for r in self._c.rules if r.player is not None]
+        # Two rules of one player may make plies that read the same: then they say their rule.
+        self._several_rules = len(players_of) != len(set(players_of))
         # Wide pieces (covering several cells) by symbol: one type a piece (see check).
         self._wide_groups: dict[str, list[int]] = {}
         for i, t in enumerate(ruleset.types):
@@ -187,17 +193,26 @@ class Game:
             fields.setdefault("reserve." + self.ruleset.types[t].kind, []).append(slot)
         return fields
 
-    def _settle(self, s: list[int]) -> State:
-        """Evaluate the end rules on a position reached other than by a ply."""
+    def _settle(self, s: list[int], effects: bool = True) -> State:
+        """Evaluate the end rules on a position reached other than by a ply (without
+        `effects`, only those that decide an outcome: a position read from its text was
+        written after the others ran)."""
         # The mover is whoever would have made the last ply: the same player within a
         # turn, the previous player at a turn's start.
         at_start = s[self._PH] in (0, self._c.turn_start)
         mover = (s[self._P] - 1) % len(self.players) if at_start else s[self._P]
-        return self._c.ends[mover](list(s))
+        return self._c.ends[mover](list(s), settle=not effects)
 
     # ------------------------------------------------------------ text forms
     def action_to_text(self, state: State, action: Action) -> str:
-        """Notation: `a1-a2` (`a1xa2` when it captures), `c1+c2-b2+c2` for wide pieces, `pass`."""
+        """Notation: `a1-a2` (`a1xa2` when it captures), `c1+c2-b2+c2` for wide pieces, `pass`;
+        `RULE:` before it when two rules' plies would read the same here."""
+        text = self._plain_text(state, action)
+        if self._several_rules and _norm(text) in self._read(state)[1]:
+            return f"{self._c.rules[action[0]].name}:{text}"
+        return text
+
+    def _plain_text(self, state: State, action: Action) -> str:
         rule = self._c.rules[action[0]]
         names = self.board.names
         if rule.name == "pass":
@@ -225,17 +240,30 @@ class Game:
 
     def texts(self, state: State) -> dict[str, Action]:
         """Each legal ply's notation -> the ply (kept for the last position asked about)."""
+        return self._read(state)[0]
+
+    def _read(self, state: State) -> tuple[dict[str, Action], set[str]]:
+        """The legal plies by notation, and the plain texts that more than one ply shares."""
         if self._texts[0] != state:
-            legal = self.legal_actions(state)
-            self._texts = (state, {_norm(self.action_to_text(state, a)): a for a in legal})
-        return self._texts[1]
+            plain = [(_norm(self._plain_text(state, a)), a) for a in self.legal_actions(state)]
+            seen: dict[str, set[Action]] = {}
+            for text, a in plain:
+                seen.setdefault(text, set()).add(a)
+            shared = {text for text, acts in seen.items() if len(acts) > 1}
+            by_text = {(f"{self._c.rules[a[0]].name}:{t}" if t in shared else t): a for t, a in plain}
+            self._texts = (state, by_text, shared)
+        return self._texts[1], self._texts[2]
 
     def action_from_text(self, state: State, text: str) -> Action:
         """The legal action written `text` (`-` and `x` are interchangeable; any route of a chain)."""
+        _readable(text, "a ply", IllegalActionError)
         want = _norm(text)
         by_text = self.texts(state)
         if want in by_text:
             return by_text[want]
+        rule, colon, rest = want.partition(":")
+        if colon and rest in by_text and self._c.rules[by_text[rest][0]].name == rule:
+            return by_text[rest]  # `RULE:` written where the ply alone says it
         legal = list(by_text.values())
         for a in legal:
             if self._c.rules[a[0]].chained:
@@ -244,7 +272,7 @@ class Game:
                     return a
         shown = ", ".join(self.action_to_text(state, a) for a in legal[:12])
         more = "" if len(legal) <= 12 else f", ... ({len(legal)} in all)"
-        raise IllegalActionError(f"'{text.strip()}' is not a legal ply here"
+        raise IllegalActionError(f"'{_clip(text.strip())}' is not a legal ply here"
                                  + (f"; legal: {shown}{more}" if legal else "; the game is over"))
 
     def symbol_at(self, state: State, cell: int) -> str:
@@ -288,6 +316,7 @@ class Game:
     def state_from_text(self, text: str) -> State:
         """Parse `state_to_text`'s form; a position without `result=` gets its end rules run."""
         rs, L = self.ruleset, self.layout
+        _readable(text, "a position", PositionError)
         fields = text.split()
         if len(fields) < 2:
             raise PositionError("a position is `<rows> <player to move> [key=value ...]`")
@@ -303,7 +332,7 @@ class Game:
         s = [0] * L.length
         for r, (row_text, row) in enumerate(zip(rows, text_rows), start=1):
             if len(row_text) != len(row):
-                raise PositionError(f"row {r} has {len(row)} cells, found {len(row_text)}: '{row_text}'")
+                raise PositionError(f"row {r} has {len(row)} cells, found {len(row_text)}: '{_clip(row_text)}'")
             for ch, c in zip(row_text, row):
                 if ch == ".":
                     continue
@@ -316,7 +345,7 @@ class Game:
                     t = rs.types[t].carrier
         self._split_pieces(s, dict(f.partition("=")[::2] for f in fields[2:] if "=" in f))
         if fields[1] not in self.players:
-            raise PositionError(f"unknown player to move '{fields[1]}' (players: {', '.join(self.players)})")
+            raise PositionError(f"unknown player to move '{_clip(fields[1])}' (players: {', '.join(self.players)})")
         s[L.P] = self.players.index(fields[1])
         self._reset_vars(s)
         reserves = self._reserve_fields()
@@ -325,10 +354,10 @@ class Game:
         for f in fields[2:]:
             key, eq, value = f.partition("=")
             if not eq:
-                raise PositionError(f"expected key=value, found '{f}'")
+                raise PositionError(f"expected key=value, found '{_clip(f)}'")
             if key == "ply":
-                if not value.isdigit() or int(value) < 1:
-                    raise PositionError(f"ply is a whole number from 1, found '{value}'")
+                if not _COUNT.fullmatch(value) or int(value) < 1:
+                    raise PositionError(f"ply is a whole number from 1, found '{_clip(value)}'")
                 ply = int(value)
             elif key == "turn":
                 if value != "first" or not self._turn_start:
@@ -340,17 +369,20 @@ class Game:
                 var = next(v for v in rs.vars if v.name == key)
                 values = value.split(",")
                 count = len(self.players) if var.per_player else 1
-                if len(values) != count or not all(_is_int(x) for x in values):
+                if len(values) != count or not all(_WHOLE.fullmatch(x) for x in values):
                     raise PositionError(f"{key} takes {count} whole number{'s' if count > 1 else ''}, "
-                                        f"found '{value}'")
+                                        f"found '{_clip(value)}'")
                 for i, x in enumerate(values):
+                    if not var.low <= int(x) <= var.high:
+                        raise PositionError(f"{key} is kept from {var.low} to {var.high}, found {_clip(x)}")
                     s[L.var_offsets[key] + i] = int(x)
             elif key in reserves:
                 values = value.split(",")
                 slots = reserves[key]
-                if len(values) != len(slots) or not all(x.isdigit() for x in values):
+                if len(values) != len(slots) or not all(_COUNT.fullmatch(x) for x in values):
                     raise PositionError(f"{key} takes {len(slots)} whole number"
-                                        f"{'s' if len(slots) > 1 else ''} of 0 or more, found '{value}'")
+                                        f"{'s' if len(slots) > 1 else ''} of 0 or more, "
+                                        f"found '{_clip(value)}'")
                 for slot, x in zip(slots, values):
                     s[slot] = int(x)
             elif key == "previous" and L.memory is not None:
@@ -363,15 +395,15 @@ class Game:
                 elif value in self.players:
                     result = self.players.index(value)
                 else:
-                    raise PositionError(f"result is a player or draw, found '{value}'")
+                    raise PositionError(f"result is a player or draw, found '{_clip(value)}'")
             else:
-                raise PositionError(f"unknown field '{key}'")
+                raise PositionError(f"unknown field '{_clip(key)}'")
         plies_in_turn = self._turn_start if first else self._phases - self._turn_start
         if ply > plies_in_turn:
             raise PositionError(f"ply must be 1 to {plies_in_turn} in this turn, found {ply}")
         s[L.PH] = ply - 1 + (0 if first else self._turn_start)
         s[L.OUT] = -1
-        settled = self._settle(s)
+        settled = self._settle(s, effects=False)
         if result is not None and self.outcome(settled) != result:
             s[L.OUT] = result  # a result the rules would not give here: as stated
             return tuple(s)
@@ -413,7 +445,7 @@ class Game:
         mask = 0
         for name in text.split("+"):
             if name not in self.board.index:
-                raise PositionError(f"pieces.{symbol}: no cell '{name}'")
+                raise PositionError(f"pieces.{symbol}: no cell '{_clip(name)}'")
             mask |= 1 << self.board.index[name]
         if mask not in self._c.tables.placement_masks(size):
             raise PositionError(f"pieces.{symbol}: {text} is not a placement of a piece covering "
@@ -447,7 +479,7 @@ class Game:
         if rule not in self.ruleset.remembers or not dash or masks is None or not masks[1]:
             kept = [n for n in names if n in self.ruleset.remembers]
             raise PositionError(f"previous is RULE:FROM-TO (RULE one of {', '.join(kept)}; "
-                                f"FROM empty for a placement) or pass, found '{value}'")
+                                f"FROM empty for a placement) or pass, found '{_clip(value)}'")
         return [names.index(rule) + 1, masks[0], masks[1]]
 
     def render(self, state: State) -> str:
@@ -492,5 +524,16 @@ def _norm(text: str) -> str:
     return _CAPTURE_SIGN.sub("-", text.strip())
 
 
-def _is_int(text: str) -> bool:
-    return text.lstrip("-").isdigit()
+def _clip(text: str, width: int = 40) -> str:
+    """Untrusted text as shown in a message: at most `width` characters."""
+    return text if len(text) <= width else text[:width] + "..."
+
+
+def _readable(text: str, what: str, error: type[ValueError]) -> None:
+    """Refuse texts too long to be one, or holding characters a message could not show."""
+    if len(text) > MAX_TEXT:
+        raise error(f"{what} is at most {MAX_TEXT:,} characters, found {len(text):,}")
+    for i, ch in enumerate(text):
+        if not ch.isprintable() and ch not in " \t\n\r":
+            raise error(f"{what} holds printable characters only, found U+{ord(ch):04X} at "
+                        f"character {i + 1}")

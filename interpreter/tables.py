@@ -45,26 +45,15 @@ class Tables:
 
     def line_masks(self, dirs: list[str]) -> list[int]:
         """The masks of the maximal straight lines of cells along `dirs`, each once."""
-        masks: list[int] = []
+        masks: dict[int, None] = {}  # ordered, and a membership test in O(1)
         for d in dirs:
             for line in self.board.lines(d):
-                mask = sum(1 << c for c in line)
-                if mask not in masks:
-                    masks.append(mask)
-        return masks
+                masks.setdefault(sum(1 << c for c in line))
+        return list(masks)
 
-    def windows(self, dirs: list[str]) -> list[list[int]]:
-        """Per length n (index), the masks of every run of n consecutive cells along `dirs`."""
-        longest = max((len(line) for d in dirs for line in self.board.lines(d)), default=0)
-        found: list[list[int]] = [[] for _ in range(longest + 1)]
-        for d in dirs:
-            for c in range(self.n):
-                ray = self.board.ray(c, d)
-                for length in range(1, len(ray) + 2):
-                    mask = sum(1 << x for x in [c] + ray[: length - 1])
-                    if mask not in found[length]:
-                        found[length].append(mask)
-        return found
+    def windows(self, dirs: list[str]) -> "Windows":
+        """Per length n, the masks of every run of n consecutive cells along `dirs`."""
+        return Windows(self.board, dirs)
 
     def reverse_adjacency(self, dirs: list[str] | None) -> list[int]:
         """Per cell, the mask of the cells that have it as a neighbour along `dirs`."""
@@ -86,6 +75,28 @@ class Tables:
         if size not in self._placements:
             self._placements[size] = [sum(1 << c for c in p) for p in placements(self.board, size)]
         return self._placements[size]
+
+
+class Windows(dict):
+    """Length n -> the masks of the runs of n consecutive cells along some directions.
+
+    Filled on first use of each length: a large board needs only the lengths its rules
+    ask for, not every length up to its longest line.
+    """
+
+    def __init__(self, board: Board, dirs: list[str]):
+        super().__init__()
+        self.rays = [[board.ray(c, d) for c in range(board.size)] for d in dirs]
+        self.longest = max((len(r) + 1 for rays in self.rays for r in rays), default=0)
+
+    def __missing__(self, n: int) -> list[int]:
+        found: dict[int, None] = {}
+        for rays in self.rays:
+            for c, ray in enumerate(rays):
+                if len(ray) >= n - 1:
+                    found.setdefault(sum(1 << x for x in [c] + ray[:n - 1]))
+        self[n] = out = list(found)
+        return out
 
 
 def cells_of(mask: int) -> list[int]:

@@ -49,8 +49,12 @@ def test_check_json(capsys, write_game):
 def test_unknown_ruleset_lists_the_bundled_ones(capsys):
     code, out, err = run(capsys, "info", "three-musketeer")
     assert code == 1
-    assert err.startswith("three-musketeer: error: no such ruleset\n  hint: a path to a .game file")
-    assert "three-musketeers" in err
+    assert err.startswith("three-musketeer: error: no such ruleset\n  hint: did you mean 'three-musketeers'? "
+                          "(or a path to a .game file, or a bundled ruleset: 3-a-side, ")
+    code, out, err = run(capsys, "info", "xyzzy")
+    assert code == 1
+    assert err.startswith("xyzzy: error: no such ruleset\n  hint: a path to a .game file, or a bundled "
+                          "ruleset: 3-a-side, ")
 
 
 def test_perft_json_is_stable(capsys):
@@ -140,3 +144,98 @@ def test_installed_command_from_another_directory(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"perft": [3, 10, 33]}
+
+
+# ---------------------------------------------------------------- hostile arguments
+
+BUNDLED_HINT = "  hint: a path to a .game file, or a bundled ruleset: 3-a-side, "
+
+
+@pytest.mark.parametrize("name", ["/etc/passwd", "/proc/self/status", "../../../../../../../etc/passwd", "/tmp"])
+def test_check_a_file_that_is_no_ruleset_prints_one_error_and_no_contents(capsys, name):
+    code, out, err = run(capsys, "check", name)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{name}: error: not a ruleset file: its name does not end in .game\n" + BUNDLED_HINT)
+    assert err.count("\n") == 2
+    code, out, err = run(capsys, "check", "--json", name)
+    assert code == 1 and err == ""
+    result, = json.loads(out)["results"]
+    assert result["ok"] is False and len(result["errors"]) == 1
+    assert "root" not in out and "Name:" not in out
+
+
+def test_a_bundled_name_and_a_relative_path_work_from_any_directory(capsys, monkeypatch, tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "mine.game").write_text('variant of "3-spot"\ngame "Mine"\n')
+    (tmp_path / "3-spot").write_text("not a ruleset\n")  # a file of the bundled name: not read
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "check", "3-spot", "3-spot.game", "sub/mine.game", "tic-tac-toe")
+    assert (code, err) == (0, "")
+    assert [line.split(":")[0] for line in out.splitlines()] == ["3-spot", "3-spot.game", "sub/mine.game",
+                                                                 "tic-tac-toe"]
+    monkeypatch.chdir(tmp_path / "sub")
+    code, out, _ = run(capsys, "check", "mine")  # NAME.game in the current directory
+    assert (code, out) == (0, "mine: ok (Mine: 9 cells, 3 opening plies)\n")
+
+
+def test_a_directory_a_fifo_and_an_empty_file(capsys, tmp_path):
+    (tmp_path / "d.game").mkdir()
+    os.mkfifo(tmp_path / "f.game")
+    (tmp_path / "e.game").write_text("")
+    for name, message in (("d.game", "is a directory, not a ruleset file"),
+                          ("f.game", "is not a regular file (a device, a pipe or a socket), not a ruleset file"),
+                          ("e.game", "empty ruleset: no declarations")):
+        path = str(tmp_path / name)
+        code, out, err = run(capsys, "check", path)
+        assert (code, out, err) == (1, "", f"{path}: error: {message}\n")
+        code, out, err = run(capsys, "info", path)
+        assert (code, out, err) == (1, "", f"{path}: error: {message}\n")
+
+
+def test_names_with_control_characters_or_bad_bytes_are_printed_escaped(capsys, tmp_path):
+    for arg, shown in (("\x1b[2J.game", "\\x1b[2J.game"), ("caf\udce9.game", "caf\\xe9.game"),
+                       ("\u202eevil", "\\u202eevil")):
+        code, out, err = run(capsys, "check", arg)
+        assert code == 1
+        assert err.startswith(f"{shown}: error: ")
+        assert "\x1b" not in err and "\u202e" not in err
+        code, out, _ = run(capsys, "check", "--json", arg)
+        assert json.loads(out)["results"][0]["file"] == shown
+    good = tmp_path / "\udcff.game".encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    good.write_text('variant of "3-spot"\n')
+    code, out, _ = run(capsys, "check", str(good))
+    assert code == 0 and out == f"{tmp_path}/\\xff.game: ok (3-Spot: 9 cells, 3 opening plies)\n"
+    code, _, err = run(capsys, "play", "3-spot", "--players", "human,\x1b[2J")
+    assert code == 2 and err == ("rulecraft play: error: --players: unknown player '\\x1b[2J' (known: "
+                                 + err.split("(known: ", 1)[1])
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["perft", "3-spot", "--depth", "99999999999999999999"], "--depth must be at most 100"),
+    (["perft", "3-spot", "--depth", "-1"], "--depth must be 0 or more"),
+    (["random", "3-spot", "--games", "0"], "--games must be at least 1"),
+    (["random", "3-spot", "--games", "-5"], "--games must be at least 1"),
+    (["random", "3-spot", "--games", str(10**30)], "--games must be at most 1,000,000,000"),
+    (["random", "3-spot", "--max-plies", "0"], "--max-plies must be at least 1"),
+    (["random", "3-spot", "--max-plies", str(10**12)], "--max-plies must be at most 1,000,000,000"),
+    (["random", "3-spot", "--seed", "-1"], "--seed must be 0 or more"),
+    (["random", "3-spot", "--seed", str(2**64)], "--seed must be at most 18,446,744,073,709,551,615"),
+    (["play", "3-spot", "--seed", str(10**40)], "--seed must be at most 18,446,744,073,709,551,615"),
+    (["play", "3-spot", "--max-plies", "-3"], "--max-plies must be at least 1"),
+])
+def test_numbers_out_of_bounds_are_usage_errors(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert (code, out, err) == (2, "", f"rulecraft {argv[0]}: error: {message}\n")
+
+
+@pytest.mark.parametrize("value", ["9" * 5000, "1e9", "0x10", "", "\udcff"])
+def test_numbers_that_are_not_numbers_are_usage_errors(capsys, value):
+    with pytest.raises(SystemExit) as info:
+        cli.main(["random", "3-spot", "--seed", value])
+    assert info.value.code == 2
+    assert "argument --seed: invalid int value" in capsys.readouterr().err
+
+
+def test_the_largest_seed_works(capsys):
+    code, out, _ = run(capsys, "random", "3-spot", "--games", "2", "--seed", str(2**64 - 1), "--json")
+    assert code == 0 and json.loads(out)["games"] == 2

@@ -172,10 +172,11 @@ def test_a_piece_on_a_kind_never_leaves_it(tmp_path):
 new ply hop: move own disc anywhere onto empty | tile - disc
 ''')
     s = game.state_from_text("tYt/t.t/ttt Yellow")
-    # The disc on b3 may hop to any tile without a disc, never into the hole b2.
+    # The disc on b3 may hop to any tile without a disc, never into the hole b2. The same
+    # plies are force-3's `shift`, so each says its rule.
     hops = [a for a in game.legal_actions(s) if game._c.rules[a[0]].name == "hop"]
     assert sorted(game.action_to_text(s, a) for a in hops) == \
-        ["b3-a1", "b3-a2", "b3-a3", "b3-b1", "b3-c1", "b3-c2", "b3-c3"]
+        ["hop:b3-a1", "hop:b3-a2", "hop:b3-a3", "hop:b3-b1", "hop:b3-c1", "hop:b3-c2", "hop:b3-c3"]
     rng = random.Random(3)
     for _ in range(30):  # every position reached reads back from its text
         s = game.initial_state()
@@ -323,6 +324,10 @@ ply go: move own piece step onto empty
     passes = variant(tmp_path, "passes", text + "end stuck: then turn to mover if no legal ply\n")
     draws = variant(tmp_path, "draws", text + "end stuck: draw if no legal ply\n")
     assert loses.winner(loses.state_from_text(".PQ B")) == 0
-    s = passes.state_from_text(".PQ B")
+    s = play(passes, "a1-b1")  # B is stuck: the turn goes back to A
     assert passes.state_to_text(s) == ".PQ A" and legal(passes, s) == ["b1-a1"]
+    assert passes.state_from_text(".PQ A") == s
+    # A position's text is read as written: the rules that change the game ran before it
+    # was written, so B to move here is B stuck, and the default rule ends the game.
+    assert passes.winner(passes.state_from_text(".PQ B")) == 0
     assert draws.is_draw(draws.state_from_text(".PQ B"))

@@ -78,17 +78,147 @@ def test_drop_removes_and_must_name_something(tmp_path):
         "  hint: did you mean 'lost'?")
 
 
+BUNDLED = ("3-a-side, 3-a-side-balanced, 3-a-side-free-ball, 3-a-side-match, 3-spot, "
+           "3-spot-middle-points, 3-spot-misere, 3-spot-optional-white, 3-spot-score-rule, force-3, "
+           "three-musketeers, tic-tac-toe, tricouleur, whistling-captures")
+BASE_HINT = ("  hint: a base is a .game file (a path from this file's folder, or NAME for NAME.game "
+             "beside it) or a bundled ruleset: " + BUNDLED)
+
+
 def test_missing_and_looping_bases(tmp_path):
     assert variant_error(tmp_path, 'variant of "no-such-game"\n') == (
-        "v.game:1:1: error: base ruleset 'no-such-game' not found\n"
+        "v.game:1:12: error: base ruleset 'no-such-game' not found\n"
         '    variant of "no-such-game"\n'
-        "    ^~~~~~~~~~~~~~~~~~~~~~~~~\n"
-        "  hint: name a file beside this one or a bundled ruleset")
+        "               ^~~~~~~~~~~~~~\n" + BASE_HINT)
+    assert variant_error(tmp_path, 'variant of "3-spto"\n') == (
+        "v.game:1:12: error: base ruleset '3-spto' not found\n"
+        '    variant of "3-spto"\n'
+        "               ^~~~~~~~\n"
+        "  hint: did you mean '3-spot'? (or a base is a .game file (a path from this file's folder, or "
+        "NAME for NAME.game beside it) or a bundled ruleset: " + BUNDLED + ")")
+    assert variant_error(tmp_path, 'variant of "sub/x.game"\n') == (
+        "v.game:1:12: error: base ruleset 'sub/x.game' not found\n"
+        '    variant of "sub/x.game"\n'
+        "               ^~~~~~~~~~~~\n"
+        "  hint: a path is relative to this file's folder")
     (tmp_path / "a.game").write_text('variant of "b"\n')
-    (tmp_path / "b.game").write_text('variant of "a"\n')
+    (tmp_path / "b.game").write_text('game "B"\nvariant of "a.game"\n')
     with pytest.raises(RulesetError) as info:
         load(str(tmp_path / "a.game"))
-    assert "loops back to itself" in info.value.format()
+    assert info.value.format().replace(str(tmp_path) + "/", "") == (
+        "b.game:2:12: error: base ruleset 'a.game' makes a loop: a -> b -> a\n"
+        '    variant of "a.game"\n'
+        "               ^~~~~~~~\n"
+        "  hint: a ruleset cannot be a variant of itself")
+
+
+def test_a_variant_of_itself(tmp_path):
+    assert variant_error(tmp_path, 'variant of "v"\ngame "V"\n') == (
+        "v.game:1:12: error: base ruleset 'v' makes a loop: v -> v\n"
+        '    variant of "v"\n'
+        "               ^~~\n"
+        "  hint: a ruleset cannot be a variant of itself")
+    assert variant_error(tmp_path, 'variant of "./v.game"\n').startswith(
+        "v.game:1:12: error: base ruleset './v.game' makes a loop: v -> v\n")
+
+
+def test_a_loop_through_a_link(tmp_path):
+    (tmp_path / "sub").mkdir()
+    os.symlink(tmp_path / "v.game", tmp_path / "sub" / "w.game")
+    assert variant_error(tmp_path, 'variant of "sub/w.game"\n').startswith(
+        "v.game:1:12: error: base ruleset 'sub/w.game' makes a loop: v -> v\n")
+
+
+def chain(tmp_path, n: int) -> str:
+    """v1 over v2 over ... over vn over 3-spot: n variants deep; the path of v1."""
+    for i in range(1, n + 1):
+        base = f"v{i + 1}" if i < n else "3-spot"
+        (tmp_path / f"v{i}.game").write_text(f'variant of "{base}"\n')
+    return str(tmp_path / "v1.game")
+
+
+def test_variants_nest_eight_deep(tmp_path):
+    assert load(chain(tmp_path, 8)).title == "3-Spot"
+
+
+def test_variants_nested_nine_deep(tmp_path):
+    with pytest.raises(RulesetError) as info:
+        load(chain(tmp_path, 9))
+    assert info.value.format().replace(str(tmp_path) + "/", "") == (
+        "v9.game:1:12: error: variants nest more than 8 deep: "
+        "v1 -> v2 -> v3 -> v4 -> v5 -> v6 -> v7 -> v8 -> v9 -> ...\n"
+        '    variant of "3-spot"\n'
+        "               ^~~~~~~~\n"
+        "  hint: a variant of a variant works up to 8 deep")
+    with pytest.raises(RulesetError) as info:
+        load(chain(tmp_path, 40))
+    assert len(info.value.diagnostics) == 1
+
+
+# ---------------------------------------------------------------- where a base is found
+
+@pytest.mark.parametrize("base", ["/etc/passwd", "/proc/self/status", "../../../../../../../etc/passwd",
+                                  "/etc", "/dev/zero", "notes.txt", ""])
+def test_a_base_that_is_not_a_game_file_is_never_read(tmp_path, base):
+    (tmp_path / "notes.txt").write_text("secret line\n")
+    out = variant_error(tmp_path, f'variant of "{base}"\n')
+    assert out == (f"v.game:1:12: error: base ruleset '{base}': not a ruleset file: its name does not "
+                   f"end in .game\n"
+                   f'    variant of "{base}"\n'
+                   f"               ^{'~' * (len(base) + 1)}\n" + BASE_HINT)
+
+
+def test_a_game_file_that_is_not_a_ruleset_gets_one_error(tmp_path):
+    def base_error(name: str) -> str:
+        return variant_error(tmp_path, f'variant of "{name}"\n').split("\n")[0]
+
+    (tmp_path / "dir.game").mkdir()
+    assert base_error("dir") == "v.game:1:12: error: base ruleset 'dir': is a directory, not a ruleset file"
+    os.mkfifo(tmp_path / "fifo.game")
+    assert base_error("fifo") == ("v.game:1:12: error: base ruleset 'fifo': is not a regular file "
+                                  "(a device, a pipe or a socket), not a ruleset file")
+    (tmp_path / "big.game").write_text("# " + "x" * 70_000 + "\n")
+    assert base_error("big.game") == \
+        "v.game:1:12: error: base ruleset 'big.game': file is larger than the limit of 64,000 bytes"
+    (tmp_path / "latin1.game").write_bytes(b'game "caf\xe9"\n')
+    assert base_error("latin1") == \
+        "v.game:1:12: error: base ruleset 'latin1': not UTF-8 text (bad byte at offset 9)"
+    (tmp_path / "nul.game").write_bytes(b'game "x"\0\n')
+    assert base_error("nul") == \
+        "v.game:1:12: error: base ruleset 'nul': not a text file (it contains NUL bytes)"
+    os.symlink("/etc/passwd", tmp_path / "pw.game")
+    assert base_error("pw") == ("v.game:1:12: error: base ruleset 'pw': not a ruleset file: a link to a "
+                                "file whose name does not end in .game")
+    for name in ("dir", "fifo", "big.game", "latin1", "nul", "pw"):
+        assert len(variant_error(tmp_path, f'variant of "{name}"\n').split("\n")) <= 4
+
+
+def test_a_bare_base_is_found_beside_the_variant_not_in_the_current_directory(tmp_path, monkeypatch):
+    here, there = tmp_path / "here", tmp_path / "there"
+    here.mkdir()
+    there.mkdir()
+    (here / "3-spot.game").write_text("this line would be an error\n")
+    monkeypatch.chdir(here)
+    (there / "v.game").write_text('variant of "3-spot"\n')
+    assert load(str(there / "v.game")).title == "3-Spot"  # the bundled one, not ./3-spot.game
+    (there / "3-spot.game").write_text(open(os.path.join(bundled_dir(), "3-spot.game")).read()
+                                       .replace('game "3-Spot"', 'game "Mine"'))
+    assert load(str(there / "v.game")).title == "Mine"  # beside the variant comes first
+
+
+def test_a_base_path_is_relative_to_the_variant(tmp_path, monkeypatch):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "base.game").write_text(open(os.path.join(bundled_dir(), "3-spot.game")).read())
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "v.game").write_text('variant of "../rules/base.game"\ngame "V"\n')
+    monkeypatch.chdir(tmp_path / "rules")
+    assert load("../variants/v.game").title == "V"
+    assert load(str(tmp_path / "variants" / "v.game")).title == "V"
+
+
+def test_a_bundled_base_may_be_named_with_its_suffix(tmp_path):
+    (tmp_path / "v.game").write_text('variant of "3-spot.game"\ngame "V"\n')
+    assert load(str(tmp_path / "v.game")).title == "V"
 
 
 def test_a_variant_of_a_local_file(tmp_path):
