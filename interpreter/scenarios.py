@@ -2,10 +2,14 @@
 say what must then hold (legal plies, outcome, variables, perft). docs/SCENARIOS.md is the
 format's reference.
 
-Reading goes: text -> a tree of `Node`s that remember their line (composed by
-`yaml.SafeLoader`, which builds nothing but plain scalars) -> the structural check against
-`FILE_SCHEMA` -> `Scenario`s. Running a scenario checks what needs the game (cells, pieces,
-players, variables, the legality of each ply) and then every expectation.
+Reading goes: text -> a tree of `Node`s that remember their line and column (composed by
+`_Loader`, a YAML reader that builds nothing: every scalar is text, a whole number or
+null, and any other tag is an error) -> the structural check against `FILE_SCHEMA` ->
+`Scenario`s. Running a scenario checks what needs the game (cells, pieces, players,
+variables, the legality of each ply) and then every expectation.
+
+A scenario file is untrusted input: every way it can be wrong ends in a `ScenarioError`
+(`file:line:col: error: ...`), and every cost it can ask for is bounded (the limits below).
 """
 
 from __future__ import annotations
@@ -13,38 +17,93 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import stat
+import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Union
 
 import yaml
+from yaml.composer import Composer
+from yaml.parser import Parser
+from yaml.reader import Reader
+from yaml.resolver import BaseResolver
+from yaml.scanner import Scanner
 
 from rulecraft.dsl.diagnostics import RulesetError
 from rulecraft.dsl.load import bundled_dir, bundled_names, load
 from rulecraft.dsl.placements import placements
 
-from .analysis import perft
 from .game import Game, IllegalActionError, PositionError, State
+from .limits import RuleLimitError
 
+# The limits (docs/SCENARIOS.md, "Limits").
 MAX_FILE_BYTES = 1_000_000
-MAX_NODES = 100_000  # an alias bomb expands past this long before it costs memory
-MAX_DEPTH = 50
+MAX_NODES = 100_000  # values in a file, aliases expanded: an alias bomb stops long before it costs memory
+MAX_DEPTH = 50  # levels of lists and mappings
+MAX_TEXT = 100_000  # characters of one value (a position's text, a name, a description)
+MAX_NUMBER = 1_000_000_000  # the size of a whole number, as in the language
+MAX_SCENARIOS = 1_000  # scenarios in one file
+MAX_PLIES = 1_000  # plies a scenario plays
+MAX_PERFT_DEPTH = 10  # depths a `perft` list gives
+# The work of running scenarios, counted in plies generated (every ply of every position whose
+# plies are listed: to play a ply, to check the expectations, to count perft): one scenario's,
+# and all the scenarios of one file together.
+MAX_SCENARIO_PLIES = 200_000
+MAX_FILE_PLIES = 500_000
+
+STR_TAG = "tag:yaml.org,2002:str"
+INT_TAG = "tag:yaml.org,2002:int"
+NULL_TAG = "tag:yaml.org,2002:null"
 MAP_TAG = "tag:yaml.org,2002:map"
 SEQ_TAG = "tag:yaml.org,2002:seq"
 MERGE_TAG = "tag:yaml.org,2002:merge"
+_INT = re.compile(r"[-+]?[0-9]+\Z")  # decimal only, as in YAML 1.2's core schema ([0-9] is ASCII)
+_NULL = re.compile(r"(?:~|null|Null|NULL|)\Z")
+_BIDI = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _clip(text: str, width: int = 60) -> str:
+    """Text from the file as a message shows it: at most `width` characters."""
+    return text if len(text) <= width else text[:width] + "..."
+
+
+def _close(word: str, options: Iterable[str]) -> str | None:
+    """The option closest to a misspelt `word`, if any (not tried on long words: difflib is slow)."""
+    if len(word) > 64:
+        return None
+    found = difflib.get_close_matches(word, list(options), n=1)
+    return found[0] if found else None
 
 
 # ------------------------------------------------------------------ errors
 
-class ScenarioError(Exception):
-    """Something wrong in a scenario file, at a line (None: the file as a whole)."""
+Where = Union["Node", tuple, int, None]
 
-    def __init__(self, file: str, line: int | None, message: str):
-        self.file, self.line, self.message = file, line, message
+
+def _position(where: Where) -> tuple[int | None, int | None]:
+    """(line, column) of a Node, a (line, column) pair, a line alone, or None (the whole file)."""
+    if where is None:
+        return None, None
+    if isinstance(where, int):
+        return where, None
+    if isinstance(where, tuple):
+        return where
+    return where.line, where.col
+
+
+class ScenarioError(Exception):
+    """Something wrong in a scenario file, at a line and column (None: the file as a whole)."""
+
+    def __init__(self, file: str, where: Where, message: str):
+        self.file, self.message = file, message
+        self.line, self.col = _position(where)
         super().__init__(self.format())
 
     def format(self) -> str:
-        """`file:line: error: message`."""
-        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        """`file:line:col: error: message` (`file: error: message` for the file as a whole)."""
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}" + (f":{self.col}" if self.col is not None else "")
         return f"{where}: error: {self.message}"
 
 
@@ -52,34 +111,80 @@ class ScenarioFileError(Exception):
     """A scenario file that cannot be run at all; carries every error found in it."""
 
     def __init__(self, errors: list[ScenarioError]):
-        self.errors = sorted(errors, key=lambda e: (e.file, e.line or 0))
+        self.errors = sorted(errors, key=lambda e: (e.file, e.line or 0, e.col or 0))
         super().__init__("\n".join(e.format() for e in self.errors))
 
 
 class _Problem(Exception):
     """An error found before the file name is at hand (inside the YAML walk)."""
 
-    def __init__(self, line: int | None, message: str):
+    def __init__(self, where: Where, message: str):
         super().__init__(message)
-        self.line, self.message = line, message
+        self.line, self.col = _position(where)
+        self.message = message
+
+    def error(self, file: str) -> ScenarioError:
+        return ScenarioError(file, (self.line, self.col) if self.line is not None else None, self.message)
 
 
-# ------------------------------------------------------------------ YAML with lines
+# ------------------------------------------------------------------ YAML with positions
+
+def _mark(mark: Any) -> tuple[int, int]:
+    return mark.line + 1, mark.column + 1
+
+
+class _Loader(Reader, Scanner, Parser, Composer, BaseResolver):
+    """PyYAML's reader, scanner, parser and composer, and no constructor: the document
+    becomes a tree of yaml nodes and nothing else. A plain scalar resolves to a whole number
+    (decimal digits), null (`~`, `null`, nothing) or text: never a date, a float or a truth
+    value. Composing stops past MAX_DEPTH levels or MAX_NODES values (PyYAML's composer
+    recurses once per level)."""
+
+    def __init__(self, text: str):
+        Reader.__init__(self, text)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+        Composer.__init__(self)
+        BaseResolver.__init__(self)
+        self.depth = 0
+        self.count = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            return super().compose_node(parent, index)
+        self.depth += 1
+        self.count += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise _Problem(_mark(self.peek_event().start_mark),
+                               f"values nest more than {MAX_DEPTH} levels deep")
+            if self.count > MAX_NODES:
+                raise _Problem(_mark(self.peek_event().start_mark),
+                               f"the file holds more than {MAX_NODES:,} values")
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+_Loader.add_implicit_resolver(INT_TAG, _INT, list("-+0123456789"))
+_Loader.add_implicit_resolver(NULL_TAG, _NULL, ["~", "n", "N", ""])
+_Loader.add_implicit_resolver(MERGE_TAG, re.compile(r"<<\Z"), ["<"])
+
 
 @dataclass
 class Node:
-    """A YAML value and the line it starts on (1-based).
+    """A YAML value and where it starts (1-based line and column).
 
-    `value` is None, bool, int, float or str for a scalar, list[Node] for a list, or
-    dict[str, Node] for a mapping. A scalar keeps its source `text` too, so that a name
-    such as `no` or `on` stays a name where a name is wanted (YAML 1.1 reads them as false
-    and true).
+    `value` is None, int or str for a scalar, list[Node] for a list, or dict[str, Node] for
+    a mapping. A scalar keeps its source `text` too (a key is always its text), so that a
+    name such as `no` or `2001-02-03` stays a name.
     """
 
     value: Any
     line: int
+    col: int | None = None
     text: str = ""
-    key_lines: dict[str, int] = field(default_factory=dict)
+    key_pos: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
@@ -89,16 +194,29 @@ class Node:
             return "list"
         return "null" if self.value is None else "scalar"
 
+    @property
+    def key_lines(self) -> dict[str, int]:
+        return {k: p[0] for k, p in self.key_pos.items()}
+
     def get(self, key: str) -> Node | None:
         return self.value.get(key) if isinstance(self.value, dict) else None
 
 
+def _tag(tag: str) -> str:
+    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+
+
 def parse_yaml(text: str) -> Node | None:
     """The document in `text` as a `Node` tree (None when empty); raises _Problem."""
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as e:  # the reader checks every character first
+        return _reader_error(text, e)
     try:
         root = loader.get_single_node()
-        return None if root is None else _convert(loader, root, [MAX_NODES], 0)
+        return None if root is None else _convert(root, [MAX_NODES], 1)
+    except yaml.reader.ReaderError as e:
+        return _reader_error(text, e)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         what = e.problem or e.context or "cannot be read"
@@ -107,63 +225,112 @@ def parse_yaml(text: str) -> Node | None:
         elif e.context and e.problem:
             at = f" at line {e.context_mark.line + 1}" if e.context_mark and e.context_mark is not mark else ""
             what += f" ({e.context}{at})"
-        raise _Problem(mark.line + 1 if mark else None, f"invalid YAML: {what}") from None
-    except yaml.reader.ReaderError as e:
-        line = text[: e.position].count("\n") + 1
-        raise _Problem(line, f"invalid YAML: {e.reason} (character {e.character!r})") from None
+        raise _Problem(_mark(mark) if mark else None, f"invalid YAML: {what}") from None
     except yaml.YAMLError as e:
         raise _Problem(None, f"invalid YAML: {e}") from None
     finally:
         loader.dispose()
 
 
-def _convert(loader: yaml.SafeLoader, node: yaml.Node, budget: list[int], depth: int) -> Node:
-    line = node.start_mark.line + 1
+def _reader_error(text: str, e: yaml.reader.ReaderError) -> None:
+    before = text[: e.position]
+    line = before.count("\n") + 1
+    col = e.position - (before.rfind("\n") + 1) + 1
+    if isinstance(e.character, int):
+        raise _Problem((line, col), f"invalid YAML: character U+{e.character:04X} is not allowed "
+                                    f"in a YAML file") from None
+    raise _Problem((line, col), f"invalid YAML: {e.reason}") from None
+
+
+class _TooBig(str):
+    """A whole number past MAX_NUMBER, kept as its text: fine as a name, an error as a number."""
+
+    def problem(self) -> str:
+        sign = "-" if self.startswith("-") else ""
+        digits = self.lstrip("+-").lstrip("0") or "0"
+        return f"number {_clip(sign + digits, 16)} is beyond the limit of {sign}{MAX_NUMBER:,}"
+
+
+def _scalar(node: yaml.ScalarNode) -> int | str | None:
+    """A scalar's value: text, a whole number or None; any other tag is an error. A number
+    past MAX_NUMBER stays text (`_TooBig`): int() is never given thousands of digits."""
+    where = _mark(node.start_mark)
+    text = node.value
+    if len(text) > MAX_TEXT:
+        raise _Problem(where, f"a value of {len(text):,} characters is longer than the limit of "
+                              f"{MAX_TEXT:,}")
+    for ch in text:
+        if ch in "\t\n\r":
+            continue
+        kind = unicodedata.category(ch)
+        if kind in ("Cc", "Cs") or ch in _BIDI:
+            what = {"Cc": "a control character", "Cs": "a lone surrogate"}.get(kind, "a bidirectional control")
+            raise _Problem(where, f"character U+{ord(ch):04X} ({what}) is not allowed in a value")
+    if node.tag == STR_TAG:
+        return text
+    if node.tag == INT_TAG:
+        if not _INT.match(text):
+            raise _Problem(where, f"'{_clip(text)}' is tagged !!int but is not a whole number")
+        digits = text.lstrip("+-").lstrip("0")
+        if len(digits) > len(str(MAX_NUMBER)) or int(digits or "0") > MAX_NUMBER:
+            return _TooBig(text)
+        return int(text)
+    if node.tag == NULL_TAG:
+        if not _NULL.match(text):
+            raise _Problem(where, f"'{_clip(text)}' is tagged !!null but is not empty")
+        return None
+    raise _Problem(where, f"unsupported YAML tag '{_clip(_tag(node.tag))}' (a scenario file holds "
+                          f"text, whole numbers, lists and mappings)")
+
+
+def _convert(node: yaml.Node, budget: list[int], depth: int) -> Node:
+    line, col = _mark(node.start_mark)
     budget[0] -= 1
     if budget[0] < 0:
-        raise _Problem(line, f"the document expands to more than {MAX_NODES:,} values "
-                             f"(aliases repeated too often?)")
+        raise _Problem((line, col), f"the document expands to more than {MAX_NODES:,} values "
+                                    f"(aliases repeated too often?)")
     if depth > MAX_DEPTH:
-        raise _Problem(line, f"values nest more than {MAX_DEPTH} deep (a recursive alias?)")
+        raise _Problem((line, col), f"values nest more than {MAX_DEPTH} levels deep (a recursive alias?)")
     if isinstance(node, yaml.ScalarNode):
-        # SafeConstructor on a scalar: str, int, float, bool, None (or a timestamp or bytes,
-        # which the schema rejects); an unknown tag raises ConstructorError.
-        return Node(loader.construct_object(node, deep=True), line, node.value)
+        return Node(_scalar(node), line, col, node.value)
     if isinstance(node, yaml.SequenceNode):
         if node.tag != SEQ_TAG:
-            raise _Problem(line, f"unsupported YAML tag '{node.tag}'")
-        return Node([_convert(loader, n, budget, depth + 1) for n in node.value], line)
+            raise _Problem((line, col), f"unsupported YAML tag '{_clip(_tag(node.tag))}' (a scenario "
+                                        f"file holds text, whole numbers, lists and mappings)")
+        return Node([_convert(n, budget, depth + 1) for n in node.value], line, col)
     if node.tag != MAP_TAG:
-        raise _Problem(line, f"unsupported YAML tag '{node.tag}'")
+        raise _Problem((line, col), f"unsupported YAML tag '{_clip(_tag(node.tag))}' (a scenario "
+                                    f"file holds text, whole numbers, lists and mappings)")
     out: dict[str, Node] = {}
-    key_lines: dict[str, int] = {}
+    key_pos: dict[str, tuple[int, int]] = {}
     merged: dict[str, Node] = {}
-    merged_lines: dict[str, int] = {}
+    merged_pos: dict[str, tuple[int, int]] = {}
     for k, v in node.value:
-        kline = k.start_mark.line + 1
+        kpos = _mark(k.start_mark)
         if k.tag == MERGE_TAG:
             # `<<: *base` (or a list of them): the keys of base that this mapping does not
             # give itself. Done here rather than by PyYAML's flatten_mapping, which edits
             # the node in place and so would see duplicates when an alias visits it again.
             for source in (v.value if isinstance(v, yaml.SequenceNode) else [v]):
                 if not isinstance(source, yaml.MappingNode):
-                    raise _Problem(kline, "a merge key (<<) takes a mapping or a list of mappings")
-                base = _convert(loader, source, budget, depth + 1)
+                    raise _Problem(kpos, "a merge key (<<) takes a mapping or a list of mappings")
+                base = _convert(source, budget, depth + 1)
                 for key, value in base.value.items():
                     if key not in merged:  # the first mapping listed wins, as in YAML
-                        merged[key], merged_lines[key] = value, base.key_lines[key]
+                        merged[key], merged_pos[key] = value, base.key_pos[key]
             continue
         if not isinstance(k, yaml.ScalarNode):
-            raise _Problem(kline, "a mapping key must be a plain word, not a list or mapping")
+            raise _Problem(kpos, "a mapping key must be a plain word, not a list or mapping")
+        _scalar(k)  # the same checks as a value: length, characters, tag
         key = k.value
         if key in out:
-            raise _Problem(kline, f"duplicate key '{key}' (first at line {key_lines[key]})")
-        key_lines[key] = kline
-        out[key] = _convert(loader, v, budget, depth + 1)
+            raise _Problem(kpos, f"duplicate key '{_clip(key)}' (first at line {key_pos[key][0]})")
+        key_pos[key] = kpos
+        out[key] = _convert(v, budget, depth + 1)
     for key, value in merged.items():
         if key not in out:
-            out[key], key_lines[key] = value, merged_lines[key]
-    return Node(out, line, key_lines=key_lines)
+            out[key], key_pos[key] = value, merged_pos[key]
+    return Node(out, line, col, key_pos=key_pos)
 
 
 # ------------------------------------------------------------------ schema
@@ -175,7 +342,7 @@ def _found(node: Node) -> str:
         return "a list"
     if node.kind == "null":
         return "nothing"
-    return f"'{node.text}'"
+    return f"'{_clip(node.text)}'"
 
 
 class Spec:
@@ -196,35 +363,57 @@ class Text(Spec):
 
     def check(self, node: Node, name: str, errors: list[_Problem]) -> None:
         if node.kind != "scalar" or not node.text.strip():
-            errors.append(_Problem(node.line, f"'{name}' must be {self.what}, found {_found(node)}"))
+            errors.append(_Problem(node, f"'{name}' must be {self.what}, found {_found(node)}"))
 
 
 class Whole(Spec):
-    """A whole number (not a truth value), at least `minimum`."""
+    """A whole number (decimal digits), at least `minimum`."""
 
     def __init__(self, minimum: int | None = None, what: str = "a whole number"):
         self.minimum, self.what = minimum, what
 
     def check(self, node: Node, name: str, errors: list[_Problem]) -> None:
         v = node.value
-        if not isinstance(v, int) or isinstance(v, bool) or (self.minimum is not None and v < self.minimum):
-            errors.append(_Problem(node.line, f"'{name}' must be {self.what}, found {_found(node)}"))
+        if isinstance(v, _TooBig):
+            errors.append(_Problem(node, v.problem()))
+        elif not isinstance(v, int) or (self.minimum is not None and v < self.minimum):
+            errors.append(_Problem(node, f"'{name}' must be {self.what}, found {_found(node)}"))
 
 
 class ListOf(Spec):
     kind = "list"
 
-    def __init__(self, item: Spec, what: str, min_items: int = 0):
-        self.item, self.what, self.min_items = item, what, min_items
+    def __init__(self, item: Spec, what: str, min_items: int = 0, max_items: int | None = None,
+                 items: str = "items"):
+        self.item, self.what, self.min_items, self.max_items, self.items = item, what, min_items, max_items, items
 
     def check(self, node: Node, name: str, errors: list[_Problem]) -> None:
         if node.kind != "list":
-            errors.append(_Problem(node.line, f"'{name}' must be {self.what}, found {_found(node)}"))
+            errors.append(_Problem(node, f"'{name}' must be {self.what}, found {_found(node)}"))
             return
         if len(node.value) < self.min_items:
-            errors.append(_Problem(node.line, f"'{name}' must be {self.what}, found an empty list"))
+            errors.append(_Problem(node, f"'{name}' must be {self.what}, found an empty list"))
+        if self.max_items is not None and len(node.value) > self.max_items:
+            errors.append(_Problem(node, f"'{name}' lists {len(node.value):,} {self.items}; the limit "
+                                         f"is {self.max_items:,}"))
+            return
         for i, item in enumerate(node.value, start=1):
             self.item.check(item, f"{name}[{i}]", errors)
+
+
+class PerftList(ListOf):
+    """`perft`: at most MAX_PERFT_DEPTH counts, which together stay within MAX_SCENARIO_PLIES."""
+
+    def __init__(self) -> None:
+        super().__init__(Whole(0, "a whole number of 0 or more"), "a list of leaf counts for depths 1, 2, ...",
+                         min_items=1, max_items=MAX_PERFT_DEPTH, items="depths")
+
+    def check(self, node: Node, name: str, errors: list[_Problem]) -> None:
+        before = len(errors)
+        super().check(node, name, errors)
+        if len(errors) == before and sum(n.value for n in node.value) > MAX_SCENARIO_PLIES:
+            errors.append(_Problem(node, f"'{name}' counts {sum(n.value for n in node.value):,} plies "
+                                         f"in all; the limit of a scenario is {MAX_SCENARIO_PLIES:,}"))
 
 
 class MapOf(Spec):
@@ -237,11 +426,11 @@ class MapOf(Spec):
 
     def check(self, node: Node, name: str, errors: list[_Problem]) -> None:
         if node.kind != "mapping" or not node.value:
-            errors.append(_Problem(node.line, f"'{name}' must be {self.what}, found "
-                                              f"{'an empty mapping' if node.kind == 'mapping' else _found(node)}"))
+            errors.append(_Problem(node, f"'{name}' must be {self.what}, found "
+                                         f"{'an empty mapping' if node.kind == 'mapping' else _found(node)}"))
             return
         for key, value in node.value.items():
-            self.value.check(value, key, errors)
+            self.value.check(value, _clip(key), errors)
 
 
 class Fields(Spec):
@@ -255,21 +444,21 @@ class Fields(Spec):
 
     def check(self, node: Node, name: str, errors: list[_Problem]) -> None:
         if node.kind != "mapping":
-            errors.append(_Problem(node.line, f"'{name}' must be {self.what}, found {_found(node)}"))
+            errors.append(_Problem(node, f"'{name}' must be {self.what}, found {_found(node)}"))
             return
         for key, value in node.value.items():
             if key not in self.fields:
-                close = difflib.get_close_matches(key, list(self.fields), n=1)
-                hint = f"did you mean '{close[0]}'?" if close else f"known: {', '.join(self.fields)}"
-                errors.append(_Problem(node.key_lines[key], f"unknown key '{key}' in '{name}' ({hint})"))
+                close = _close(key, self.fields)
+                hint = f"did you mean '{close}'?" if close else f"known: {', '.join(self.fields)}"
+                errors.append(_Problem(node.key_pos[key], f"unknown key '{_clip(key)}' in '{name}' ({hint})"))
             else:
                 self.fields[key].check(value, key, errors)
         for key in self.required:
             if key not in node.value:
-                errors.append(_Problem(node.line, f"'{name}' is missing '{key}'"))
+                errors.append(_Problem(node, f"'{name}' is missing '{key}'"))
         if self.nonempty and not node.value:
-            errors.append(_Problem(node.line, f"'{name}' is empty: give at least one of "
-                                              f"{', '.join(self.fields)}"))
+            errors.append(_Problem(node, f"'{name}' is empty: give at least one of "
+                                         f"{', '.join(self.fields)}"))
 
 
 class Either(Spec):
@@ -283,7 +472,7 @@ class Either(Spec):
             if spec.kind == node.kind:
                 spec.check(node, name, errors)
                 return
-        errors.append(_Problem(node.line, f"'{name}' must be {self.what}, found {_found(node)}"))
+        errors.append(_Problem(node, f"'{name}' must be {self.what}, found {_found(node)}"))
 
 
 PLY_LIST = ListOf(Text("a ply's text"), "a list of ply texts")
@@ -311,22 +500,22 @@ EXPECT = Fields({
     "ply": Whole(1, "a whole number from 1 (the ply of the turn)"),
     "state": Text("a state's text"),
     "vars": MapOf(VALUE, "a mapping of variable to value"),
-    "perft": ListOf(Whole(0, "a whole number of 0 or more"), "a list of leaf counts for depths 1, 2, ...",
-                    min_items=1),
+    "perft": PerftList(),
 }, nonempty=True)
 SCENARIO_FIELDS: dict[str, Spec] = {
     "name": Text(),
     "description": Text(),
     "ruleset": Text("a ruleset's name or path"),
     "start": START,
-    "plies": PLY_LIST,
+    "plies": ListOf(Text("a ply's text"), "a list of ply texts", max_items=MAX_PLIES, items="plies"),
     "expect": EXPECT,
 }
 SCENARIO = Fields(SCENARIO_FIELDS, required=["name", "expect"], what="a scenario (a mapping)")
+SCENARIO_LIST = ListOf(SCENARIO, "a list of scenarios", min_items=1, max_items=MAX_SCENARIOS, items="scenarios")
 FILE_SCHEMA = Fields({
     "ruleset": Text("a ruleset's name or path"),
     "description": Text(),
-    "scenarios": ListOf(SCENARIO, "a list of scenarios", min_items=1),
+    "scenarios": SCENARIO_LIST,
 }, required=["scenarios"])
 
 
@@ -343,23 +532,33 @@ class Scenario:
     start: Node | None
     plies: list[Node]
     expect: Node
+    col: int | None = None
 
 
 def load_file(path: str) -> list[Scenario]:
     """The scenarios of a YAML file, structurally checked; raises ScenarioFileError."""
+    def fail(where: Where, message: str) -> ScenarioFileError:
+        return ScenarioFileError([ScenarioError(path, where, message)])
     try:
-        with open(path, "rb") as f:
+        # Not blocking on a named pipe: only a regular file is read.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise fail(None, f"cannot read: {e.strerror}") from None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise fail(None, "not a regular file")
             data = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
-        raise ScenarioFileError([ScenarioError(path, None, f"cannot read: {e.strerror}")]) from None
+        raise fail(None, f"cannot read: {e.strerror}") from None
     if len(data) > MAX_FILE_BYTES:
-        raise ScenarioFileError([ScenarioError(path, None, f"file is larger than the limit of "
-                                                           f"{MAX_FILE_BYTES:,} bytes")])
+        raise fail(None, f"file is larger than the limit of {MAX_FILE_BYTES:,} bytes")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise ScenarioFileError([ScenarioError(path, line, "not UTF-8 text")]) from None
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        col = len(data[line_start:e.start].decode("utf-8", errors="replace")) + 1
+        raise fail((data[: e.start].count(b"\n") + 1, col), "not UTF-8 text") from None
     return parse_scenarios(text, path)
 
 
@@ -368,44 +567,45 @@ def parse_scenarios(text: str, path: str) -> list[Scenario]:
     try:
         root = parse_yaml(text)
     except _Problem as p:
-        raise ScenarioFileError([ScenarioError(path, p.line, p.message)]) from None
+        raise ScenarioFileError([p.error(path)]) from None
     if root is None:
-        raise ScenarioFileError([ScenarioError(path, 1, "the file holds no scenarios")])
+        raise ScenarioFileError([ScenarioError(path, None, "the file holds no scenarios")])
     problems: list[_Problem] = []
     file_ruleset: Node | None = None
     if root.kind == "list":
         items = root
-        ListOf(SCENARIO, "a list of scenarios", min_items=1).check(root, "scenarios", problems)
+        SCENARIO_LIST.check(root, "scenarios", problems)
     elif root.kind == "mapping" and "scenarios" in root.value:
         FILE_SCHEMA.check(root, "file", problems)
         items = root.value["scenarios"]
         file_ruleset = root.get("ruleset")
     elif root.kind == "mapping":
-        items = Node([root], root.line)  # a file of one scenario
+        items = Node([root], root.line, root.col)  # a file of one scenario
         SCENARIO.check(root, "scenario", problems)
     else:
         raise ScenarioFileError([ScenarioError(
-            path, root.line, f"a scenario file is a mapping or a list of scenarios, found {_found(root)}")])
+            path, root, f"a scenario file is a mapping or a list of scenarios, found {_found(root)}")])
     if problems:
-        raise ScenarioFileError([ScenarioError(path, p.line, p.message) for p in problems])
+        raise ScenarioFileError([p.error(path) for p in problems])
     scenarios: list[Scenario] = []
     names: dict[str, int] = {}
     for item in items.value:
-        name = item.value["name"].text
+        name_node = item.value["name"]
+        name = name_node.text
         if name in names:
-            problems.append(_Problem(item.value["name"].line,
-                                     f"scenario name '{name}' is used twice (first at line {names[name]})"))
-        names.setdefault(name, item.value["name"].line)
+            problems.append(_Problem(name_node, f"scenario name '{_clip(name)}' is used twice "
+                                                f"(first at line {names[name]})"))
+        names.setdefault(name, name_node.line)
         ruleset = item.get("ruleset") or file_ruleset
         if ruleset is None:
-            problems.append(_Problem(item.line, f"scenario '{name}' names no ruleset "
-                                                f"(give 'ruleset' in it or at the top of the file)"))
+            problems.append(_Problem(item, f"scenario '{_clip(name)}' names no ruleset "
+                                           f"(give 'ruleset' in it or at the top of the file)"))
             continue
         plies = item.get("plies")
         scenarios.append(Scenario(path, item.line, name, ruleset, item.get("start"),
-                                  plies.value if plies else [], item.value["expect"]))
+                                  plies.value if plies else [], item.value["expect"], item.col))
     if problems:
-        raise ScenarioFileError([ScenarioError(path, p.line, p.message) for p in problems])
+        raise ScenarioFileError([p.error(path) for p in problems])
     return scenarios
 
 
@@ -496,6 +696,29 @@ class Report:
 
 # ------------------------------------------------------------------ running
 
+class Budget:
+    """The plies a scenario may still generate: its own limit, or what is left of its file's."""
+
+    def __init__(self, limit: int | None = None, of_file: bool = False):
+        self.limit, self.spent = MAX_SCENARIO_PLIES if limit is None else limit, 0
+        self.of_file = of_file  # the file's limit is the tighter one
+
+    @property
+    def left(self) -> int:
+        return self.limit - self.spent
+
+    def describe(self) -> str:
+        if self.of_file:
+            return f"the limit of {MAX_FILE_PLIES:,} plies generated by the scenarios of a file"
+        return f"the limit of {self.limit:,} plies generated by a scenario"
+
+    def spend(self, plies: int, file: str, where: Where, what: str) -> None:
+        """Count `plies` generated; past the limit, the scenario stops with an error."""
+        self.spent += plies
+        if self.spent > self.limit:
+            raise ScenarioError(file, where, f"{what}: stopped at {self.describe()}")
+
+
 class Runner:
     """Runs scenarios, compiling each ruleset once per run."""
 
@@ -512,50 +735,78 @@ class Runner:
             except ScenarioFileError as e:
                 report.file_errors.extend(e.errors)
                 continue
-            report.results.extend(self.run(s) for s in scenarios)
+            left = MAX_FILE_PLIES
+            for sc in scenarios:
+                if left <= 0:
+                    report.results.append(Result(sc.file, sc.line, sc.name, "error", error=ScenarioError(
+                        sc.file, (sc.line, sc.col), f"scenario '{_clip(sc.name)}' not run: the scenarios before it "
+                                          f"reached the limit of {MAX_FILE_PLIES:,} plies generated by "
+                                          f"the scenarios of a file")))
+                    continue
+                budget = Budget(min(MAX_SCENARIO_PLIES, left), of_file=left < MAX_SCENARIO_PLIES)
+                report.results.append(self.run(sc, budget))
+                left -= budget.spent
         return report
 
-    def run(self, sc: Scenario) -> Result:
+    def run(self, sc: Scenario, budget: Budget | None = None) -> Result:
         """Run one scenario; a problem in the scenario itself becomes an `error` result."""
         try:
-            return self._run(sc)
+            return self._run(sc, Budget() if budget is None else budget)
         except ScenarioError as e:
             return Result(sc.file, sc.line, sc.name, "error", error=e)
+        except RuleLimitError as e:  # a rule of the ruleset went past a bound of the interpreter
+            body = "\n".join("    " + x for x in str(e).splitlines())
+            return Result(sc.file, sc.line, sc.name, "error", error=ScenarioError(
+                sc.file, sc.ruleset, f"ruleset '{_clip(sc.ruleset.text.strip())}' went past a limit "
+                                     f"in scenario '{_clip(sc.name)}':\n{body}"))
 
     def game(self, sc: Scenario) -> Game:
-        """The scenario's compiled ruleset: a path beside the file, else a bundled name."""
+        """The scenario's compiled ruleset: a `.game` file (a path relative to the scenario
+        file), or NAME.game beside the scenario file, else the bundled ruleset NAME. Nothing
+        else is read, so no other file's lines can end up in an error."""
         node = sc.ruleset
-        name = node.text
+        name = node.text.strip()
         here = os.path.dirname(os.path.abspath(sc.file))
-        candidates = [name] if os.path.isabs(name) else [os.path.join(here, name)]
-        if not name.endswith(".game"):
-            candidates.append(candidates[0] + ".game")
-        if name in bundled_names():
-            candidates.append(os.path.join(bundled_dir(), name + ".game"))
+        bundled = bundled_names()
+        if name.endswith(".game"):
+            candidates = [os.path.join(here, name)]
+        else:
+            candidates = [os.path.join(here, name + ".game")]
+            if name in bundled:
+                candidates.append(os.path.join(bundled_dir(), name + ".game"))
         path = next((os.path.abspath(c) for c in candidates if os.path.isfile(c)), None)
+        shown = _clip(name)
         if path is None:
-            raise ScenarioError(sc.file, node.line,
-                                f"unknown ruleset '{name}': no file '{name}' or '{name}.game' "
-                                f"beside this one, and no bundled ruleset of that name "
-                                f"(bundled: {', '.join(bundled_names())})")
+            if name.endswith(".game"):
+                beside = "" if os.path.isabs(name) else " beside this one"
+                raise ScenarioError(sc.file, node, f"unknown ruleset '{shown}': no such file{beside}")
+            close = _close(name, bundled)
+            beside = "" if os.path.isabs(name) else " beside this one"
+            raise ScenarioError(sc.file, node, f"unknown ruleset '{shown}': no file '{shown}.game'{beside}, "
+                                               f"and no bundled ruleset of that name"
+                                               + (f" (did you mean '{close}'?)" if close else "")
+                                               + f"; a ruleset is a path to a '.game' file or a bundled "
+                                               f"name (bundled: {', '.join(bundled)})")
+        if not os.path.realpath(path).endswith(".game"):
+            raise ScenarioError(sc.file, node, f"ruleset '{shown}' is a link to a file that is not a "
+                                               f"'.game' file")
         if path in self._broken:
-            raise ScenarioError(sc.file, node.line, f"ruleset '{name}' has errors "
-                                                    f"(listed at {self._broken[path]})")
+            raise ScenarioError(sc.file, node, f"ruleset '{shown}' has errors (listed at {self._broken[path]})")
         if path not in self._games:
             try:
                 self._games[path] = Game(load(path))
             except RulesetError as e:
-                self._broken[path] = f"{sc.file}:{node.line}"
+                self._broken[path] = f"{sc.file}:{node.line}:{node.col}"
                 body = "\n".join("    " + x for x in e.format().splitlines())
-                raise ScenarioError(sc.file, node.line, f"ruleset '{name}' has errors:\n{body}") from None
+                raise ScenarioError(sc.file, node, f"ruleset '{shown}' has errors:\n{body}") from None
         return self._games[path]
 
-    def _run(self, sc: Scenario) -> Result:
+    def _run(self, sc: Scenario, budget: Budget) -> Result:
         game = self.game(sc)
         state = start_state(game, sc)
         for n, ply in enumerate(sc.plies, start=1):
-            state = _play(game, state, ply, n, sc.file)
-        failures = check_expectations(game, state, sc.expect, sc.file)
+            state = _play(game, state, ply, n, sc.file, budget)
+        failures = check_expectations(game, state, sc.expect, sc.file, budget)
         return Result(sc.file, sc.line, sc.name, "fail" if failures else "pass",
                       game.state_to_text(state), failures)
 
@@ -565,11 +816,13 @@ def run_files(paths: list[str]) -> Report:
     return Runner().run_files(paths)
 
 
-def _play(game: Game, state: State, ply: Node, n: int, file: str) -> State:
+def _play(game: Game, state: State, ply: Node, n: int, file: str, budget: Budget) -> State:
     # Matched by `ply_key`, as expectations are, so that `c2+c1-b2+c2` plays like `c1+c2-b2+c2`
     # (the game's action_from_text wants its own order of cells).
     key = ply_key(game, ply.text)
-    for action in game.legal_actions(state):
+    actions = game.legal_actions(state)
+    budget.spend(len(actions), file, ply, f"ply {n}")
+    for action in actions:
         if ply_key(game, game.action_to_text(state, action)) == key:
             return game.apply(state, action)
     try:
@@ -577,11 +830,11 @@ def _play(game: Game, state: State, ply: Node, n: int, file: str) -> State:
     except IllegalActionError:
         where = game.state_to_text(state)
         if game.is_terminal(state):
-            raise ScenarioError(file, ply.line, f"ply {n} '{ply.text}' cannot be played: the game "
-                                                f"is over ({where})") from None
+            raise ScenarioError(file, ply, f"ply {n} '{_clip(ply.text)}' cannot be played: the game "
+                                           f"is over ({where})") from None
         legal = [game.action_to_text(state, a) for a in game.legal_actions(state)]
-        raise ScenarioError(file, ply.line, f"ply {n} '{ply.text}' is not legal in {where} "
-                                            f"(legal: {_listing(legal)})") from None
+        raise ScenarioError(file, ply, f"ply {n} '{_clip(ply.text)}' is not legal in {where} "
+                                       f"(legal: {_listing(legal, most=20)})") from None
 
 
 # ------------------------------------------------------------------ the start
@@ -595,7 +848,7 @@ def start_state(game: Game, sc: Scenario) -> State:
         try:
             return game.state_from_text(node.text)
         except PositionError as e:
-            raise ScenarioError(sc.file, node.line, f"start: {e}") from None
+            raise ScenarioError(sc.file, node, f"start: {e}") from None
     return game_state_from_pieces(game, node, sc.file)
 
 
@@ -612,9 +865,9 @@ def _piece_types(game: Game) -> dict[str, int]:
 def _cell(game: Game, node: Node, file: str) -> int:
     name = node.text.strip()
     if name not in game.board.index:
-        hint = difflib.get_close_matches(name, game.board.names, n=1)
-        raise ScenarioError(file, node.line, f"'{name}' is not a cell of the board"
-                                             + (f" (did you mean '{hint[0]}'?)" if hint else ""))
+        hint = _close(name, game.board.names)
+        raise ScenarioError(file, node, f"'{_clip(name)}' is not a cell of the board"
+                                        + (f" (did you mean '{hint}'?)" if hint else ""))
     return game.board.index[name]
 
 
@@ -626,25 +879,26 @@ def game_state_from_pieces(game: Game, node: Node, file: str) -> State:
     rest: tuple[int, Node] | None = None
     pieces = node.value["pieces"]
     for key, cells_node in pieces.value.items():
-        kline = pieces.key_lines[key]
+        kpos = pieces.key_pos[key]
         if key not in kinds:
-            hint = difflib.get_close_matches(key, list(kinds), n=1)
+            hint = _close(key, kinds)
             shared = [k for k in kinds if k.startswith(key + " of ")]
             msg = (f"every player has '{key}' pieces: say whose, e.g. '{shared[0]}'" if shared else
-                   f"unknown piece '{key}' (" + (f"did you mean '{hint[0]}'?" if hint
-                                                 else f"pieces: {', '.join(kinds)}") + ")")
-            raise ScenarioError(file, kline, msg)
+                   f"unknown piece '{_clip(key)}' (" + (f"did you mean '{hint}'?" if hint
+                                                        else f"pieces: {', '.join(kinds)}") + ")")
+            raise ScenarioError(file, kpos, msg)
         tid = kinds[key]
         if cells_node.kind == "scalar" and " ".join(cells_node.text.split()) == "all other cells":
             if rest is not None:
-                raise ScenarioError(file, cells_node.line, "only one piece can fill 'all other cells'")
+                raise ScenarioError(file, cells_node, "only one piece can fill 'all other cells'")
             if types[tid].size > 1:
-                raise ScenarioError(file, cells_node.line,
+                raise ScenarioError(file, cells_node,
                                     f"'{key}' covers {types[tid].size} cells; it cannot fill 'all other cells'")
             rest = (tid, cells_node)
             continue
         if cells_node.kind == "scalar":  # `a1, c3, e5` written on one line
-            items = [Node(c.strip(), cells_node.line, c.strip()) for c in cells_node.text.split(",")]
+            items = [Node(c.strip(), cells_node.line, cells_node.col, c.strip())
+                     for c in cells_node.text.split(",")]
         else:
             items = cells_node.value
         cells = []
@@ -653,14 +907,14 @@ def game_state_from_pieces(game: Game, node: Node, file: str) -> State:
             c = _cell(game, item, file)
             if (c, level) in owner_of:
                 other = _name_of(kinds, owner_of[c, level][0])
-                raise ScenarioError(file, item.line, f"cell '{item.text.strip()}' is given twice "
+                raise ScenarioError(file, item, f"cell '{item.text.strip()}' is given twice "
                                                      f"({other} at line {owner_of[c, level][1]})")
             owner_of[c, level] = (tid, item.line)
             cells.append(c)
         size = types[tid].size
         if size > 1 and tuple(sorted(cells)) not in placements(game.board, size):
             shown = ", ".join(game.board.names[c] for c in sorted(cells))
-            raise ScenarioError(file, cells_node.line,
+            raise ScenarioError(file, cells_node,
                                 f"'{key}' covers {size} cells in a straight line; {shown} is not "
                                 f"one of its placements")
     if rest is not None:
@@ -681,12 +935,12 @@ def game_state_from_pieces(game: Game, node: Node, file: str) -> State:
     if "ply" in node.value:
         fields.append(f"ply={node.value['ply'].value}")
     for vname, vnode in (node.get("vars").value.items() if node.get("vars") else []):
-        values = _var_values(game, vname, vnode, node.value["vars"].key_lines[vname], file)
+        values = _var_values(game, vname, vnode, node.value["vars"].key_pos[vname], file)
         fields.append(f"{vname}=" + ",".join(str(v) for v in values))
     try:
         return game.state_from_text(" ".join(fields))
     except PositionError as e:
-        raise ScenarioError(file, node.line, f"start: {e}") from None
+        raise ScenarioError(file, node, f"start: {e}") from None
 
 
 def _name_of(kinds: dict[str, int], tid: int) -> str:
@@ -696,35 +950,35 @@ def _name_of(kinds: dict[str, int], tid: int) -> str:
 def _player(game: Game, node: Node, file: str) -> int:
     name = node.text.strip()
     if name not in game.players:
-        raise ScenarioError(file, node.line, f"unknown player '{name}' (players: {', '.join(game.players)})")
+        raise ScenarioError(file, node, f"unknown player '{_clip(name)}' (players: {', '.join(game.players)})")
     return game.players.index(name)
 
 
-def _var_values(game: Game, name: str, node: Node, key_line: int, file: str) -> list[int]:
+def _var_values(game: Game, name: str, node: Node, key_pos: tuple[int, int], file: str) -> list[int]:
     """A variable's values as written (number, list per player, or player -> number), checked."""
     var = next((v for v in game.ruleset.vars if v.name == name), None)
     if var is None:
         known = ", ".join(v.name for v in game.ruleset.vars) or "none"
-        raise ScenarioError(file, key_line, f"unknown variable '{name}' (variables: {known})")
+        raise ScenarioError(file, key_pos, f"unknown variable '{_clip(name)}' (variables: {known})")
     if not var.per_player:
         if node.kind != "scalar":
-            raise ScenarioError(file, node.line, f"'{name}' is one number for the whole game, "
+            raise ScenarioError(file, node, f"'{name}' is one number for the whole game, "
                                                  f"found {_found(node)}")
         return [node.value]
     n = len(game.players)
     if node.kind == "mapping":
         for key in node.value:
             if key not in game.players:
-                raise ScenarioError(file, node.key_lines[key], f"unknown player '{key}' "
-                                                               f"(players: {', '.join(game.players)})")
+                raise ScenarioError(file, node.key_pos[key], f"unknown player '{_clip(key)}' "
+                                                             f"(players: {', '.join(game.players)})")
         missing = [p for p in game.players if p not in node.value]
         if missing:
-            raise ScenarioError(file, node.line, f"'{name}' needs a value for every player; "
+            raise ScenarioError(file, node, f"'{name}' needs a value for every player; "
                                                  f"missing: {', '.join(missing)}")
         return [node.value[p].value for p in game.players]
     values = [x.value for x in node.value] if node.kind == "list" else [node.value]
     if len(values) != n:
-        raise ScenarioError(file, node.line, f"'{name}' is per player: give {n} values "
+        raise ScenarioError(file, node, f"'{name}' is per player: give {n} values "
                                              f"({', '.join(game.players)}), found {len(values)}")
     return values
 
@@ -756,11 +1010,11 @@ def _expected_plies(game: Game, nodes: list[Node], check: str, file: str) -> lis
         text = node.text.strip()
         for token in re.split(r"[-+]|(?<=[0-9])x(?=[A-Za-z])", text):
             if _CELLISH.match(token) and token not in game.board.index:
-                raise ScenarioError(file, node.line, f"{check}: '{text}' names '{token}', which is "
-                                                     f"not a cell of the board")
+                raise ScenarioError(file, node, f"{check}: '{_clip(text)}' names '{_clip(token)}', "
+                                                f"which is not a cell of the board")
         key = ply_key(game, text)
         if key in seen:
-            raise ScenarioError(file, node.line, f"{check}: '{text}' is listed twice "
+            raise ScenarioError(file, node, f"{check}: '{_clip(text)}' is listed twice "
                                                  f"(first at line {seen[key]})")
         seen[key] = node.line
         out.append((key, text))
@@ -772,26 +1026,36 @@ def _natural(text: str) -> list:
     return [int(p) if p.isdigit() else p for p in re.split(r"([0-9]+)", _SEPARATOR.sub("-", text))]
 
 
-def _listing(texts: list[str]) -> str:
-    """Plies for a person to compare: in natural order (not the generator's), comma-separated."""
-    return ", ".join(sorted(texts, key=_natural)) if texts else "(none)"
+def _listing(texts: list[str], most: int | None = None) -> str:
+    """Plies for a person to compare: in natural order (not the generator's), comma-separated
+    (the first `most` of them and how many in all, when `most` is given)."""
+    if not texts:
+        return "(none)"
+    shown = sorted(texts, key=_natural)
+    if most is not None and len(shown) > most:
+        return ", ".join(shown[:most]) + f", ... ({len(shown)} in all)"
+    return ", ".join(shown)
 
 
 # ------------------------------------------------------------------ expectations
 
-def check_expectations(game: Game, state: State, expect: Node, file: str) -> list[Failure]:
+def check_expectations(game: Game, state: State, expect: Node, file: str,
+                       budget: Budget | None = None) -> list[Failure]:
     """Every unmet expectation of `expect` in `state` (errors in `expect` raise ScenarioError)."""
     failures: list[Failure] = []
+    budget = Budget() if budget is None else budget
     e = expect.value
     line = expect.key_lines
-    actual = [game.action_to_text(state, a) for a in game.legal_actions(state)]
+    legal = game.legal_actions(state)
+    budget.spend(len(legal), file, expect, "expect")
+    actual = [game.action_to_text(state, a) for a in legal]
     actual_keys = [ply_key(game, t) for t in actual]
 
     if "state" in e:
         try:
             want = game.state_from_text(e["state"].text)
         except PositionError as err:
-            raise ScenarioError(file, e["state"].line, f"state: {err}") from None
+            raise ScenarioError(file, e["state"], f"state: {err}") from None
         if want != state:
             failures.append(Failure("state", line["state"], "the position differs", [
                 f"expected: {game.state_to_text(want)}", f"actual:   {game.state_to_text(state)}"],
@@ -811,7 +1075,7 @@ def check_expectations(game: Game, state: State, expect: Node, file: str) -> lis
                                 data={"expected": e["ply"].value, "actual": game.phase(state) + 1}))
 
     if "outcome" in e and "winner" in e:
-        raise ScenarioError(file, line["winner"], "give 'outcome' or 'winner', not both")
+        raise ScenarioError(file, expect.key_pos["winner"], "give 'outcome' or 'winner', not both")
     for key in ("outcome", "winner"):
         if key in e:
             want_text, holds = _outcome(game, e[key], key, file, state)
@@ -823,7 +1087,7 @@ def check_expectations(game: Game, state: State, expect: Node, file: str) -> lis
     if "vars" in e:
         vars_node = e["vars"]
         for name, vnode in vars_node.value.items():
-            want_values = _var_values(game, name, vnode, vars_node.key_lines[name], file)
+            want_values = _var_values(game, name, vnode, vars_node.key_pos[name], file)
             got_values = [game.var(state, name, i) for i in range(len(want_values))]
             if want_values != got_values:
                 failures.append(Failure(f"vars.{name}", vars_node.key_lines[name],
@@ -856,7 +1120,16 @@ def check_expectations(game: Game, state: State, expect: Node, file: str) -> lis
 
     if "perft" in e:
         want_counts = [n.value for n in e["perft"].value]
-        got_counts = [perft(game, state, d) for d in range(1, len(want_counts) + 1)]
+        got = perft_counts(game, state, len(want_counts), budget.left)
+        if got is None:
+            budget.spent = budget.limit
+            failures.append(Failure("perft", line["perft"],
+                                    f"not checked: counting {_depths(len(want_counts))} would pass "
+                                    f"{budget.describe()}",
+                                    data={"expected": want_counts, "actual": None, "limit": budget.limit}))
+            return failures
+        budget.spent += sum(got)
+        got_counts = got
         if want_counts != got_counts:
             depth = next(i for i, (a, b) in enumerate(zip(want_counts, got_counts), start=1) if a != b)
             failures.append(Failure("perft", line["perft"],
@@ -866,6 +1139,30 @@ def check_expectations(game: Game, state: State, expect: Node, file: str) -> lis
                                      f"actual:   {', '.join(map(str, got_counts))}"],
                                     {"expected": want_counts, "actual": got_counts}))
     return failures
+
+
+def _depths(n: int) -> str:
+    return "depth 1" if n == 1 else f"depths 1 to {n}"
+
+
+def perft_counts(game: Game, state: State, depth: int, budget: int) -> list[int] | None:
+    """[perft(1), ..., perft(depth)] from `state` in one walk of the tree (docs/RULES.md's
+    definition: a position that is over has no plies), or None as soon as the counts
+    together pass `budget` plies (each counted ply costs a move generation or less)."""
+    counts = [0] * depth
+    total = 0
+    stack = [(state, 0)]
+    legal, apply = game.legal_actions, game.apply
+    while stack:
+        s, d = stack.pop()
+        actions = legal(s)
+        counts[d] += len(actions)
+        total += len(actions)
+        if total > budget:
+            return None
+        if d + 1 < depth:
+            stack.extend((apply(s, a), d + 1) for a in actions)
+    return counts
 
 
 def _legal_diff(want: list[tuple[tuple | str, str]], actual: list[str], actual_keys: list,
@@ -914,13 +1211,13 @@ def _outcome(game: Game, node: Node, key: str, file: str, state: State) -> tuple
         return "draw", game.is_draw(state)
     if len(words) == 2 and words[1] in ("wins", "win", "loses", "lose"):
         # `win` and `lose` as in the language (`Musketeers win`); a loss is a win of another.
-        p = _player(game, Node(words[0], node.line, words[0]), file)
+        p = _player(game, Node(words[0], node.line, node.col, words[0]), file)
         w = game.winner(state)
         if words[1].startswith("win"):
             return f"{words[0]} {words[1]}", w == p
         return f"{words[0]} {words[1]}", w is not None and w != p
-    raise ScenarioError(file, node.line, f"outcome must be 'ongoing', 'draw', 'NAME wins' or "
-                                         f"'NAME loses', found '{node.text}'")
+    raise ScenarioError(file, node, f"outcome must be 'ongoing', 'draw', 'NAME wins' or "
+                                    f"'NAME loses', found '{_clip(node.text)}'")
 
 
 def _outcome_text(game: Game, state: State) -> str:

@@ -40,13 +40,16 @@ def scenario_files(paths: Sequence[str]) -> list[str]:
     files: list[str] = []
     for path in paths:
         if os.path.isdir(path):
-            found = sorted(os.path.join(root, f)
-                           for root, _, names in os.walk(path) for f in names if f.endswith(SUFFIXES))
+            # Regular files only: a named pipe called x.yaml would block the run.
+            found = sorted(p for p in (os.path.join(root, f) for root, _, names in os.walk(path)
+                                       for f in names if f.endswith(SUFFIXES)) if os.path.isfile(p))
             if not found:
                 raise _UsageError(f"no scenario files (*.yaml, *.yml) in '{path}'")
             files.extend(found)
         elif os.path.isfile(path):
             files.append(path)
+        elif os.path.exists(path):
+            raise _UsageError(f"not a file or folder: '{path}'")
         else:
             raise _UsageError(f"no such file or folder: '{path}'")
     return files

@@ -261,25 +261,25 @@ def test_yaml_syntax_error(tmp_path):
         ruleset: three-musketeers
         name: x
         expect: {legal: [a1xb1
-        """) == ["FILE:4: error: invalid YAML: expected ',' or ']', but got '<stream end>' "
+        """) == ["FILE:4:1: error: invalid YAML: expected ',' or ']', but got '<stream end>' "
                  "(while parsing a flow sequence at line 3)"]
 
 
 def test_tab_indentation(tmp_path):
     assert errors(tmp_path, "ruleset: 3-spot\nname: x\nexpect:\n\tperft: [3]\n") == [
-        "FILE:4: error: invalid YAML: found character '\\t' that cannot start any token "
+        "FILE:4:1: error: invalid YAML: found character '\\t' that cannot start any token "
         "(while scanning for the next token)"]
 
 
 def test_a_file_that_is_not_a_mapping_or_a_list(tmp_path):
     assert errors(tmp_path, "42\n") == [
-        "FILE:1: error: a scenario file is a mapping or a list of scenarios, found '42'"]
-    assert errors(tmp_path, "# nothing here\n") == ["FILE:1: error: the file holds no scenarios"]
+        "FILE:1:1: error: a scenario file is a mapping or a list of scenarios, found '42'"]
+    assert errors(tmp_path, "# nothing here\n") == ["FILE: error: the file holds no scenarios"]
 
 
 def test_more_than_one_yaml_document(tmp_path):
     assert errors(tmp_path, "name: a\n---\nname: b\n") == [
-        "FILE:2: error: invalid YAML: expected a single document in the stream, "
+        "FILE:2:1: error: invalid YAML: expected a single document in the stream, "
         "but found another document"]
 
 
@@ -294,12 +294,12 @@ def test_structural_errors_all_at_once(tmp_path):
           - expect: {}
           - 7
         """) == [
-        "FILE:5: error: unknown key 'legl' in 'expect' (did you mean 'legal'?)",
-        "FILE:6: error: 'perft' must be a list of leaf counts for depths 1, 2, ..., found '3'",
-        "FILE:7: error: 'expect' is empty: give at least one of legal, legal_includes, legal_excludes, "
+        "FILE:5:7: error: unknown key 'legl' in 'expect' (did you mean 'legal'?)",
+        "FILE:6:14: error: 'perft' must be a list of leaf counts for depths 1, 2, ..., found '3'",
+        "FILE:7:5: error: 'scenarios[2]' is missing 'name'",
+        "FILE:7:13: error: 'expect' is empty: give at least one of legal, legal_includes, legal_excludes, "
         "outcome, winner, to_move, ply, state, vars, perft",
-        "FILE:7: error: 'scenarios[2]' is missing 'name'",
-        "FILE:8: error: 'scenarios[3]' must be a scenario (a mapping), found '7'",
+        "FILE:8:5: error: 'scenarios[3]' must be a scenario (a mapping), found '7'",
     ]
 
 
@@ -313,12 +313,12 @@ def test_wrongly_typed_values(tmp_path):
           perft: [3, -1, true]
           vars: {score: [1, x]}
         """) == [
-        "FILE:3: error: 'blue' must be a list of cells (or 'all other cells'), found a mapping",
-        "FILE:3: error: 'ply' must be a whole number from 1 (the ply of the turn), found '0'",
-        "FILE:4: error: 'plies' must be a list of ply texts, found 'c1+c2-a3+b3'",
-        "FILE:6: error: 'perft[2]' must be a whole number of 0 or more, found '-1'",
-        "FILE:6: error: 'perft[3]' must be a whole number of 0 or more, found 'true'",
-        "FILE:7: error: 'score[2]' must be a whole number, found 'x'",
+        "FILE:3:24: error: 'blue' must be a list of cells (or 'all other cells'), found a mapping",
+        "FILE:3:56: error: 'ply' must be a whole number from 1 (the ply of the turn), found '0'",
+        "FILE:4:8: error: 'plies' must be a list of ply texts, found 'c1+c2-a3+b3'",
+        "FILE:6:14: error: 'perft[2]' must be a whole number of 0 or more, found '-1'",
+        "FILE:6:18: error: 'perft[3]' must be a whole number of 0 or more, found 'true'",
+        "FILE:7:21: error: 'score[2]' must be a whole number, found 'x'",
     ]
 
 
@@ -329,23 +329,23 @@ def test_duplicate_keys_and_names(tmp_path):
         expect:
           legal: [a1xb1]
           legal: [a1xa2]
-        """) == ["FILE:5: error: duplicate key 'legal' (first at line 4)"]
+        """) == ["FILE:5:3: error: duplicate key 'legal' (first at line 4)"]
     assert errors(tmp_path, """
         - {name: same, ruleset: 3-spot, expect: {ply: 1}}
         - {name: same, ruleset: 3-spot, expect: {ply: 1}}
-        """) == ["FILE:2: error: scenario name 'same' is used twice (first at line 1)"]
+        """) == ["FILE:2:10: error: scenario name 'same' is used twice (first at line 1)"]
 
 
 def test_no_ruleset(tmp_path):
     assert errors(tmp_path, "- {name: x, expect: {ply: 1}}\n") == [
-        "FILE:1: error: scenario 'x' names no ruleset (give 'ruleset' in it or at the top of the file)"]
+        "FILE:1:3: error: scenario 'x' names no ruleset (give 'ruleset' in it or at the top of the file)"]
 
 
 def test_unknown_ruleset(tmp_path):
     assert errors(tmp_path, "ruleset: three-musketeer\nname: x\nexpect: {ply: 1}\n") == [
-        "FILE:1: error: unknown ruleset 'three-musketeer': no file 'three-musketeer' or "
-        "'three-musketeer.game' beside this one, and no bundled ruleset of that name "
-        f"(bundled: {', '.join(bundled_names())})"]
+        "FILE:1:10: error: unknown ruleset 'three-musketeer': no file 'three-musketeer.game' beside this "
+        "one, and no bundled ruleset of that name (did you mean 'three-musketeers'?); a ruleset is a path "
+        f"to a '.game' file or a bundled name (bundled: {', '.join(bundled_names())})"]
 
 
 def test_a_ruleset_with_errors(tmp_path):
@@ -353,7 +353,7 @@ def test_a_ruleset_with_errors(tmp_path):
                                        'piece p: owner Q, symbol P\nply go: move own p step onto empty\n')
     (found,) = errors(tmp_path, "ruleset: bad.game\nname: x\nexpect: {ply: 1}\n")
     lines = found.splitlines()
-    assert lines[0] == "FILE:1: error: ruleset 'bad.game' has errors:"
+    assert lines[0] == "FILE:1:10: error: ruleset 'bad.game' has errors:"
     assert lines[1] == f"    {tmp_path / 'bad.game'}:4:16: error: unknown player 'Q'"
 
 
@@ -367,41 +367,41 @@ def test_a_cell_not_on_the_board(tmp_path):
             enemy: [b1]
           to_move: Enemy
         expect: {outcome: ongoing}
-        """) == ["FILE:5: error: 'f6' is not a cell of the board"]
+        """) == ["FILE:5:25: error: 'f6' is not a cell of the board"]
     assert errors(tmp_path, """
         ruleset: three-musketeers
         name: x
         start: {pieces: {musketeer: [a1, c3, e6]}, to_move: Enemy}
         expect: {outcome: ongoing}
-        """) == ["FILE:3: error: 'e6' is not a cell of the board"]
+        """) == ["FILE:3:38: error: 'e6' is not a cell of the board"]
 
 
 def test_bad_pieces(tmp_path):
     def start(pieces: str) -> list[str]:
         return errors(tmp_path, f"ruleset: 3-spot\nname: x\nstart:\n  pieces: {pieces}\n"
                                 f"  to_move: Blue\nexpect: {{ply: 1}}\n")
-    assert start("{bleu: [c1, c2]}") == ["FILE:4: error: unknown piece 'bleu' (did you mean 'blue'?)"]
+    assert start("{bleu: [c1, c2]}") == ["FILE:4:12: error: unknown piece 'bleu' (did you mean 'blue'?)"]
     assert start("{blue: [c1, c2], red: [c2, c3]}") == [
-        "FILE:4: error: cell 'c2' is given twice (blue at line 4)"]
+        "FILE:4:34: error: cell 'c2' is given twice (blue at line 4)"]
     assert start("{blue: [a1, b2]}") == [
-        "FILE:4: error: 'blue' covers 2 cells in a straight line; a1, b2 is not one of its placements"]
+        "FILE:4:18: error: 'blue' covers 2 cells in a straight line; a1, b2 is not one of its placements"]
     assert start("{blue: all other cells}") == [
-        "FILE:4: error: 'blue' covers 2 cells; it cannot fill 'all other cells'"]
+        "FILE:4:18: error: 'blue' covers 2 cells; it cannot fill 'all other cells'"]
 
 
 def test_unknown_player(tmp_path):
     assert errors(tmp_path, "ruleset: 3-spot\nname: x\nstart: {pieces: {blue: [c1, c2]}, to_move: Green}\n"
                             "expect: {ply: 1}\n") == [
-        "FILE:3: error: unknown player 'Green' (players: Blue, Red)"]
+        "FILE:3:44: error: unknown player 'Green' (players: Blue, Red)"]
     assert errors(tmp_path, "ruleset: 3-spot\nname: x\nexpect:\n  winner: Green\n") == [
-        "FILE:4: error: unknown player 'Green' (players: Blue, Red)"]
+        "FILE:4:11: error: unknown player 'Green' (players: Blue, Red)"]
 
 
 def test_a_bad_state_text(tmp_path):
     assert errors(tmp_path, "ruleset: 3-spot\nname: x\nstart: ../RWB/RWB Blue\nexpect: {ply: 1}\n") == [
-        "FILE:3: error: start: row 1 has 3 cells, found 2: '..'"]
+        "FILE:3:8: error: start: row 1 has 3 cells, found 2: '..'"]
     assert errors(tmp_path, "ruleset: 3-spot\nname: x\nexpect:\n  state: .../RWB/RWB Blue score=1\n") == [
-        "FILE:4: error: state: score takes 2 whole numbers, found '1'"]
+        "FILE:4:10: error: state: score takes 2 whole numbers, found '1'"]
 
 
 def test_an_illegal_ply_in_plies(tmp_path):
@@ -412,7 +412,7 @@ def test_an_illegal_ply_in_plies(tmp_path):
           - a1xb1
           - b2-b1
         expect: {outcome: ongoing}
-        """) == ["FILE:5: error: ply 2 'b2-b1' is not legal in ooooM/ooooo/ooMoo/ooooo/.Mooo Enemy "
+        """) == ["FILE:5:5: error: ply 2 'b2-b1' is not legal in ooooM/ooooo/ooMoo/ooooo/.Mooo Enemy "
                  "(legal: a2-a1)"]
 
 
@@ -423,7 +423,7 @@ def test_a_ply_after_the_end(tmp_path):
         start: {pieces: {musketeer: [a3, e3, c2], enemy: [c3, b1]}, to_move: Musketeers}
         plies: [c2xc3, b1-b2]
         expect: {outcome: ongoing}
-        """) == ["FILE:4: error: ply 2 'b1-b2' cannot be played: the game is over "
+        """) == ["FILE:4:16: error: ply 2 'b1-b2' cannot be played: the game is over "
                  "(...../...../M.M.M/...../.o... Enemy result=Enemy)"]
 
 
@@ -431,19 +431,19 @@ def test_malformed_expectations(tmp_path):
     def expect(body: str) -> list[str]:
         return errors(tmp_path, f"ruleset: 3-spot\nname: x\nexpect:\n{body}")
     assert expect("  legal: [c1+c2-c3+c4]\n") == [
-        "FILE:4: error: legal: 'c1+c2-c3+c4' names 'c4', which is not a cell of the board"]
+        "FILE:4:11: error: legal: 'c1+c2-c3+c4' names 'c4', which is not a cell of the board"]
     assert expect("  legal_includes: [c1+c2-c2+c3, c2+c1-c3+c2]\n") == [
-        "FILE:4: error: legal_includes: 'c2+c1-c3+c2' is listed twice (first at line 4)"]
+        "FILE:4:33: error: legal_includes: 'c2+c1-c3+c2' is listed twice (first at line 4)"]
     assert expect("  outcome: Blue triumphs\n") == [
-        "FILE:4: error: outcome must be 'ongoing', 'draw', 'NAME wins' or 'NAME loses', "
+        "FILE:4:12: error: outcome must be 'ongoing', 'draw', 'NAME wins' or 'NAME loses', "
         "found 'Blue triumphs'"]
     assert expect("  outcome: ongoing\n  winner: Blue\n") == [
-        "FILE:5: error: give 'outcome' or 'winner', not both"]
-    assert expect("  vars: {scor: [0, 0]}\n") == ["FILE:4: error: unknown variable 'scor' (variables: score)"]
+        "FILE:5:3: error: give 'outcome' or 'winner', not both"]
+    assert expect("  vars: {scor: [0, 0]}\n") == ["FILE:4:10: error: unknown variable 'scor' (variables: score)"]
     assert expect("  vars: {score: [0, 0, 0]}\n") == [
-        "FILE:4: error: 'score' is per player: give 2 values (Blue, Red), found 3"]
+        "FILE:4:17: error: 'score' is per player: give 2 values (Blue, Red), found 3"]
     assert expect("  vars:\n    score: {Blue: 0}\n") == [
-        "FILE:5: error: 'score' needs a value for every player; missing: Red"]
+        "FILE:5:12: error: 'score' needs a value for every player; missing: Red"]
 
 
 def test_yaml_cannot_run_anything(tmp_path):
@@ -452,10 +452,11 @@ def test_yaml_cannot_run_anything(tmp_path):
         ruleset: 3-spot
         name: x
         expect: !!python/object/apply:os.system ["touch {marker}"]
-        """) == ["FILE:3: error: unsupported YAML tag 'tag:yaml.org,2002:python/object/apply:os.system'"]
+        """) == ["FILE:3:9: error: unsupported YAML tag '!!python/object/apply:os.system' (a scenario file "
+                 "holds text, whole numbers, lists and mappings)"]
     assert errors(tmp_path, "ruleset: 3-spot\nname: x\nexpect:\n  winner: !!python/name:os.system\n") == [
-        "FILE:4: error: invalid YAML: could not determine a constructor for the tag "
-        "'tag:yaml.org,2002:python/name:os.system'"]
+        "FILE:4:11: error: unsupported YAML tag '!!python/name:os.system' (a scenario file holds text, "
+        "whole numbers, lists and mappings)"]
     assert not marker.exists()
 
 
@@ -464,16 +465,16 @@ def test_alias_bombs_and_loops_are_refused(tmp_path):
     for prev, name in zip("abcde", "bcdef"):
         rows.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 10) + "]")
     assert errors(tmp_path, "\n".join(rows) + "\n") == [
-        "FILE:1: error: the document expands to more than 100,000 values (aliases repeated too often?)"]
+        "FILE:1:44: error: the document expands to more than 100,000 values (aliases repeated too often?)"]
     assert errors(tmp_path, "a: &a [*a]\n") == [
-        "FILE:1: error: values nest more than 50 deep (a recursive alias?)"]
+        "FILE:1:4: error: values nest more than 50 levels deep (a recursive alias?)"]
 
 
 def test_not_utf8(tmp_path):
     path = tmp_path / "s.yaml"
     path.write_bytes(b"ruleset: 3-spot\nname: \xff\n")
     report = run_files([str(path)])
-    assert [e.format() for e in report.file_errors] == [f"{path}:2: error: not UTF-8 text"]
+    assert [e.format() for e in report.file_errors] == [f"{path}:2:7: error: not UTF-8 text"]
 
 
 # ------------------------------------------------------------------ the command line
@@ -568,6 +569,6 @@ def test_a_broken_ruleset_is_reported_once(tmp_path):
           - {name: two, expect: {ply: 1}}
         """)
     first = found[0].splitlines()
-    assert first[0] == "FILE:1: error: ruleset 'bad.game' has errors:"
+    assert first[0] == "FILE:1:10: error: ruleset 'bad.game' has errors:"
     assert first[1].startswith(f"    {tmp_path / 'bad.game'}:2:19: error: ")  # the ruleset's own diagnostic
-    assert found[1:] == ["FILE:1: error: ruleset 'bad.game' has errors (listed at FILE:1)"]
+    assert found[1:] == ["FILE:1:10: error: ruleset 'bad.game' has errors (listed at FILE:1:10)"]
