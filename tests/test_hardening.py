@@ -458,3 +458,20 @@ def test_perft_node_budget_on_the_command_line(capsys):
     assert out == ('{"perft": [8, 16, 132, 736], "error": "perft(5) stopped after 200 positions '
                    '(the node budget)"}\n')
     assert err == "rulecraft perft: error: perft(5) stopped after 200 positions (the node budget)\n"
+
+
+def test_the_unbounded_chain_of_the_issue(tmp_path):
+    # `remove here` on 5 x 5 used to search every set of cells (7.5 GB and counting): the
+    # landing cell is empty, nothing is taken, so each ply is one straight slide:
+    # from a1 north a2..a5 and east b1..e1 (no diagonals).
+    g = game_of(tmp_path, '''game "g"
+board square 5 x 5
+players A, B
+piece man: owner each, symbol M/m
+setup man of A: a1
+setup man of B: e5
+ply p: move own man slide chained then remove here
+''')
+    s = g.initial_state()
+    assert legal(g, s) == ["a1-a2", "a1-a3", "a1-a4", "a1-a5", "a1-b1", "a1-c1", "a1-d1", "a1-e1"]
+    play_out(g)
