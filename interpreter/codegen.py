@@ -270,14 +270,20 @@ class Emitter:
                 # next to each other; aligned(C, D) is line(count(C), C, D), in_a_row(N, C, D)
                 # is line(N, C, D, contiguous).
                 if e.func == "aligned":
-                    cells, dirs_arg, contiguous = args[0], args[1], False
-                    cells_src = self.expr(cells, cx)
-                    n = f"({cells_src}).bit_count()"
+                    cells, dirs_arg, n_expr, contiguous = args[0], args[1], None, False
                 else:
-                    cells, dirs_arg = args[1], args[2]
+                    cells, dirs_arg, n_expr = args[1], args[2], args[0]
                     contiguous = e.func == "in_a_row" or len(args) > 3
-                    cells_src, n = self.expr(cells, cx), self.expr(args[0], cx)
+                cells_src = self.expr(cells, cx)
                 dirs = tuple(dirs_arg.ref[1])
+                whole = n_expr is None or (isinstance(n_expr, m.Call) and n_expr.func == "count"
+                                           and self.expr(n_expr.args[0], cx) == cells_src)
+                if whole and not contiguous:  # all of C on one line: one through its lowest cell
+                    lines = self.t.line_masks(list(dirs))
+                    through = self.const(("through", dirs), [[ln for ln in lines if ln >> c & 1]
+                                                            for c in range(self.t.n)], "THROUGH")
+                    return f"_aligned({cells_src}, {through})"
+                n = self.expr(n_expr, cx)
                 if contiguous:
                     wins = self.const(("windows", dirs), self.t.windows(list(dirs)), "WIN")
                     return f"_run({cells_src}, {n}, {wins})"
@@ -792,7 +798,7 @@ def emit_apply(em: Emitter, aname: str, ply: m.PlyDecl, p: int, fin: str, head: 
     """An apply function: the move on a copy (whatever stood on `here` removed), the
     effects on the position after it, then the turn goes on."""
     code = int(aname.rsplit("_", 1)[1])
-    emit_taken(em, code, head)
+    emit_taken(em, code, head, lands_on_empty(ply.onto) and ply.motion.kind != "push")
     em.emit(0, f"def {aname}(s, a):")
     em.emit(1, "t = a[1]")
     for line in head:
@@ -823,7 +829,23 @@ def emit_apply(em: Emitter, aname: str, ply: m.PlyDecl, p: int, fin: str, head: 
     em.emit(0, "")
 
 
-def emit_taken(em: Emitter, code: int, head: list[str]) -> None:
+def lands_on_empty(onto: m.Expr | None) -> bool:
+    """Whether every cell `onto` allows is empty (then landing takes nothing)."""
+    if onto is None:
+        return True  # the default: onto empty
+    if isinstance(onto, m.Keyword):
+        return onto.word == "empty"
+    if isinstance(onto, m.BinOp):
+        if onto.op == "&":
+            return lands_on_empty(onto.left) or lands_on_empty(onto.right)
+        if onto.op == "-":
+            return lands_on_empty(onto.left)
+        if onto.op == "|":
+            return lands_on_empty(onto.left) and lands_on_empty(onto.right)
+    return False
+
+
+def emit_taken(em: Emitter, code: int, head: list[str], empty_landing: bool = False) -> None:
     """`taken_N(s, a)`: the cells whose pieces the action takes off the board.
 
     The one definition of a capture: what stands where the piece lands, at its level
@@ -831,6 +853,12 @@ def emit_taken(em: Emitter, code: int, head: list[str]) -> None:
     way, each cell once (a chain may end on a cell it emptied itself).
     """
     em.emit(0, f"def taken_{code}(s, a):")
+    removal = [x.split(" = ", 1)[1] for x in head if x.startswith("removed = ")]
+    removes = bool(removal)
+    if empty_landing:  # only what the ply removes on its way
+        em.emit(1, f"return {removal[0]}" if removes else "return 0")
+        em.emit(0, "")
+        return
     em.emit(1, "t = a[1]")
     for line in head:
         em.emit(1, line)
@@ -840,7 +868,7 @@ def emit_taken(em: Emitter, code: int, head: list[str]) -> None:
         em.emit(2, "occ |= s[i]")
     else:
         em.emit(1, f"occ = {em.occ('s')}")
-    removed = " | removed" if any(x.startswith("removed") for x in head) else ""
+    removed = " | removed" if removes else ""
     em.emit(1, f"return (occ & here & ~frm){removed}")
     em.emit(0, "")
 

@@ -42,6 +42,7 @@ class Compiled:
     has_move: object  # state -> whether the player to move has a legal ply
     when_stuck: object  # state -> the outcome if the player to move is stuck (lazy end rules)
     captures: object  # (state, action) -> the opponent's pieces it takes (one definition)
+    count_captures: object  # (state, actions of the player to move) -> captures of each
 
 
 def _adjacent(cells: int, adj: list[int]) -> int:
@@ -124,6 +125,16 @@ def _line(cells: int, n: int, lines: list[int]) -> bool:
     return False
 
 
+def _aligned(cells: int, through: list[list[int]]) -> bool:
+    """Every cell of `cells` (one or more) on one straight line: through[c], the lines through c."""
+    if not cells:
+        return False
+    for line in through[(cells & -cells).bit_length() - 1]:
+        if not cells & ~line:
+            return True
+    return False
+
+
 def _run(cells: int, n: int, windows) -> bool:
     """`n` (1 or more) of `cells` next to each other in a straight line: windows[n] holds the runs."""
     if not 1 <= n <= windows.longest:
@@ -198,7 +209,7 @@ def _compile(rs: Ruleset) -> Compiled:
     above = [tuple(i for i, lv in enumerate(levels) if lv > levels[t]) for t in range(len(levels))]
     ns.update(BIT=tables.bit, FULL=tables.full, NEXT=next_phase, TURN_START=turn_start,
               SETUP=setup, INITIAL=initial, CLEAR=clear, ABOVE=above,
-              _adjacent=_adjacent, _union=_union, _line=_line, _run=_run,
+              _adjacent=_adjacent, _union=_union, _line=_line, _aligned=_aligned, _run=_run,
               SUPPORT=[-1 if t.carrier is None else t.carrier for t in rs.types],
               OPP=[tuple((i, t.size) for i, t in enumerate(rs.types) if t.owner == 1 - p)
                    for p in range(n_players)], _captured=_captured,
@@ -257,8 +268,21 @@ def _compile(rs: Ruleset) -> Compiled:
             return 0
         return _captured(s, taken[a[0]](s, a), opp[rule.player])
 
+    counters = taken + [lambda s, a: 0]  # a pass takes nothing
+    narrow = all(size == 1 for side in opp for _, size in side)
+
+    def count_captures(s, actions) -> list[int]:
+        """captures(s, a) for each of the player to move's actions, the opponent's pieces
+        gathered once (the compulsory-capture filter's hot path)."""
+        if not narrow:
+            return [captures(s, a) for a in actions]
+        theirs = 0
+        for i, _ in opp[s[P]]:
+            theirs |= s[i]
+        return [(counters[a[0]](s, a) & theirs).bit_count() for a in actions]
+
     return Compiled(layout, tables, rules, apply, gens, pass_ok, turn_start, ends, source, chains,
-                    has_move, _when_stuck(rs, layout), captures)
+                    has_move, _when_stuck(rs, layout), captures, count_captures)
 
 
 def _when_stuck(rs: Ruleset, layout: codegen.Layout):

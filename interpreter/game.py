@@ -99,7 +99,7 @@ class Game:
 
     def _must_capture(self, state: State, actions: list[Action]) -> list[Action]:
         # compulsory capture: the plies that capture, if any; maximum: those capturing most
-        counts = [self._c.captures(state, a) for a in actions]
+        counts = self._c.count_captures(state, actions)
         best = max(counts)
         if best == 0:
             return actions
