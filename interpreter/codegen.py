@@ -817,6 +817,9 @@ def emit_apply(em: Emitter, aname: str, ply: m.PlyDecl, p: int, fin: str, head: 
     else:
         for i in range(em.L.types):
             em.emit(1, f"b[{i}] &= keep")
+    for i, t in enumerate(em.rs.types):
+        if t.size > 1:  # a piece covering several cells goes whole, wherever it is hit
+            em.emit(1, f"if b[{i}] != s[{i}]: b[{i}] = 0")
     for line in put:
         em.emit(1, line)
     if stacked and ply.motion.kind != "place":

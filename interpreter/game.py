@@ -212,7 +212,8 @@ class Game:
             return f"{self._c.rules[action[0]].name}:{text}"
         return text
 
-    def _plain_text(self, state: State, action: Action) -> str:
+    def _plain_text(self, state: State, action: Action, chains: dict | None = None) -> str:
+        """The notation without `RULE:`; `chains` keeps each piece's chain search for reuse."""
         rule = self._c.rules[action[0]]
         names = self.board.names
         if rule.name == "pass":
@@ -221,7 +222,12 @@ class Game:
             prefix = self.ruleset.types[action[1]].symbol + "@" if rule.many else ""
             return prefix + names[action[2]]
         if rule.chained:
-            found = self._c.chains[action[0]](state, action[1], action[2])  # first route each
+            key = (action[0], action[1], action[2])
+            found = chains.get(key) if chains is not None else None
+            if found is None:
+                found = self._c.chains[action[0]](state, action[1], action[2])  # first route each
+                if chains is not None:
+                    chains[key] = found
             return "-".join(names[c] for c in found[(action[3], action[4])][0])
         if rule.multi:
             old = "+".join(names[c] for c in cells_of(state[action[1]]))
@@ -245,7 +251,8 @@ class Game:
     def _read(self, state: State) -> tuple[dict[str, Action], set[str]]:
         """The legal plies by notation, and the plain texts that more than one ply shares."""
         if self._texts[0] != state:
-            plain = [(_norm(self._plain_text(state, a)), a) for a in self.legal_actions(state)]
+            searched: dict = {}
+            plain = [(_norm(self._plain_text(state, a, searched)), a) for a in self.legal_actions(state)]
             seen: dict[str, set[Action]] = {}
             for text, a in plain:
                 seen.setdefault(text, set()).add(a)

@@ -1023,7 +1023,9 @@ def _expected_plies(game: Game, nodes: list[Node], check: str, file: str) -> lis
 
 def _natural(text: str) -> list:
     # a2 before a10, and a capture sorted with the step to the same cell.
-    return [int(p) if p.isdigit() else p for p in re.split(r"([0-9]+)", _SEPARATOR.sub("-", text))]
+    # Digit runs compare by length, then text: numbers by value, without int() of a huge one.
+    parts = re.split(r"([0-9]+)", _SEPARATOR.sub("-", text))
+    return [(len(p.lstrip("0")), p.lstrip("0")) if i % 2 else p for i, p in enumerate(parts)]
 
 
 def _listing(texts: list[str], most: int | None = None) -> str:

@@ -475,3 +475,31 @@ ply p: move own man slide chained then remove here
     s = g.initial_state()
     assert legal(g, s) == ["a1-a2", "a1-a3", "a1-a4", "a1-a5", "a1-b1", "a1-c1", "a1-d1", "a1-e1"]
     play_out(g)
+
+
+def test_a_piece_covering_two_cells_is_taken_whole(tmp_path):
+    # Placing on b2, one cell of the domino b2+c2, takes the whole domino.
+    g = game_of(tmp_path, '''game "g"
+board square 3 x 2
+players O, M
+piece bar: owner M, size 2, symbol R
+piece dot: owner O, symbol b
+setup bar: b2, c2
+ply keep: place own dot onto bar
+''')
+    s = g.initial_state()
+    assert legal(g, s) == ["b2", "c2"]
+    a = g.action_from_text(s, "b2")
+    assert g.captures(s, a) == 1
+    after = g.apply(s, a)
+    assert g.state_to_text(after) == ".b./... M result=O"
+    assert g.state_from_text(g.state_to_text(after)) == after
+
+
+def test_a_ply_of_thousands_of_digits_in_a_scenario(tmp_path, capsys):
+    path = tmp_path / "big.yaml"
+    path.write_text("ruleset: tic-tac-toe\nscenarios:\n  - name: x\n    expect:\n"
+                    f"      legal_includes: ['{'9' * 5000}']\n")
+    assert main(["test", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"FAIL {path}:3: x\n") and "Traceback" not in out
