@@ -931,11 +931,12 @@ def emit_push(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: l
     n = ply.motion.count
     table: list[list[tuple[int, int, int]]] = [[] for _ in range(t.n)]
     shifts: dict[tuple[int, int], tuple[int, list[tuple[int, int]]]] = {}
+    goals = set(board.goals)
     for di, d in enumerate(dirs):
         back = board.opposite(d)
         for h in range(t.n):
             line = t.rays(back)[h][:n] if back else []
-            if len(line) < n:
+            if len(line) < n or goals.intersection(line):  # nothing leaves a goal
                 continue
             mask = sum(1 << c for c in line)
             table[h].append((di, mask, line[-1]))

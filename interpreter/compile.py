@@ -25,6 +25,7 @@ class RuleInfo:
     removes: bool = False  # its actions carry the mask of the pieces they remove (a[4])
     chained: bool = False  # its actions are chains of segments (notation: the route)
     many: bool = False  # can place more than one piece type (notation names the symbol)
+    kinds: int = 1  # how many piece types it moves or places
 
 
 @dataclass
@@ -187,7 +188,7 @@ def _compile(rs: Ruleset) -> Compiled:
             rules.append(RuleInfo(code, ply.name, p, multi, place=place,
                                   many=place and len(types) > 1, push=ply.motion.kind == "push",
                                   removes=any(e.kind == "remove" for e in ply.effects),
-                                  chained=ply.motion.chained))
+                                  chained=ply.motion.chained, kinds=len(types)))
             by_name[(ply.name, p)] = code
     pass_code = len(rules)
     rules.append(RuleInfo(pass_code, "pass", None, False))

@@ -12,6 +12,7 @@ import re
 from typing import Iterator
 
 from rulecraft.dsl.check import Ruleset
+from rulecraft.dsl.diagnostics import printable
 
 from . import render
 from .compile import Compiled, compile_ruleset
@@ -60,10 +61,12 @@ class Game:
         self._show_ply = self._phases > 1
         # A cell's character is its top piece's symbol (what it stands on is implied).
         self._top_first = sorted(range(len(ruleset.types)), key=lambda i: -ruleset.types[i].level)
-        self._texts: tuple[State | None, dict[str, Action], set[str]] = (None, {}, set())
+        self._texts: tuple[State | None, dict[str, Action], dict[Action, str]] = (None, {}, {})
         players_of = [r.player for r in self._c.rules if r.player is not None]
-        # Two rules of one player may make plies that read the same: then they say their rule.
-        self._several_rules = len(players_of) != len(set(players_of))
+        # Plies may read the same when a player has two rules, or one rule moves several
+        # types: then each says its rule or its piece (see _read).
+        self._maybe_shared = len(players_of) != len(set(players_of)) or any(
+            r.kinds > 1 for r in c.rules)
         # Wide pieces (covering several cells) by symbol: one type a piece (see check).
         self._wide_groups: dict[str, list[int]] = {}
         for i, t in enumerate(ruleset.types):
@@ -208,8 +211,8 @@ class Game:
         """Notation: `a1-a2` (`a1xa2` when it captures), `c1+c2-b2+c2` for wide pieces, `pass`;
         `RULE:` before it when two rules' plies would read the same here."""
         text = self._plain_text(state, action)
-        if self._several_rules and _norm(text) in self._read(state)[1]:
-            return f"{self._c.rules[action[0]].name}:{text}"
+        if self._maybe_shared:
+            return self._read(state)[1].get(action, "") + text
         return text
 
     def _plain_text(self, state: State, action: Action, chains: dict | None = None) -> str:
@@ -248,17 +251,31 @@ class Game:
         """Each legal ply's notation -> the ply (kept for the last position asked about)."""
         return self._read(state)[0]
 
-    def _read(self, state: State) -> tuple[dict[str, Action], set[str]]:
-        """The legal plies by notation, and the plain texts that more than one ply shares."""
+    def _read(self, state: State) -> tuple[dict[str, Action], dict[Action, str]]:
+        """The legal plies by notation, and the prefix of each ply whose plain text another
+        ply shares: `RULE:` when their rules differ, `SYMBOL@` when one rule moves either of
+        two pieces (a piece or the one standing on it)."""
         if self._texts[0] != state:
             searched: dict = {}
-            plain = [(_norm(self._plain_text(state, a, searched)), a) for a in self.legal_actions(state)]
-            seen: dict[str, set[Action]] = {}
-            for text, a in plain:
-                seen.setdefault(text, set()).add(a)
-            shared = {text for text, acts in seen.items() if len(acts) > 1}
-            by_text = {(f"{self._c.rules[a[0]].name}:{t}" if t in shared else t): a for t, a in plain}
-            self._texts = (state, by_text, shared)
+            groups: dict[str, list[Action]] = {}
+            for a in self.legal_actions(state):
+                groups.setdefault(_norm(self._plain_text(state, a, searched)), []).append(a)
+            by_text: dict[str, Action] = {}
+            prefix: dict[Action, str] = {}
+            rules = self._c.rules
+            for text, acts in groups.items():
+                acts = list(dict.fromkeys(acts))
+                for a in acts:
+                    mark = ""
+                    if sum(b[0] == a[0] for b in acts) > 1:
+                        mark = (self.ruleset.types[a[1]].symbol if not rules[a[0]].push
+                                else f"d{a[1]}") + "@"
+                    if any(b[0] != a[0] for b in acts):
+                        mark = f"{rules[a[0]].name}:{mark}"
+                    if mark:
+                        prefix[a] = mark
+                    by_text[_norm(mark) + text] = a
+            self._texts = (state, by_text, prefix)
         return self._texts[1], self._texts[2]
 
     def action_from_text(self, state: State, text: str) -> Action:
@@ -532,8 +549,8 @@ def _norm(text: str) -> str:
 
 
 def _clip(text: str, width: int = 40) -> str:
-    """Untrusted text as shown in a message: at most `width` characters."""
-    return text if len(text) <= width else text[:width] + "..."
+    """Untrusted text as shown in a message: at most `width` characters, escaped."""
+    return printable(text if len(text) <= width else text[:width] + "...")
 
 
 def _readable(text: str, what: str, error: type[ValueError]) -> None:

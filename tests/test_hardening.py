@@ -503,3 +503,35 @@ def test_a_ply_of_thousands_of_digits_in_a_scenario(tmp_path, capsys):
     assert main(["test", str(path)]) == 1
     out = capsys.readouterr().out
     assert out.startswith(f"FAIL {path}:3: x\n") and "Traceback" not in out
+
+
+def test_a_push_never_takes_a_piece_out_of_a_goal(tmp_path):
+    # The man stands in the goal: a push line may not start there (nothing leaves a goal).
+    g = game_of(tmp_path, '''game "g"
+board hexagon 2
+goal top: b1, d1 by ne, nw
+players A, B
+piece m: owner A, symbol M
+setup m: top
+ply shove: move m push 1
+''')
+    s = g.initial_state()
+    assert g.legal_actions(s) == [] and g.state_to_text(s) == "../.../../M A result=B"
+
+
+def test_one_rule_moving_a_piece_or_the_one_on_it(tmp_path):
+    # From a1 the tile (carrying the disc) or the disc alone may go to b1: one rule, two
+    # plies of one text, so each names its piece.
+    g = game_of(tmp_path, '''game "g"
+board square 3 x 1
+players A, B
+piece tile: owner A, symbol T
+piece disc: owner A, on tile, symbol D
+setup tile: a1, b1
+setup disc: a1
+ply kick: move piece anywhere onto b1
+''')
+    s = g.initial_state()
+    assert legal(g, s) == ["D@a1-b1", "T@a1xb1"]
+    for a in g.legal_actions(s):
+        assert g.action_from_text(s, g.action_to_text(s, a)) == a

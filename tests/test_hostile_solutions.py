@@ -720,3 +720,19 @@ def test_an_overlong_typed_line_is_refused_whole():
     human = make_player("human", game, None, io.StringIO("x" * 10_000 + "\nb2\n"), out)
     assert game.action_to_text(game.initial_state(), human(game.initial_state())) == "b2"
     assert out.getvalue() == "X> a ply is at most 4,096 characters\nX> "
+
+
+def test_a_solution_missing_a_child_of_what_it_holds(tmp_path):
+    # An edited file, sealed again, can pass every check of its own: analyze finds the hole.
+    path = tmp_path / "x.sol"
+    path.write_bytes(good_bytes())
+    game = game_of("tic-tac-toe")
+    sol = Solution.load(str(path), game)
+    start = game.initial_state()
+    i = sol._index(game.apply(start, game.action_from_text(start, "b2")))
+    for column in (sol.keys, sol.values, sol.remoteness):
+        del column[i]
+    with pytest.raises(SolutionFileError, match=r"^the solution holds \.\.\./\.\.\./\.\.\. X but not "
+                                                 r"the position after b2: it is not a whole solution "
+                                                 r"\(was it edited\?\)$"):
+        sol.analyze(start)

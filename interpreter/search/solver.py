@@ -436,9 +436,16 @@ class Solution:
         game = self.game
         me = game.to_move(state)
         out = []
+        self.lookup(state)  # KeyError if the solution does not hold it
         for a in game.legal_actions(state):
             child = game.apply(state, a)
-            v, r = self.lookup(child)
+            try:
+                v, r = self.lookup(child)
+            except KeyError:  # a solve holds every child of what it holds: this file was edited
+                raise SolutionFileError(
+                    f"the solution holds {game.state_to_text(state)} but not the position after "
+                    f"{game.action_to_text(state, a)}: it is not a whole solution (was it edited?)"
+                ) from None
             if game.to_move(child) != me and v != "draw":
                 v = "win" if v == "lose" else "lose"
             out.append(PlyValue(a, game.action_to_text(state, a), v, None if r is None else r + 1))
