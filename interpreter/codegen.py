@@ -779,18 +779,23 @@ def emit_chain(em: Emitter, ply: m.PlyDecl, p: int, code: int, fin: str, types: 
                "~(here | removed)", ["b[t] = (s[t] & ~frm) | here"])
 
 
-def _opponents_only(e: m.Expr) -> bool:
-    """Whether the cells `e` names always hold opponent's pieces (so a mover's never)."""
-    if isinstance(e, m.Owned):
-        return e.owner == "opponent's"
+def subset_of(e: m.Expr, leaf) -> bool:
+    """Whether the cells `e` names always lie among those of the atoms `leaf` accepts
+    (carried through `&`, `-` and `|`)."""
     if isinstance(e, m.BinOp):
         if e.op == "&":
-            return _opponents_only(e.left) or _opponents_only(e.right)
+            return subset_of(e.left, leaf) or subset_of(e.right, leaf)
         if e.op == "-":
-            return _opponents_only(e.left)
+            return subset_of(e.left, leaf)
         if e.op == "|":
-            return _opponents_only(e.left) and _opponents_only(e.right)
-    return False
+            return subset_of(e.left, leaf) and subset_of(e.right, leaf)
+        return False
+    return leaf(e)
+
+
+def _opponents_only(e: m.Expr) -> bool:
+    """Whether the cells `e` names always hold opponent's pieces (so a mover's never)."""
+    return subset_of(e, lambda x: isinstance(x, m.Owned) and x.owner == "opponent's")
 
 
 def emit_apply(em: Emitter, aname: str, ply: m.PlyDecl, p: int, fin: str, head: list[str],
@@ -834,18 +839,7 @@ def emit_apply(em: Emitter, aname: str, ply: m.PlyDecl, p: int, fin: str, head: 
 
 def lands_on_empty(onto: m.Expr | None) -> bool:
     """Whether every cell `onto` allows is empty (then landing takes nothing)."""
-    if onto is None:
-        return True  # the default: onto empty
-    if isinstance(onto, m.Keyword):
-        return onto.word == "empty"
-    if isinstance(onto, m.BinOp):
-        if onto.op == "&":
-            return lands_on_empty(onto.left) or lands_on_empty(onto.right)
-        if onto.op == "-":
-            return lands_on_empty(onto.left)
-        if onto.op == "|":
-            return lands_on_empty(onto.left) and lands_on_empty(onto.right)
-    return False
+    return onto is None or subset_of(onto, lambda x: isinstance(x, m.Keyword) and x.word == "empty")
 
 
 def emit_taken(em: Emitter, code: int, head: list[str], empty_landing: bool = False) -> None:
