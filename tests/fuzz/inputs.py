@@ -585,6 +585,8 @@ def case_cli(ch: Chooser, ctx: Context, index: int) -> Case:
         if command == "perft":
             argv += ["--depth", ch.choice(["0", "1", "2", "3", "-1", "x", "", "1e2", "２", "99999999999999999999"])
                      if not ch.chance(0.02) else "2"]
+            # a deep perft of a big game is long by design: bounded, it stops cleanly
+            argv += ["--max-nodes", ch.choice(["20000", "1", "0", "x"])]
         if command == "random":
             argv += ["--games", ch.choice(["1", "3", "0", "-1", "x"]), "--max-plies",
                      ch.choice(["1", "50", "0", "-5", "y"]), "--seed", ch.choice(["0", "1", "-1", "z", "9" * 30])]
@@ -595,6 +597,8 @@ def case_cli(ch: Chooser, ctx: Context, index: int) -> Case:
                                              "random", "random,random,random", ",", "", "mcts:0.01s,random",
                                              "mcts:-1,random", "alphabeta:abc,random"]),
                      "--max-plies", ch.choice(["5", "30", "0", "x"]), "--seed", ch.choice(["1", "2", "x"])]
+            if "perfect,random" in argv:  # solving a big game first is long by design
+                argv[1] = "tic-tac-toe"
             stdin = "\n".join(ch.choice(["?", "quit", "pass", "a1", "a1-a2", "b2", "", " ", "x" * 100,
                                          "\x1b[31m", "\x04", "é", "a1xa2", "c1+c2-a3+b3"] + hostile_strings()[:40])
                               for _ in range(ch.randint(0, 8)))
