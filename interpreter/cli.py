@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 import time
 from typing import Sequence
@@ -17,6 +18,7 @@ from rulecraft.dsl.diagnostics import RulesetError, printable
 from rulecraft.dsl.load import load
 
 from .analysis import PerftBudgetError, perft, random_playouts
+from .describe import outcome_of, rule_lines, rules_of
 from .game import Game, PositionError, State
 from .limits import RuleLimitError
 from .players import QuitGame, make_player
@@ -63,10 +65,26 @@ def emit_json(data: object) -> None:
 
 # ------------------------------------------------------------------ commands
 
+def ruleset_names(names: Sequence[str]) -> list[str]:
+    """Each name given, with a folder standing for the `.game` files under it (sorted); a
+    folder named like a ruleset (`x.game`) stays a name, to be refused as one."""
+    out: list[str] = []
+    for name in names:
+        if os.path.isdir(name) and not name.endswith(".game"):
+            found = sorted(p for p in (os.path.join(root, f) for root, _, files in os.walk(name)
+                                       for f in files if f.endswith(".game")) if os.path.isfile(p))
+            if not found:
+                raise UsageError(f"no ruleset (*.game) in the folder '{printable(name)}'")
+            out.extend(found)
+        else:
+            out.append(name)
+    return out
+
+
 def cmd_check(args) -> int:
     status = OK
     results = []
-    for name in args.files:
+    for name in ruleset_names(args.files):
         shown = printable(name)
         try:
             game = Game(load(name))
@@ -105,11 +123,13 @@ def cmd_info(args) -> int:
                   "width": game.board.width, "height": game.board.height,
                   "goals": [game.board.names[g] for g in game.board.goals]},
         "pieces": pieces,
-        "variables": [{"name": v.name, "per_player": v.per_player, "initial": v.initial}
-                      for v in rs.vars],
+        "variables": [{"name": v.name, "per_player": v.per_player, "initial": v.initial,
+                       "range": [v.low, v.high]} for v in rs.vars],
         "plies": [p.name for p in rs.plies],
+        **rules_of(game),
         "position": game.state_to_text(state),
         "to_move": None if game.is_terminal(state) else game.players[game.to_move(state)],
+        "outcome": outcome_of(game, state),
         "legal": legal,
     }
     if args.json:
@@ -126,12 +146,18 @@ def cmd_info(args) -> int:
         size = f", covers {p['size']} cells" if p["size"] > 1 else ""
         print(f"piece {p['kind']} ({owner}): symbol {p['symbol']}, {p['on_board']} on the board{size}")
     for v in rs.vars:
-        print(f"variable {v.name}{' per player' if v.per_player else ''}, starts at {v.initial}")
+        print(f"variable {v.name}{' per player' if v.per_player else ''}, starts at {v.initial}, "
+              f"kept in {v.low}..{v.high}")
     print(f"plies: {', '.join(info['plies'])}")
+    for line in rule_lines(game, info):
+        print(printable(line))
     print()
     print(game.render(state))
     print(f"position: {info['position']}")
-    print(f"{len(legal)} legal plies: {', '.join(legal)}")
+    if info["outcome"] is not None:
+        print("game over: " + ("a draw" if info["outcome"] == "draw" else f"{info['outcome']} wins"))
+    else:
+        print(f"{len(legal)} legal plies: {', '.join(legal)}")
     return OK
 
 
