@@ -12,7 +12,8 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass, field
 
-import networkx as nx
+from .arcs import Arcs
+
 
 MAX_CELLS = 4_096  # tables and masks stay small enough to build in about a second
 FILE_LETTERS = string.ascii_lowercase + string.ascii_uppercase
@@ -40,7 +41,7 @@ class BoardError(Exception):
 class Board:
     """The compiled geometry every later stage reads (indices, never names, on hot paths)."""
 
-    graph: nx.DiGraph
+    graph: Arcs
     names: list[str]
     index: dict[str, int]
     coords: list[tuple[float, float]]
@@ -72,7 +73,7 @@ class Board:
         step = self._steps.get(direction)
         if step is None:  # one pass over the arcs per direction, then a lookup
             step = self._steps[direction] = [None] * self.size
-            for u, v, ds in self.graph.edges(data="dirs"):
+            for u, v, ds in self.graph.edges():
                 if direction in ds and step[u] is None:
                     step[u] = v
         return step[cell]
@@ -80,7 +81,7 @@ class Board:
     def neighbours(self, cell: int, directions: list[str] | None = None) -> list[int]:
         """Cells one step away, along the given directions (None: every arc, links included)."""
         out = []
-        for _, v, ds in self.graph.out_edges(cell, data="dirs"):
+        for v, ds in self.graph.out_edges(cell):
             if directions is None or any(d in directions for d in ds):
                 if v not in out:
                     out.append(v)
@@ -103,9 +104,9 @@ class Board:
 
     def opposite(self, direction: str) -> str | None:
         """The label of the arcs going back along `direction` (n -> s, ne -> sw, ...)."""
-        for u, v, ds in self.graph.edges(data="dirs"):
+        for u, v, ds in self.graph.edges():
             if ds == (direction,) and self.graph.has_edge(v, u):
-                back = self.graph.edges[v, u]["dirs"]
+                back = self.graph.dirs(v, u)
                 return back[0] if len(back) == 1 and back[0] != LINK else None
         return None
 
@@ -152,7 +153,7 @@ def build_square(width: int, height: int | None, options: list[str]) -> Board:
     if unknown:
         raise BoardError(f"unknown square board option '{unknown[0]}' (known: diagonals)")
     used = ["n", "e", "s", "w"] + (["ne", "se", "sw", "nw"] if "diagonals" in options else [])
-    g = nx.DiGraph()
+    g = Arcs()
     names, coords = [], []
     for rank in range(height):
         for file in range(width):
@@ -192,7 +193,7 @@ def build_hexagon(side: int, height: int | None, options: list[str]) -> Board:
     if not 2 <= side <= MAX_HEX_SIDE:
         raise BoardError(f"a hexagon's side is from 2 to {MAX_HEX_SIDE}")
     rows_n = 2 * side - 1
-    g = nx.DiGraph()
+    g = Arcs()
     names, coords, lattice, rows, at = [], [], [], [], {}
     for r in range(rows_n):
         length = side + min(r, rows_n - 1 - r)
@@ -234,9 +235,10 @@ def remove_cells(board: Board, cells: list[int]) -> Board:
     gone = set(cells)
     keep = [i for i in range(board.size) if i not in gone]
     renumber = {old: new for new, old in enumerate(keep)}
-    g = nx.DiGraph()
-    g.add_nodes_from(range(len(keep)))
-    for u, v, ds in board.graph.edges(data="dirs"):
+    g = Arcs()
+    for i in range(len(keep)):
+        g.add_node(i)
+    for u, v, ds in board.graph.edges():
         if u in renumber and v in renumber:
             g.add_edge(renumber[u], renumber[v], dirs=ds)
     names = [board.names[i] for i in keep]

@@ -7,6 +7,7 @@ lines) and each is parsed on its own, so every syntax error of a file is reporte
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 import re
 import stat
@@ -62,10 +63,32 @@ class _WholeWords(PostLex):
 
 @lru_cache(maxsize=1)
 def grammar_parser() -> Lark:
-    """The LALR parser built from the packaged grammar (built once per process)."""
+    """The LALR parser built from the packaged grammar: built once per process, and its
+    tables kept between runs in the user's cache folder (building them is most of the
+    time a short command takes)."""
     text = resources.files("rulecraft.grammar").joinpath("game.lark").read_text(encoding="utf-8")
     return Lark(text, parser="lalr", start="start", propagate_positions=True,
-                maybe_placeholders=True, postlex=_WholeWords())
+                maybe_placeholders=True, postlex=_WholeWords(), cache=_parser_cache(text))
+
+
+def _parser_cache(grammar: str) -> str | bool:
+    """Where Lark keeps the parser's tables: a file of the user's own cache folder (made
+    private), named by the grammar's and Lark's versions; False (no cache) if there is
+    none to be had or RULECRAFT_NO_CACHE is set."""
+    if os.environ.get("RULECRAFT_NO_CACHE"):
+        return False
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "rulecraft")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        if not os.access(folder, os.W_OK) or os.stat(folder).st_uid != os.getuid():
+            return False
+    except (OSError, AttributeError):
+        return False
+    import lark
+
+    digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:16]
+    return os.path.join(folder, f"grammar-{digest}-lark{lark.__version__}.cache")
 
 
 def _keywords(terminal_names) -> tuple[str, ...]:

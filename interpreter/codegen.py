@@ -118,7 +118,7 @@ class Emitter:
         board = self.rs.board
         out = []
         for d in dirs:
-            arc = next(((u, v) for u, v, ds in board.graph.edges(data="dirs") if ds == (d,)), None)
+            arc = next(((u, v) for u, v, ds in board.graph.edges() if ds == (d,)), None)
             if arc is None:  # no cell has a neighbour that way (a board one file wide): no ray
                 out.append((0, 0))
                 continue

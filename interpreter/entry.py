@@ -1,7 +1,7 @@
 """The `rulecraft` console command.
 
-`main` imports the command line (lark, networkx, the compiler: a noticeable part of a
-second) inside its guard, so Ctrl-C at any moment, even while those load, ends the
+`main` imports the command line (lark, the compiler: a noticeable part of a second)
+inside its guard, so Ctrl-C at any moment, even while those load, ends the
 command with exit code 130 and no traceback. Kept free of imports of its own.
 """
 

@@ -57,7 +57,7 @@ def _hex_lattice(board: Board, symbol_at) -> list[str]:
         x, y = lat[c]
         line = grid[line_of[y]]
         line[2 * x + 1] = symbol_at(c)
-        for _, v, ds in board.graph.out_edges(c, data="dirs"):
+        for v, ds in board.graph.out_edges(c):
             d = ds[0]
             if v not in line_of.values() and v in board.goals:
                 continue

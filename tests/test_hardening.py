@@ -535,3 +535,14 @@ ply kick: move piece anywhere onto b1
     assert legal(g, s) == ["D@a1-b1", "T@a1xb1"]
     for a in g.legal_actions(s):
         assert g.action_from_text(s, g.action_to_text(s, a)) == a
+
+
+def test_the_parser_tables_cache_is_private_and_optional(tmp_path, monkeypatch):
+    from rulecraft.dsl import parse
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path = parse._parser_cache("grammar text")
+    assert path.startswith(f"{tmp_path}/rulecraft/grammar-") and path.endswith(".cache")
+    assert (tmp_path / "rulecraft").stat().st_mode & 0o777 == 0o700
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    assert parse._parser_cache("grammar text") is False

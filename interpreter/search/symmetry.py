@@ -25,7 +25,6 @@ import random
 import sys
 from typing import Any, Iterable
 
-from networkx.algorithms.isomorphism import DiGraphMatcher
 
 from rulecraft.dsl import model as m
 from rulecraft.dsl.placements import placements as all_placements
@@ -115,9 +114,11 @@ def candidate_symmetries(game: Game, setups: bool = True) -> list[Perm]:
         regions = tuple(sorted(name for name, cs in rs.regions.items() if c in cs))
         setup = tuple(sorted(t for t, cs in rs.setup.items() if c in cs)) if setups else ()
         colour.append((regions, setup, c if c in fixed else -1))
-    g = board.graph.copy()  # a copy: the colours below are ours, the board is shared
+    g = board.graph.to_networkx()  # a copy: the colours below are ours, the board is shared
     for c in range(n):
         g.nodes[c]["_rc_colour"] = colour[c]
+    from networkx.algorithms.isomorphism import DiGraphMatcher  # only a search needs it
+
     matcher = DiGraphMatcher(
         g, g,
         node_match=lambda a, b: a["_rc_colour"] == b["_rc_colour"],
