@@ -221,9 +221,9 @@ def cmd_play(args) -> int:
     except ValueError as e:
         raise UsageError(f"--players: {e}") from None
     out = sys.stdout
-    plies = 0
+    moves: list[str] = []
     try:
-        while not game.is_terminal(state) and plies < args.max_plies:
+        while not game.is_terminal(state) and len(moves) < args.max_plies:
             out.write("\n" + game.render(state) + "\n")
             mover = game.to_move(state)
             legal = game.legal_actions(state)
@@ -232,16 +232,33 @@ def cmd_play(args) -> int:
                 action = agents[mover](state)
             except (SolveError, ValueError) as e:  # a perfect player's solve past its caps
                 raise UsageError(f"--players: {e}") from None
+            text = game.action_to_text(state, action)
             if specs[mover].strip() != "human":
-                out.write(f"{game.players[mover]} plays {game.action_to_text(state, action)}\n")
+                out.write(f"{game.players[mover]} plays {text}\n")
+            moves.append(f"{game.players[mover]} {text}")
             state = game.apply(state, action)
-            plies += 1
     except QuitGame:
         out.write("\nstopped.\n")
-        return OK
+    except KeyboardInterrupt:  # the position so far, then the usual exit code
+        out.write("\ninterrupted.\n")
+        _game_summary(game, state, moves, out)
+        raise
+    else:
+        if not game.is_terminal(state):
+            out.write(f"\nstopped after {len(moves)} plies (--max-plies {args.max_plies}).\n")
+    _game_summary(game, state, moves, out)
+    return OK
+
+
+def _game_summary(game: Game, state: State, moves: list[str], out) -> None:
+    """The end of `play`: the final board, its text, the result and the plies made."""
     out.write("\n" + game.render(state) + "\n")
     out.write(f"position: {game.state_to_text(state)}\n")
-    return OK
+    outcome = outcome_of(game, state)
+    out.write("result: " + ("game going on" if outcome is None else
+                            "draw" if outcome == "draw" else f"{outcome} wins") + "\n")
+    out.write("moves:" + "".join(f"\n  {i}. {m}" for i, m in enumerate(moves, 1)) + "\n"
+              if moves else "moves: none\n")
 
 
 # ------------------------------------------------------------------ parser

@@ -299,6 +299,27 @@ class Game:
         raise IllegalActionError(f"'{_clip(text.strip())}' is not a legal ply here"
                                  + (f"; legal: {shown}{more}" if legal else "; the game is over"))
 
+    def action_from_input(self, state: State, text: str) -> Action:
+        """A ply as a person types it: the notation in any case, or a shorter form that names
+        one legal ply only (its destination, `b1+c1`; or without its `RULE:`/`SYMBOL@`)."""
+        try:
+            return self.action_from_text(state, text)
+        except IllegalActionError as e:
+            refused = e
+        want = _norm(text.lower())
+        found: dict[Action, str] = {}
+        for written, a in self.texts(state).items():
+            plain = written.split(":", 1)[-1].split("@", 1)[-1]
+            dest = re.split(r"-(?=[^-]*$)", plain)[-1]
+            if want in (written.lower(), plain.lower(), dest.lower()):
+                found[a] = self.action_to_text(state, a)
+        if len(found) == 1:
+            return next(iter(found))
+        if found:
+            raise IllegalActionError(f"'{_clip(text.strip())}' could be "
+                                     + " or ".join(sorted(found.values())) + ": say which")
+        raise refused
+
     def symbol_at(self, state: State, cell: int) -> str:
         """The character of `cell`: its top piece's symbol, or `.`."""
         bit = 1 << cell

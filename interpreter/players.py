@@ -21,7 +21,8 @@ def random_agent(game: Game, seed: int | None) -> Agent:
 
 
 def human_agent(game: Game, stdin: TextIO, stdout: TextIO) -> Agent:
-    """Reads plies in notation; `?` lists the legal plies, `quit` (or end of input) stops."""
+    """Reads plies in notation (any case, or a shorter form naming one ply); `?` lists the
+    legal plies, `quit` (or end of input) stops."""
 
     def choose(state: State) -> Action:
         while True:
@@ -43,7 +44,7 @@ def human_agent(game: Game, stdin: TextIO, stdout: TextIO) -> Agent:
                                        for a in game.legal_actions(state)) + "\n")
                 continue
             try:
-                return game.action_from_text(state, text)
+                return game.action_from_input(state, text)
             except ValueError as e:  # IllegalActionError, or anything else the text breaks
                 stdout.write(f"{e}\n")
 

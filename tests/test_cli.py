@@ -116,17 +116,27 @@ def test_random_json_is_reproducible(capsys):
 
 def test_play_human_against_random(capsys, monkeypatch):
     code, out, _ = run(capsys, "play", "three-musketeers", "--players", "human,random", "--seed", "1",
-                       stdin="zz\na1xb1\nquit\n", monkeypatch=monkeypatch)
+                       stdin="zz\nA1XB1\nc3\nc2\nquit\n", monkeypatch=monkeypatch)
     assert code == 0
     assert "'zz' is not a legal ply here; legal: a1xb1, a1xa2" in out
     assert "Enemy plays a2-a1" in out
-    assert out.rstrip().endswith("stopped.")
+    # `A1XB1` in capitals, then `c3` (no ply), then `c2`, the only ply into c2 (c3xc2)
+    assert "'c3' is not a legal ply here" in out
+    assert out.endswith("\nstopped.\n\n" + "\n".join([
+        "  5 o o o o M", "  4 o o o o o", "  3 o o . o o", "  2 o o M o o", "  1 . M o o o",
+        "    a b c d e", "Musketeers to move",
+        "position: ooooM/ooooo/oo.oo/ooMoo/.Mooo Musketeers", "result: game going on",
+        "moves:", "  1. Musketeers a1xb1", "  2. Enemy a2-a1", "  3. Musketeers c3xc2",
+        "  4. Enemy a1-a2", ""]))
 
 
 def test_play_random_against_random_to_the_end(capsys):
     code, out, _ = run(capsys, "play", "3-spot", "--players", "random,random", "--seed", "3")
     assert code == 0
-    assert "result=" in out.splitlines()[-1]
+    end = out[out.rindex("position: "):].splitlines()
+    assert "result=" in end[0] and end[1] in ("result: Blue wins", "result: Red wins")
+    assert end[2] == "moves:" and end[3].startswith("  1. Blue ")
+    assert len(end) - 3 == int(end[-1].split(".")[0])  # every ply, numbered from 1
 
 
 def test_play_bad_players(capsys):
@@ -276,3 +286,25 @@ def test_info_shows_the_rules_and_the_outcome(capsys):
     assert data["variables"] == [] and data["compulsory"] is None
     code, out, err = run(capsys, "info", "tic-tac-toe", "--position", "XXX/OO./... O")
     assert out.endswith("position: XXX/OO./... O result=X\ngame over: X wins\n")
+
+
+def test_play_stopped_by_max_plies_says_so(capsys):
+    code, out, _ = run(capsys, "play", "three-musketeers", "--players", "random,random", "--seed", "1",
+                       "--max-plies", "3")
+    assert code == 0
+    assert "\nstopped after 3 plies (--max-plies 3).\n" in out
+    assert out.endswith("result: game going on\nmoves:\n  1. Musketeers c3xc2\n  2. Enemy b3-c3\n"
+                        "  3. Musketeers a1xa2\n")
+
+
+def test_play_interrupted_shows_the_position_and_exits_130(capsys, monkeypatch):
+    class Interrupting(io.StringIO):
+        def readline(self, *args):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys, "stdin", Interrupting())
+    code = cli.main(["play", "tic-tac-toe", "--players", "human,random"])
+    out = capsys.readouterr().out
+    assert code == 130
+    assert out.endswith("X> \ninterrupted.\n\n  3 . . .\n  2 . . .\n  1 . . .\n    a b c\nX to move\n"
+                        "position: .../.../... X\nresult: game going on\nmoves: none\n")
