@@ -18,6 +18,7 @@ from rulecraft.dsl.diagnostics import RulesetError, printable
 from rulecraft.dsl.load import load
 
 from .analysis import PerftBudgetError, perft, random_playouts
+from .commands import PLAYERS, add_command
 from .describe import outcome_of, rule_lines, rules_of
 from .game import Game, PositionError, State
 from .limits import RuleLimitError
@@ -270,43 +271,74 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="A bundled ruleset's name (e.g. three-musketeers) works wherever a FILE is asked.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    p = sub.add_parser("check", help="validate rulesets")
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--json", action="store_true", help="print {\"results\": [...]}")
+    p = add_command(sub, "check", "validate rulesets",
+                    "Check each ruleset (a folder: every .game file under it) and print an ok "
+                    "line for each good one, every error of each bad one (file:line:col, the "
+                    "line, a caret, a hint). Exit 1 if any ruleset has errors.",
+                    ["rulecraft check three-musketeers 3-spot",
+                     "rulecraft check rulesets/", "rulecraft check --json my-variant.game"])
+    p.add_argument("files", nargs="+", metavar="FILE_OR_DIR",
+                   help="a .game file, a bundled ruleset's name, or a folder")
+    p.add_argument("--json", action="store_true", help='print {"results": [...]} instead')
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("info", help="players, board, pieces and the first position's legal plies")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--position", metavar="TEXT", help="start from this state's text")
-    p.add_argument("--json", action="store_true")
+    p = add_command(sub, "info", "a game's rules and a position",
+                    "Show the players, board, pieces, variables and their ranges, regions, the "
+                    "turn, the end rules in order (with the implicit last one), then a "
+                    "position drawn, its text and its legal plies (or who won).",
+                    ["rulecraft info 3-spot", "rulecraft info tic-tac-toe --position 'XXX/OO./... O'",
+                     "rulecraft info force-3 --json"])
+    p.add_argument("file", metavar="FILE", help="a .game file or a bundled ruleset's name")
+    p.add_argument("--position", metavar="TEXT", help="a position's text (default: the setup)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead")
     p.set_defaults(func=cmd_info)
 
-    p = sub.add_parser("perft", help="count the leaves of the game tree to a depth")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--depth", type=int, required=True, metavar="N")
-    p.add_argument("--position", metavar="TEXT")
+    p = add_command(sub, "perft", "count the leaves of the game tree to a depth",
+                    "Count the positions reached by every sequence of 1, 2, ... N plies (one "
+                    "ply per action; a finished game has none), with the time each took.",
+                    ["rulecraft perft three-musketeers --depth 5",
+                     "rulecraft perft 3-spot --depth 4 --json",
+                     "rulecraft perft whistling-captures --depth 3 --max-nodes 100000"])
+    p.add_argument("file", metavar="FILE", help="a .game file or a bundled ruleset's name")
+    p.add_argument("--depth", type=int, required=True, metavar="N", help="plies deep, 0 to 100")
+    p.add_argument("--position", metavar="TEXT", help="a position's text (default: the setup)")
     p.add_argument("--max-nodes", type=int, metavar="N",
                    help="stop (exit 2) past N positions at one depth (default: no limit)")
-    p.add_argument("--json", action="store_true", help='print {"perft": [p1, ..., pN]}')
+    p.add_argument("--json", action="store_true", help='print {"perft": [p1, ..., pN]} instead')
     p.set_defaults(func=cmd_perft)
 
-    p = sub.add_parser("random", help="random playouts: outcomes, mean length, speed")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--games", type=int, default=100, metavar="N")
-    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p = add_command(sub, "random", "random playouts: outcomes, mean length, speed",
+                    "Play games at random (each ply uniformly among the legal ones) and count "
+                    "wins, draws and unfinished games, the mean length and the speed.",
+                    ["rulecraft random tricouleur --games 20",
+                     "rulecraft random 3-a-side --games 100 --max-plies 300 --seed 7 --json"])
+    p.add_argument("file", metavar="FILE", help="a .game file or a bundled ruleset's name")
+    p.add_argument("--games", type=int, default=100, metavar="N", help="how many (default 100)")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="seed of the random choices (default 0)")
     p.add_argument("--max-plies", type=int, default=1000, metavar="N",
-                   help="stop a game after this many plies (counted as unfinished)")
-    p.add_argument("--position", metavar="TEXT")
-    p.add_argument("--json", action="store_true")
+                   help="stop a game after N plies, counted as unfinished (default 1000)")
+    p.add_argument("--position", metavar="TEXT", help="a position's text (default: the setup)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead")
     p.set_defaults(func=cmd_random)
 
-    p = sub.add_parser("play", help="play in the terminal")
-    p.add_argument("file", metavar="FILE")
+    p = add_command(sub, "play", "play in the terminal",
+                    "Play a game: the board is drawn and the legal plies listed before each "
+                    "ply. Type a ply in notation (any case), or any shorter form naming one "
+                    "legal ply (its destination); ? lists the plies, quit stops. At the end: "
+                    "the position, the result and every ply made. Players: " + PLAYERS + ".",
+                    ["rulecraft play three-musketeers",
+                     "rulecraft play 3-spot --players human,mcts:2000",
+                     "rulecraft play tic-tac-toe --players perfect,random --seed 1"])
+    p.add_argument("file", metavar="FILE", help="a .game file or a bundled ruleset's name")
     p.add_argument("--players", default="human,random", metavar="A,B",
-                   help="who plays each side, in the order of `players`: human, random, mcts:N, alphabeta:DEPTH, perfect or perfect:PATH")
-    p.add_argument("--seed", type=int, default=None, metavar="S")
-    p.add_argument("--max-plies", type=int, default=10_000, metavar="N")
-    p.add_argument("--position", metavar="TEXT")
+                   help="who plays each side, in the order of the ruleset's players "
+                        "(default human,random)")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help="seed of the programs' random choices (default: a different game each time)")
+    p.add_argument("--max-plies", type=int, default=10_000, metavar="N",
+                   help="stop the game after N plies (default 10000)")
+    p.add_argument("--position", metavar="TEXT", help="a position's text (default: the setup)")
     p.set_defaults(func=cmd_play)
 
     for module in COMMAND_MODULES:

@@ -12,6 +12,7 @@ import os
 import sys
 from typing import Any, Sequence
 
+from .commands import add_command
 from .scenarios import run_files
 
 PASSED, FAILED, USAGE = 0, 1, 2
@@ -24,12 +25,13 @@ class _UsageError(Exception):
 
 def register(subparsers: Any) -> None:
     """Add the `test` subcommand to an argparse subparsers object."""
-    p = subparsers.add_parser(
-        "test", help="run rule scenarios (YAML files of positions and expected plies)",
-        description="Run rule scenarios: each names a ruleset, a start, plies to play and what "
+    p = add_command(subparsers, "test", "run rule scenarios (YAML files of positions and expected plies)",
+                    "Run rule scenarios: each names a ruleset, a start, plies to play and what "
                     "must then hold. A folder is searched for *.yaml and *.yml files, "
-                    "subfolders included. See docs/SCENARIOS.md.")
-    p.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
+                    "subfolders included. One PASS or FAIL line a scenario; exit 1 if any "
+                    "fails. See docs/SCENARIOS.md.",
+                    ["rulecraft test tests/scenarios", "rulecraft test my-variant.yaml --json"])
+    p.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help="a scenario file or a folder")
     p.add_argument("--json", action="store_true",
                    help='print {"passed", "failed", "errors", "ok", "scenarios", "file_errors"}')
     p.set_defaults(func=run)

@@ -3,8 +3,10 @@
 import io
 import json
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -308,3 +310,17 @@ def test_play_interrupted_shows_the_position_and_exits_130(capsys, monkeypatch):
     assert code == 130
     assert out.endswith("X> \ninterrupted.\n\n  3 . . .\n  2 . . .\n  1 . . .\n    a b c\nX to move\n"
                         "position: .../.../... X\nresult: game going on\nmoves: none\n")
+
+
+def test_the_help_in_docs_cli_is_the_programs(monkeypatch, capsys):
+    # docs/CLI.md ends with every command's --help, as printed 80 columns wide.
+    monkeypatch.setenv("COLUMNS", "80")
+    doc = (Path(__file__).parent.parent / "docs" / "CLI.md").read_text()
+    section = doc[doc.index("## Help of every command"):]
+    blocks = re.findall(r"```console\n\$ rulecraft (.*?)--help\n(.*?)```", section, re.S)
+    assert [name.strip() for name, _ in blocks] == ["", "check", "info", "perft", "random", "play",
+                                                    "test", "solve", "analyze"]
+    for name, shown in blocks:
+        with pytest.raises(SystemExit):
+            cli.main(name.split() + ["--help"])
+        assert capsys.readouterr().out == shown, f"rulecraft {name}--help differs from docs/CLI.md"

@@ -17,6 +17,7 @@ import sys
 import time
 
 from ..game import Game, State
+from ..commands import add_command
 from .proof import proof_value
 from .solver import AUTO, OutOfMemory, Solution, SolveError, parse_size, printable, solve
 
@@ -216,13 +217,13 @@ def _memory_size(text: str) -> int:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="a .game file or a bundled ruleset's name")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--symmetry", action="store_true",
                    help="store one position per class of board symmetries (same results)")
     p.add_argument("--max-positions", type=_positive_count, default=None, metavar="N",
                    help="give up past N reachable positions (with --proof: N positions in "
-                        "the proof tables)")
+                        "the proof tables; default: no limit)")
     p.add_argument("--max-memory", type=_memory_size, default=None, metavar="SIZE",
                    help="give up before the search would need more memory than SIZE (500M, "
                         "2G, ...; K, M, G are powers of 1024); by default three quarters of "
@@ -233,18 +234,31 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def register(subparsers) -> None:
     """Add `solve` and `analyze` to the main parser's subcommands."""
-    p = subparsers.add_parser(
-        "solve", help="solve exactly: value, remoteness, positions, optimal first plies")
+    p = add_command(subparsers, "solve", "solve exactly: value, remoteness, positions, optimal first plies",
+                    "Solve the game from the setup (or a position): every reachable position is "
+                    "listed, then values are propagated back (retrograde analysis). Prints the "
+                    "value for the player to move (win, lose or draw), the remoteness in plies, "
+                    "the positions counted, the time and the optimal first plies. Stops cleanly "
+                    "(exit 2) at --max-positions or before memory runs out. See docs/SOLUTIONS.md.",
+                    ["rulecraft solve tic-tac-toe", "rulecraft solve 3-spot --symmetry --save 3-spot.sol",
+                     "rulecraft solve three-musketeers --proof --max-memory 4G"])
     _common(p)
-    p.add_argument("--position", metavar="TEXT", help="solve from this state's text")
+    p.add_argument("--position", metavar="TEXT", help="solve from this position's text (default: the setup)")
     p.add_argument("--save", metavar="PATH", help="write the solution to PATH (binary format)")
     p.add_argument("--proof", action="store_true",
                    help="value only, by proof-number search (for games too large to enumerate; "
                         "finite games: see docs/SOLUTIONS.md)")
     p.set_defaults(func=cmd_solve)
 
-    p = subparsers.add_parser("analyze", help="every legal ply of a position with its value")
+    p = add_command(subparsers, "analyze", "every legal ply of a position with its value",
+                    "List every legal ply of a position with its value for the player making it "
+                    "(win, lose, draw) and its remoteness, from a saved solution or by solving "
+                    "first.",
+                    ["rulecraft analyze tic-tac-toe --position 'X../.O./... X'",
+                     "rulecraft analyze 3-spot --position '.../RWB/RWB Blue ply=1 score=0,0' "
+                     "--solution 3-spot.sol"])
     _common(p)
-    p.add_argument("--position", metavar="TEXT", required=True)
-    p.add_argument("--solution", metavar="PATH", help="look values up in a saved solution")
+    p.add_argument("--position", metavar="TEXT", required=True, help="the position's text")
+    p.add_argument("--solution", metavar="PATH",
+                   help="look values up in a saved solution (default: solve first)")
     p.set_defaults(func=cmd_analyze)

@@ -1,0 +1,21 @@
+"""How each command introduces itself in `--help`: one place for the parsers of every
+module that adds a command (descriptions and examples; options describe themselves)."""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+
+PLAYERS = ("human (you type the plies), random, mcts:N (N iterations a ply) or mcts:Ts "
+           "(T seconds a ply), alphabeta:D or alphabeta:D:T (depth D, at most T seconds a "
+           "ply), perfect (solves the game first) or perfect:PATH (a solution saved by "
+           "`rulecraft solve --save`)")
+
+
+def add_command(subparsers, name: str, summary: str, description: str,
+                examples: list[str]) -> argparse.ArgumentParser:
+    """A subcommand's parser: its one-line summary, a paragraph, and examples to copy."""
+    return subparsers.add_parser(
+        name, help=summary, description=textwrap.fill(description, 79),
+        epilog="examples:\n" + "\n".join(f"  {e}" for e in examples),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
