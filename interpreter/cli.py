@@ -15,9 +15,10 @@ import time
 from typing import Sequence
 
 from rulecraft.dsl.diagnostics import RulesetError, printable
-from rulecraft.dsl.load import load
+from rulecraft.dsl.load import bundled_names, load
 
 from .analysis import PerftBudgetError, perft, random_playouts
+from . import completion
 from .commands import PLAYERS, add_command
 from .describe import outcome_of, rule_lines, rules_of
 from .game import Game, PositionError, State
@@ -341,6 +342,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--position", metavar="TEXT", help="a position's text (default: the setup)")
     p.set_defaults(func=cmd_play)
 
+    p = add_command(sub, "completion", "print a shell completion script",
+                    "Print the completion script of a shell: commands, options, player forms, "
+                    "bundled rulesets and .game files complete on Tab. Load it from your "
+                    "shell's startup file.",
+                    ['eval "$(rulecraft completion bash)"    # in ~/.bashrc',
+                     'eval "$(rulecraft completion zsh)"     # in ~/.zshrc',
+                     "rulecraft completion fish > ~/.config/fish/completions/rulecraft.fish"])
+    p.add_argument("shell", choices=sorted(completion.SCRIPTS), help="the shell")
+    p.set_defaults(func=cmd_completion)
+
     for module in COMMAND_MODULES:
         importlib.import_module(module).register(sub)
     return parser
@@ -358,8 +369,17 @@ def check_limits(args) -> str | None:
     return None
 
 
+def cmd_completion(args) -> int:
+    print(completion.SCRIPTS[args.shell], end="")
+    return OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["__complete"]:  # what the completion scripts ask
+        print("\n".join(completion.candidates(parser, argv[1:], bundled_names())))
+        return OK
     args = parser.parse_args(argv)
     problem = check_limits(args)
     if problem:

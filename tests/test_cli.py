@@ -319,8 +319,32 @@ def test_the_help_in_docs_cli_is_the_programs(monkeypatch, capsys):
     section = doc[doc.index("## Help of every command"):]
     blocks = re.findall(r"```console\n\$ rulecraft (.*?)--help\n(.*?)```", section, re.S)
     assert [name.strip() for name, _ in blocks] == ["", "check", "info", "perft", "random", "play",
-                                                    "test", "solve", "analyze"]
+                                                    "test", "solve", "analyze", "completion"]
     for name, shown in blocks:
         with pytest.raises(SystemExit):
             cli.main(name.split() + ["--help"])
         assert capsys.readouterr().out == shown, f"rulecraft {name}--help differs from docs/CLI.md"
+
+
+@pytest.mark.parametrize("words, expected", [
+    (["ch"], ["check"]),
+    (["check", "three-m"], ["three-musketeers"]),
+    (["play", "x.game", "--pl"], ["--players"]),
+    (["play", "x.game", "--players", "human,a"], ["human,alphabeta:"]),
+    (["completion", ""], ["bash", "fish", "zsh"]),
+    (["nosuch", ""], []),
+])
+def test_completion_candidates(capsys, words, expected):
+    assert cli.main(["__complete", *words]) == 0
+    assert capsys.readouterr().out.split() == expected
+
+
+def test_completion_in_bash(tmp_path):
+    (tmp_path / "mine.game").write_text('variant of "3-spot"\n')
+    (tmp_path / "notes.txt").write_text("")
+    script = ('eval "$(rulecraft completion bash)"; COMP_WORDS=(rulecraft check m); COMP_CWORD=2; '
+              '_rulecraft; printf "%s\\n" "${COMPREPLY[@]}"')
+    env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert done.stdout == "mine.game\n"
