@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .game import Game, State
@@ -91,8 +92,10 @@ class PlayoutStats:
 
 
 def random_playouts(game: Game, games: int, seed: int, max_plies: int = 1000,
-                    start: State | None = None) -> PlayoutStats:
-    """Play `games` uniformly random games (each stopped at `max_plies`)."""
+                    start: State | None = None,
+                    each_game: Callable[[], None] | None = None) -> PlayoutStats:
+    """Play `games` uniformly random games (each stopped at `max_plies`); `each_game` is
+    called after each one (a progress display)."""
     rng = random.Random(seed)
     wins = [0] * len(game.players)
     draws = unfinished = plies = 0
@@ -109,6 +112,8 @@ def random_playouts(game: Game, games: int, seed: int, max_plies: int = 1000,
             s = apply(s, choice(actions))
             n += 1
         plies += n
+        if each_game is not None:
+            each_game()
         w = game.winner(s)
         if w is not None:
             wins[w] += 1

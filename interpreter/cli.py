@@ -23,6 +23,7 @@ from .commands import PLAYERS, add_command
 from .describe import outcome_of, rule_lines, rules_of
 from .game import Game, PositionError, State
 from .limits import RuleLimitError
+from .progress import Meter
 from .players import QuitGame, make_player
 
 # Modules that add subcommands: each has `register(subparsers)`.
@@ -97,7 +98,7 @@ def cmd_check(args) -> int:
                 print(e.format(), file=sys.stderr)
             continue
         results.append({"file": shown, "ok": True, "title": game.title})
-        if not args.json:
+        if not args.json and not args.quiet:
             print(f"{shown}: ok ({printable(game.title)}: {game.board.size - len(game.board.goals)} cells, "
                   f"{len(game.legal_actions(game.initial_state()))} opening plies)")
     if args.json:
@@ -170,7 +171,7 @@ def cmd_perft(args) -> int:
     for depth in range(1, args.depth + 1):
         begin = time.perf_counter()
         try:
-            n = perft(game, state, depth, max_nodes=args.max_nodes)
+            n = _perft_shown(game, state, depth, args)
         except PerftBudgetError as e:
             if args.json:
                 emit_json({"perft": counts, "error": str(e)})
@@ -185,10 +186,24 @@ def cmd_perft(args) -> int:
     return OK
 
 
+def _perft_shown(game: Game, state: State, depth: int, args) -> int:
+    """perft(depth), one root ply at a time under a progress bar when that shows anything."""
+    if args.max_nodes is not None or depth < 3 or args.quiet or not sys.stderr.isatty():
+        return perft(game, state, depth, max_nodes=args.max_nodes)
+    actions = game.legal_actions(state)
+    with Meter(f"perft({depth})", len(actions)) as meter:
+        total = 0
+        for a in actions:
+            total += perft(game, game.apply(state, a), depth - 1)
+            meter.advance()
+    return total
+
+
 def cmd_random(args) -> int:
     game = load_or_report(args.file)
     state = start_state(game, args.position)
-    stats = random_playouts(game, args.games, args.seed, args.max_plies, state)
+    with Meter("games", args.games, quiet=args.quiet) as meter:
+        stats = random_playouts(game, args.games, args.seed, args.max_plies, state, meter.advance)
     data = {
         "games": stats.games,
         "wins": {p: stats.wins[i] for i, p in enumerate(game.players)},

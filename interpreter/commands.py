@@ -15,7 +15,10 @@ PLAYERS = ("human (you type the plies), random, mcts:N (N iterations a ply) or m
 def add_command(subparsers, name: str, summary: str, description: str,
                 examples: list[str]) -> argparse.ArgumentParser:
     """A subcommand's parser: its one-line summary, a paragraph, and examples to copy."""
-    return subparsers.add_parser(
+    p = subparsers.add_parser(
         name, help=summary, description=textwrap.fill(description, 79),
         epilog="examples:\n" + "\n".join(f"  {e}" for e in examples),
         formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress display (check: print the errors only)")
+    return p

@@ -348,3 +348,33 @@ def test_completion_in_bash(tmp_path):
     done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True,
                           env=env, timeout=60)
     assert done.stdout == "mine.game\n"
+
+
+def test_progress_shows_on_a_terminal_only(tmp_path):
+    import pty
+    import select
+    import time
+
+    from rulecraft.interpreter.progress import Meter
+
+    def shown(quiet: bool) -> bytes:
+        master, slave = pty.openpty()
+        with os.fdopen(slave, "w") as terminal:
+            with Meter("games", 10, quiet=quiet, stream=terminal, delay=0.1) as meter:
+                for _ in range(10):
+                    time.sleep(0.03)
+                    meter.advance()
+            terminal.flush()
+            data = b""
+            while select.select([master], [], [], 0.2)[0]:
+                data += os.read(master, 65536)
+        os.close(master)
+        return data
+
+    bar = shown(quiet=False).decode()
+    assert "games:" in bar and "/10 [" in bar
+    assert shown(quiet=True) == b""
+    with (tmp_path / "log").open("w") as log:  # not a terminal: nothing
+        with Meter("games", 10, stream=log) as meter:
+            meter.advance(10)
+    assert (tmp_path / "log").read_text() == ""

@@ -59,7 +59,7 @@ def _solve(game: Game, state: State, args) -> Solution:
     try:
         return solve(game, state, symmetry=args.symmetry, max_positions=args.max_positions,
                      max_memory=AUTO if args.max_memory is None else args.max_memory,
-                     progress=args.progress or sys.stderr.isatty())
+                     progress=not args.quiet and (args.progress or sys.stderr.isatty()))
     except SolveError as e:
         raise _stopped(args, e) from None
 
@@ -82,7 +82,7 @@ def cmd_solve_by_proof(game: Game, state: State, args) -> int:
     try:
         value, wins, positions = proof_value(
             game, state, symmetry=args.symmetry, mobility=True,
-            progress=args.progress or sys.stderr.isatty(), max_positions=args.max_positions,
+            progress=not args.quiet and (args.progress or sys.stderr.isatty()), max_positions=args.max_positions,
             max_memory=AUTO if args.max_memory is None else args.max_memory)
     except SolveError as e:
         failed = e
