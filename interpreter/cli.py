@@ -62,8 +62,18 @@ def start_state(game: Game, position: str | None) -> State:
         raise UsageError(f"--position: {e}") from None
 
 
+_emitted = [False]  # whether this command printed its JSON object already
+
+
 def emit_json(data: object) -> None:
     print(json.dumps(data, indent=None, separators=(", ", ": ")))
+    _emitted[0] = True
+
+
+def _json_error(args, message: str, errors: list[str] | None = None) -> None:
+    """With --json, a command that stops on an error still prints one object."""
+    if getattr(args, "json", False) and not _emitted[0]:
+        emit_json({"error": message} if errors is None else {"error": message, "errors": errors})
 
 
 # ------------------------------------------------------------------ commands
@@ -400,15 +410,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem:
         print(f"rulecraft {args.command}: error: {problem}", file=sys.stderr)
         return USAGE
+    _emitted[0] = False
     try:
         return args.func(args)
-    except RulesetError:
+    except RulesetError as e:
+        _json_error(args, "the ruleset has errors", e.formatted() or None)
         return RULESET_ERROR
     except RuleLimitError as e:  # a rule went past a bound in some position: the ruleset's
         print(str(e), file=sys.stderr)
+        _json_error(args, str(e).split("\n", 1)[0])
         return RULESET_ERROR
     except UsageError as e:
         print(f"rulecraft {args.command}: error: {printable(str(e))}", file=sys.stderr)
+        _json_error(args, printable(str(e)))
         return USAGE
     except KeyboardInterrupt:
         return 130

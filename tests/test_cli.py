@@ -378,3 +378,15 @@ def test_progress_shows_on_a_terminal_only(tmp_path):
         with Meter("games", 10, stream=log) as meter:
             meter.advance(10)
     assert (tmp_path / "log").read_text() == ""
+
+
+def test_a_command_stopped_by_an_error_still_prints_json(capsys):
+    code, out, err = run(capsys, "solve", "three-musketeers", "--position", "bad", "--json")
+    assert code == 2
+    assert json.loads(out) == {"error": "--position: a position is `<rows> <player to move> "
+                                        "[key=value ...]`"}
+    code, out, err = run(capsys, "info", "nosuch", "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["error"] == "the ruleset has errors"
+    assert data["errors"][0].startswith("nosuch: error: no such ruleset")
