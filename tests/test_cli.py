@@ -390,3 +390,26 @@ def test_a_command_stopped_by_an_error_still_prints_json(capsys):
     data = json.loads(out)
     assert data["error"] == "the ruleset has errors"
     assert data["errors"][0].startswith("nosuch: error: no such ruleset")
+
+
+def test_a_solves_progress_on_a_terminal():
+    import pty
+    import select
+    import time
+
+    from rulecraft.interpreter.search.solver import Progress
+
+    master, slave = pty.openpty()
+    with os.fdopen(slave, "w") as terminal:
+        progress = Progress(True, terminal, delay=0.05)
+        for i in range(4):
+            time.sleep(0.06)
+            progress.update(f"{i:,} positions")
+            time.sleep(0.5)
+        progress.done()
+        terminal.flush()
+        data = b""
+        while select.select([master], [], [], 0.2)[0]:
+            data += os.read(master, 65536)
+    os.close(master)
+    assert "positions" in data.decode() and "[00:0" in data.decode()

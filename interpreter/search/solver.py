@@ -339,7 +339,9 @@ def fingerprint(game: Game) -> str:
 
 
 class Progress:
-    """Throttled progress lines on stderr, shown only once a solve has run a while."""
+    """Progress of a solve on stderr, shown once it has run a while: on a terminal, a tqdm
+    status line (the `progress` extra) or a line rewritten in place; otherwise a line every
+    10 s, for logs."""
 
     def __init__(self, enabled: bool, stream: TextIO | None = None, delay: float = 1.0):
         self.enabled = enabled
@@ -349,6 +351,15 @@ class Progress:
         self.last = 0.0
         self.tty = enabled and getattr(self.stream, "isatty", lambda: False)()
         self.shown = False
+        self.bar = None
+        if self.tty:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                pass
+            else:
+                self.bar = tqdm(total=None, bar_format="[{elapsed}] {desc}", file=self.stream,
+                                delay=delay, leave=True)
 
     def update(self, text: str) -> None:
         if not self.enabled:
@@ -357,13 +368,18 @@ class Progress:
         if now - self.begin < self.delay or now - self.last < (0.5 if self.tty else 10.0):
             return
         self.last = now
+        self.shown = True
+        if self.bar is not None:
+            self.bar.set_description_str(text)
+            return
         line = f"[{now - self.begin:7.1f} s] {text}"
         self.stream.write(("\r" + line + "\033[K") if self.tty else line + "\n")
         self.stream.flush()
-        self.shown = True
 
     def done(self) -> None:
-        if self.shown and self.tty:
+        if self.bar is not None:
+            self.bar.close()  # left on screen when shown: the last state of the solve
+        elif self.shown and self.tty:
             self.stream.write("\n")
             self.stream.flush()
 
