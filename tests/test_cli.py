@@ -350,30 +350,38 @@ def test_completion_in_bash(tmp_path):
     assert done.stdout == "mine.game\n"
 
 
-def test_progress_shows_on_a_terminal_only(tmp_path):
+def on_a_terminal(write) -> str:
+    """What `write(stream)` shows on a pseudo-terminal."""
     import pty
     import select
+
+    master, slave = pty.openpty()
+    with os.fdopen(slave, "w") as terminal:
+        write(terminal)
+        terminal.flush()
+        data = b""
+        while select.select([master], [], [], 0.2)[0]:
+            data += os.read(master, 65536)
+    os.close(master)
+    return data.decode()
+
+
+def test_progress_shows_on_a_terminal_only(tmp_path):
     import time
 
     from rulecraft.interpreter.progress import Meter
 
-    def shown(quiet: bool) -> bytes:
-        master, slave = pty.openpty()
-        with os.fdopen(slave, "w") as terminal:
+    def count(quiet: bool):
+        def write(terminal):
             with Meter("games", 10, quiet=quiet, stream=terminal, delay=0.1) as meter:
                 for _ in range(10):
                     time.sleep(0.03)
                     meter.advance()
-            terminal.flush()
-            data = b""
-            while select.select([master], [], [], 0.2)[0]:
-                data += os.read(master, 65536)
-        os.close(master)
-        return data
+        return write
 
-    bar = shown(quiet=False).decode()
+    bar = on_a_terminal(count(quiet=False))
     assert "games:" in bar and "/10 [" in bar
-    assert shown(quiet=True) == b""
+    assert on_a_terminal(count(quiet=True)) == ""
     with (tmp_path / "log").open("w") as log:  # not a terminal: nothing
         with Meter("games", 10, stream=log) as meter:
             meter.advance(10)
@@ -393,23 +401,17 @@ def test_a_command_stopped_by_an_error_still_prints_json(capsys):
 
 
 def test_a_solves_progress_on_a_terminal():
-    import pty
-    import select
     import time
 
     from rulecraft.interpreter.search.solver import Progress
 
-    master, slave = pty.openpty()
-    with os.fdopen(slave, "w") as terminal:
+    def write(terminal):
         progress = Progress(True, terminal, delay=0.05)
         for i in range(4):
             time.sleep(0.06)
             progress.update(f"{i:,} positions")
             time.sleep(0.5)
         progress.done()
-        terminal.flush()
-        data = b""
-        while select.select([master], [], [], 0.2)[0]:
-            data += os.read(master, 65536)
-    os.close(master)
-    assert "positions" in data.decode() and "[00:0" in data.decode()
+
+    shown = on_a_terminal(write)
+    assert "positions" in shown and "[00:0" in shown
