@@ -14,12 +14,13 @@ SCRIPTS = {
 }
 complete -o nospace -o default -F _rulecraft rulecraft
 """,
-    "zsh": """autoload -U +X bashcompinit && bashcompinit
+    "zsh": """(( $+functions[compdef] )) || { autoload -Uz compinit && compinit; }
 _rulecraft() {
-    local IFS=$'\\n'
-    COMPREPLY=($(rulecraft __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
+    local -a found
+    found=("${(@f)$(rulecraft __complete "${(@)words[2,CURRENT]}" 2>/dev/null)}")
+    compadd -S '' -- "${(@)found:#}"
 }
-complete -o nospace -o default -F _rulecraft rulecraft
+compdef _rulecraft rulecraft
 """,
     "fish": """complete -c rulecraft -f -a '(rulecraft __complete (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
 """,

@@ -339,31 +339,27 @@ def test_completion_candidates(capsys, words, expected):
     assert capsys.readouterr().out.split() == expected
 
 
-def test_completion_in_bash(tmp_path):
+COMPLETE_IN = {  # each shell loads the script, then completes `rulecraft check m`
+    "bash": ('eval "$(rulecraft completion bash)"; COMP_WORDS=(rulecraft check m); COMP_CWORD=2; '
+             '_rulecraft; printf "%s\\n" "${COMPREPLY[@]}"'),
+    "zsh": ('eval "$(rulecraft completion zsh)"; compadd() { shift 3; print -l -- "$@"; }; '
+            'words=(rulecraft check m); CURRENT=3; _rulecraft'),
+    "fish": 'rulecraft completion fish | source; complete -C "rulecraft check m"',
+}
+
+
+@pytest.mark.parametrize("shell", sorted(COMPLETE_IN))
+def test_completion_in_each_shell(tmp_path, shell):
+    import shutil
+
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed here")
     (tmp_path / "mine.game").write_text('variant of "3-spot"\n')
     (tmp_path / "notes.txt").write_text("")
-    script = ('eval "$(rulecraft completion bash)"; COMP_WORDS=(rulecraft check m); COMP_CWORD=2; '
-              '_rulecraft; printf "%s\\n" "${COMPREPLY[@]}"')
     env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
-    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True,
-                          env=env, timeout=60)
-    assert done.stdout == "mine.game\n"
-
-
-def on_a_terminal(write) -> str:
-    """What `write(stream)` shows on a pseudo-terminal."""
-    import pty
-    import select
-
-    master, slave = pty.openpty()
-    with os.fdopen(slave, "w") as terminal:
-        write(terminal)
-        terminal.flush()
-        data = b""
-        while select.select([master], [], [], 0.2)[0]:
-            data += os.read(master, 65536)
-    os.close(master)
-    return data.decode()
+    argv = [shell, "-f", "-c", COMPLETE_IN[shell]] if shell == "zsh" else [shell, "-c", COMPLETE_IN[shell]]
+    done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, env=env, timeout=60)
+    assert done.stdout.split() == ["mine.game"], done.stderr
 
 
 def test_progress_shows_on_a_terminal_only(tmp_path):
