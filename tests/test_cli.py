@@ -362,6 +362,22 @@ def test_completion_in_each_shell(tmp_path, shell):
     assert done.stdout.split() == ["mine.game"], done.stderr
 
 
+def on_a_terminal(write) -> str:
+    """What `write(stream)` shows on a pseudo-terminal."""
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    with os.fdopen(slave, "w") as terminal:
+        write(terminal)
+        terminal.flush()
+        data = b""
+        while select.select([master], [], [], 0.2)[0]:
+            data += os.read(master, 65536)
+    os.close(master)
+    return data.decode()
+
+
 def test_progress_shows_on_a_terminal_only(tmp_path):
     import time
 
