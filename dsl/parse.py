@@ -758,30 +758,30 @@ class _ToModel(Transformer):
                           name_span=m.Span(first.file, first.line, first.col, last.end_line, last.end_col),
                           target=("setup", str(piece) + (f"/{owner}" if owner is not None else "")))
 
+    def _drop_whole(self, meta, what: str, name: str = "") -> m.DropDecl:
+        """`drop` of a declaration named by its keywords alone: the whole line is its name."""
+        span = self.meta_span(meta)
+        return m.DropDecl(span, what=what, name=name, name_span=span, target=(what, name))
+
     @v_args(meta=True)
     def drop_setup_board(self, meta, c):
-        span = self.meta_span(meta)
-        return m.DropDecl(span, what="setup", name="board", name_span=span, target=("setup", "board"))
+        return self._drop_whole(meta, "setup", "board")
 
     @v_args(meta=True)
     def drop_compulsory(self, meta, c):
-        span = self.meta_span(meta)
-        return m.DropDecl(span, what="compulsory", name_span=span, target=("compulsory", ""))
+        return self._drop_whole(meta, "compulsory")
 
     @v_args(meta=True)
     def drop_after(self, meta, c):
-        span = self.meta_span(meta)
-        return m.DropDecl(span, what="after", name_span=span, target=("after", ""))
+        return self._drop_whole(meta, "after")
 
     @v_args(meta=True)
     def drop_first_turn(self, meta, c):
-        span = self.meta_span(meta)
-        return m.DropDecl(span, what="turn", name="first", name_span=span, target=("turn", "first"))
+        return self._drop_whole(meta, "turn", "first")
 
     @v_args(meta=True)
     def drop_required(self, meta, c):
-        span = self.meta_span(meta)
-        return m.DropDecl(span, what=c[0], name_span=span, target=(c[0], ""))
+        return self._drop_whole(meta, c[0])
 
     def name_list(self, c):
         return [self.named(t) for t in c]

@@ -19,7 +19,7 @@ from rulecraft.dsl.load import bundled_names, load
 
 from .analysis import PerftBudgetError, perft, random_playouts
 from . import completion
-from .commands import PLAYERS, add_command
+from .commands import PLAYERS, add_command, files_under
 from .describe import outcome_of, rule_lines, rules_of
 from .game import Game, PositionError, State
 from .limits import RuleLimitError
@@ -84,8 +84,7 @@ def ruleset_names(names: Sequence[str]) -> list[str]:
     out: list[str] = []
     for name in names:
         if os.path.isdir(name) and not name.endswith(".game"):
-            found = sorted(p for p in (os.path.join(root, f) for root, _, files in os.walk(name)
-                                       for f in files if f.endswith(".game")) if os.path.isfile(p))
+            found = files_under(name, ".game")
             if not found:
                 raise UsageError(f"no ruleset (*.game) in the folder '{printable(name)}'")
             out.extend(found)

@@ -4,6 +4,7 @@ module that adds a command (descriptions and examples; options describe themselv
 from __future__ import annotations
 
 import argparse
+import os
 import textwrap
 
 PLAYERS = ("human (you type the plies), random, mcts:N (N iterations a ply) or mcts:Ts "
@@ -22,3 +23,11 @@ def add_command(subparsers, name: str, summary: str, description: str,
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress display (check: print the errors only)")
     return p
+
+
+def files_under(folder: str, suffixes: str | tuple[str, ...]) -> list[str]:
+    """The regular files under `folder` (subfolders included) ending in `suffixes`, sorted;
+    a named pipe with such a name is left out (opening it would block)."""
+    found = (os.path.join(root, f) for root, _, names in os.walk(folder) for f in names
+             if f.endswith(suffixes))
+    return sorted(p for p in found if os.path.isfile(p))

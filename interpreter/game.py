@@ -12,7 +12,7 @@ import re
 from typing import Iterator
 
 from rulecraft.dsl.check import Ruleset
-from rulecraft.dsl.diagnostics import printable
+from rulecraft.dsl.diagnostics import clip, printable
 
 from . import render
 from .compile import Compiled, compile_ruleset
@@ -569,9 +569,9 @@ def _norm(text: str) -> str:
     return _CAPTURE_SIGN.sub("-", text.strip())
 
 
-def _clip(text: str, width: int = 40) -> str:
-    """Untrusted text as shown in a message: at most `width` characters, escaped."""
-    return printable(text if len(text) <= width else text[:width] + "...")
+def _clip(text: str) -> str:
+    """Untrusted text as shown in a message: at most 40 characters and `...`, escaped."""
+    return printable(clip(text, 43))
 
 
 def _readable(text: str, what: str, error: type[ValueError]) -> None:

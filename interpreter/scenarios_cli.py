@@ -12,7 +12,7 @@ import os
 import sys
 from typing import Any, Sequence
 
-from .commands import add_command
+from .commands import add_command, files_under
 from .scenarios import run_files
 
 PASSED, FAILED, USAGE = 0, 1, 2
@@ -42,9 +42,7 @@ def scenario_files(paths: Sequence[str]) -> list[str]:
     files: list[str] = []
     for path in paths:
         if os.path.isdir(path):
-            # Regular files only: a named pipe called x.yaml would block the run.
-            found = sorted(p for p in (os.path.join(root, f) for root, _, names in os.walk(path)
-                                       for f in names if f.endswith(SUFFIXES)) if os.path.isfile(p))
+            found = files_under(path, SUFFIXES)
             if not found:
                 raise _UsageError(f"no scenario files (*.yaml, *.yml) in '{path}'")
             files.extend(found)
