@@ -4,25 +4,19 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from . import board as boards
+from . import constructs, ir
+from .constructs import functions
 from . import model as m
+from .ir import PieceType, Ruleset, TurnPhase
+from .lower import Lowering
 from .diagnostics import Diagnostic, RulesetError
 from .memory import remembered_plies
 from .placements import MAX_WIDE_PIECES, SplitTooHard, placements, split_into_pieces
 
-FUNCTIONS = {
-    # name: (argument types, result type); "dirs?" is an optional directions argument
-    "count": (["cells"], "number"),
-    "adjacent": (["cells", "dirs?"], "cells"),
-    "aligned": (["cells", "dirs"], "bool"),
-    "in_a_row": (["number", "cells", "dirs"], "bool"),
-    "undoes": (["ply+"], "bool"),
-    "last_ply": (["ply*"], "bool"),
-    "line": (["number", "cells", "dirs", "flag?"], "bool"),
-    "closer": (["cells", "cells", "cells"], "bool"),
-}
+FUNCTIONS = functions.SIGNATURES
 TYPE_WORDS = {"number": "a number", "bool": "a condition", "player": "a player",
               "cells": "a set of cells", "dirs": "directions"}
 BAD_SYMBOLS = set("./ \t#")
@@ -35,55 +29,6 @@ RESERVED_NAMES = {
     "player": {"draw": "`result=draw` in a position's text means a drawn game"},
 }
 TEXT_FIELDS = ("ply", "turn", "result", "previous")  # keys of a position's text besides variables
-
-
-@dataclass
-class PieceType:
-    """A kind as owned by one player (or neutral): what a board bitmask holds."""
-
-    kind: str
-    owner: int | None
-    symbol: str
-    size: int
-    level: int = 0  # 0 on the board; 1 standing on a level-0 piece (`on KIND`); ...
-    carrier: int | None = None  # the type this one stands on
-
-
-@dataclass
-class TurnPhase:
-    plies: list[str]  # ply rule names (resolved from `any`)
-    allows_pass: bool
-    when_possible: bool
-
-
-@dataclass
-class Ruleset:
-    """A checked game: everything the compiler needs, names resolved, types known."""
-
-    title: str
-    path: str
-    board: boards.Board
-    players: list[str]
-    types: list[PieceType]
-    kinds: dict[str, m.PieceDecl]
-    regions: dict[str, frozenset[int]]
-    vars: list[m.VarDecl]
-    setup: dict[int, list[int]]  # piece type -> cells
-    plies: list[m.PlyDecl]
-    first_turn: list[TurnPhase] | None
-    turn: list[TurnPhase]
-    ends: list[m.EndDecl]
-    sources: dict[str, str] = field(default_factory=dict)
-    # The plies (and `pass`) a state remembers for last_ply, last_from, last_to (dsl.memory).
-    remembers: frozenset[str] = frozenset()
-    relations: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
-    compulsory: str | None = None  # None, "any" or "maximum": the capture filter
-    after: list[m.Effect] = field(default_factory=list)  # after each ply
-
-    def types_of(self, kind: str, owner: int | None | str = "any") -> list[int]:
-        """Piece type indices of a kind ("piece": every kind), for one owner or any."""
-        return [i for i, t in enumerate(self.types)
-                if (kind == "piece" or t.kind == kind) and (owner == "any" or t.owner == owner)]
 
 
 class _Checker:
@@ -230,10 +175,15 @@ class _Checker:
             raise RulesetError(self.errors, self.sources)
         if self.remembers:
             self.remembers = remembered_plies(plies, ends, after[-1].effects if after else [])
-        return Ruleset(title, self.path, board, self.player_names, types, self.kinds,
-                       self.regions, list(self.vars.values()), setup, plies, first, turn, ends,
-                       self.sources, self.remembers, self.relations, compulsory,
-                       after[-1].effects if after else [])
+        for t in types:
+            t.reserve = self.kinds[t.kind].reserve
+        low = Lowering(board, self.regions, self.relations)
+        return Ruleset(title, self.path, board, self.player_names, types, self.regions,
+                       [low.var(v) for v in self.vars.values()], setup,
+                       [low.ply(p) for p in plies], first, turn, [low.end(e) for e in ends],
+                       self.sources, self.remembers, self.relations,
+                       None if compulsory is None else ir.Compulsory(compulsory),
+                       [low.effect(e) for e in (after[-1].effects if after else [])])
 
     def check_relation(self, r: m.RelationDecl) -> None:
         if r.name in FUNCTIONS:
@@ -647,41 +597,17 @@ class _Checker:
             self.placing = False
 
     def _check_ply(self, p: m.PlyDecl) -> None:
+        construct = constructs.SYNTAX[p.motion.kind]
         if p.kind != "piece" and p.kind not in self.kinds:
             self.error(p.kind_span, f"unknown piece '{p.kind}'", self.suggest(p.kind, self.kinds))
-        elif p.motion.kind != "anywhere" and any(
+        elif not construct.WIDE_PIECES and any(
                 self.kinds[k].size > 1 for k in ([p.kind] if p.kind != "piece" else self.kinds)):
             self.error(p.motion.span, f"pieces covering several cells move only `anywhere`; "
                                       f"'{p.motion.kind}' is not supported for them")
         elif p.kind == "piece":
             self.check_one_size(p)
-        self.check_dirs(p.motion.dirs, straight=p.motion.kind in ("slide", "push"))
-        if p.motion.chained and not any(e.kind == "remove" for e in p.effects):
-            self.error(p.motion.span, "a chained slide goes on only after a segment removes pieces; "
-                                      "this ply removes none", "add `then remove CELLS`")
-        if p.motion.segments is not None and not 1 <= p.motion.segments <= self.board.size:
-            self.error(p.motion.span, f"a chain has 1 to {self.board.size} segments on this board")
-        if p.motion.least is not None:
-            if p.motion.chained:
-                self.error(p.motion.span, "a chained slide goes any distance; it takes no number of steps",
-                           "drop the number, or `chained`")
-            elif not 1 <= p.motion.least <= self.board.size:
-                self.error(p.motion.span, f"a slide goes 1 to {self.board.size} steps on this board")
-            elif isinstance(p.motion.limit, m.Num) and p.motion.limit.value < p.motion.least:
-                self.error(p.motion.limit.span, f"a slide of at least {p.motion.least} steps needs "
-                                                f"`up to` {p.motion.least} or more")
-        if p.motion.chained or p.motion.kind == "walk":
-            # Such a ply is known by where it starts and ends (and what it removes), not its route.
-            for x in [p.where] + [e.value for e in p.effects if e.kind == "remove" and p.motion.kind == "walk"]:
-                for n in m.walk(x) if x is not None else []:
-                    if isinstance(n, m.Keyword) and n.word == "path":
-                        what = "chained slide" if p.motion.chained else "walk"
-                        self.error(n.span, f"'path' is not one set of cells for a {what}: its plies "
-                                           f"are known by their ends, whatever the route",
-                                   "use it in `remove` of a chained slide (each segment's path)"
-                                   if p.motion.chained else None)
-        if p.motion.kind == "push" and not 1 <= p.motion.count <= self.board.size:
-            self.error(p.motion.span, f"a push moves a line of 1 to {self.board.size} pieces")
+        self.check_dirs(p.motion.dirs, straight=construct.STRAIGHT)
+        construct.check(p, self.error, self.board.size)
         if p.motion.limit is not None:
             self.expect(p.motion.limit, "number", ply=True, here=False)
         if p.onto is not None:

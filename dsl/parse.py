@@ -17,7 +17,7 @@ from importlib import resources
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.lark import PostLex
-from lark.exceptions import VisitError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import VisitError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from . import model as m
 from .diagnostics import MAX_DIAGNOSTICS, Diagnostic, RulesetError, clip
@@ -645,6 +645,10 @@ class _ToModel(Transformer):
     @v_args(meta=True)
     def anywhere(self, meta, c):
         return m.Motion(self.meta_span(meta), "anywhere")
+
+    @v_args(meta=True)
+    def leap(self, meta, c):
+        return m.Motion(self.meta_span(meta), "leap", dirs=c[0])
 
     def onto(self, c):
         return c[0]

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulecraft.dsl import model as m
-from rulecraft.dsl.check import Ruleset
+from rulecraft.dsl import ir
 from rulecraft.dsl.diagnostics import Diagnostic, RulesetError
+from rulecraft.dsl.ir import Outcome, Ruleset, TurnPhase
 
-from . import codegen
+from . import pyends, pysource
+from .layout import Layout, make_layout
+from .pyexpr import ExprCompiler
+from .pyrules import emit_rule
+from .pyruntime import Runtime, _captured
+from .pysource import PySource, TooLarge
 from .tables import Tables
 
 
@@ -30,7 +35,7 @@ class RuleInfo:
 
 @dataclass
 class Compiled:
-    layout: codegen.Layout
+    layout: Layout
     tables: Tables
     rules: list[RuleInfo]
     apply: list  # code -> apply function
@@ -46,183 +51,110 @@ class Compiled:
     count_captures: object  # (state, actions of the player to move) -> captures of each
 
 
-def _adjacent(cells: int, adj: list[int]) -> int:
-    out = 0
-    while cells:
-        low = cells & -cells
-        out |= adj[low.bit_length() - 1]
-        cells ^= low
-    return out
-
-
-def _union(s, types) -> int:
-    """The cells holding a piece of any of `types`."""
-    out = 0
-    for i in types:
-        out |= s[i]
-    return out
-
-
-def _within(cells: int, region: int) -> bool:
-    return cells != 0 and not cells & ~region
-
-
-def _relate(cells: int, s, pairs) -> int:
-    """The cells of the pieces that the pieces on `cells` relate to (relation NAME: a > b)."""
-    out = 0
-    for src, dst in pairs:
-        if any(s[i] & cells for i in src):
-            for i in dst:
-                out |= s[i]
-    return out
-
-
-def _captured(s, taken: int, opponent_types) -> int:
-    """How many of the opponent's pieces stand on `taken` (a piece covering several cells once)."""
-    n = 0
-    for i, size in opponent_types:
-        on = s[i] & taken
-        if on:
-            n += 1 if size > 1 else on.bit_count()
-    return n
-
-
-def _points(cells: int, lattice) -> list[tuple[int, int]]:
-    """The lattice coordinates of the cells in a mask."""
-    out = []
-    while cells:
-        low = cells & -cells
-        cells ^= low
-        out.append(lattice[low.bit_length() - 1])
-    return out
-
-
-def _closer(a: int, b: int, points, lattice, metric) -> bool:
-    """Some point is strictly nearer to cell `a` than to cell `b` (exact, on the lattice)."""
-    mx, my = metric
-    ax, ay = lattice[a.bit_length() - 1]
-    bx, by = lattice[b.bit_length() - 1]
-    # |e-a|^2 < |e-b|^2  <=>  2 e.(a-b) > |a|^2 - |b|^2, in the board's metric
-    dx, dy = 2 * mx * (ax - bx), 2 * my * (ay - by)
-    rhs = mx * (ax * ax - bx * bx) + my * (ay * ay - by * by)
-    for ex, ey in points:
-        if ex * dx + ey * dy > rhs:
-            return True
-    return False
-
-
-def _maxdot(points, dx: int, dy: int) -> int:
-    """The largest projection of the points on (dx, dy); very low for no points."""
-    return max((ex * dx + ey * dy for ex, ey in points), default=-(1 << 62))
-
-
-def _line(cells: int, n: int, lines: list[int]) -> bool:
-    """At least `n` (1 or more) of `cells` on one of `lines` (maximal straight lines), gaps allowed."""
-    if n < 1:
-        return False
-    for line in lines:
-        if (cells & line).bit_count() >= n:
-            return True
-    return False
-
-
-def _aligned(cells: int, through: list[list[int]]) -> bool:
-    """Every cell of `cells` (one or more) on one straight line: through[c], the lines through c."""
-    if not cells:
-        return False
-    for line in through[(cells & -cells).bit_length() - 1]:
-        if not cells & ~line:
-            return True
-    return False
-
-
-def _run(cells: int, n: int, windows) -> bool:
-    """`n` (1 or more) of `cells` next to each other in a straight line: windows[n] holds the runs."""
-    if not 1 <= n <= windows.longest:
-        return False
-    for w in windows[n]:
-        if cells & w == w:
-            return True
-    return False
-
-
 def compile_ruleset(rs: Ruleset) -> Compiled:
     """The game's code generated and compiled; RulesetError if it would be too large."""
     try:
         return _compile(rs)
-    except codegen.TooLarge:
+    except TooLarge:
         span = rs.plies[0].span if rs.plies else None
         raise RulesetError([Diagnostic(
-            span, f"this ruleset compiles to more than {codegen.MAX_SOURCE_LINES:,} lines of code "
+            span, f"this ruleset compiles to more than {pysource.MAX_SOURCE_LINES:,} lines of code "
                   f"({len(rs.plies)} ply rules, {len(rs.players)} players, {len(rs.types)} piece "
                   f"types), the limit that keeps compiling to a few seconds",
             "fewer ply rules: one rule can move several kinds (`move own piece ...`)",
             file=rs.path)], {}) from None
 
 
-def _compile(rs: Ruleset) -> Compiled:
-    tables = Tables(rs.board)
-    layout = codegen.make_layout(rs)
-    em = codegen.Emitter(rs, tables, layout)
-    n_players = len(rs.players)
-
+def _phases(rs: Ruleset) -> tuple[list[TurnPhase], int, list[int]]:
+    """The phases of the first turn then of every turn, where a turn starts, and each
+    phase's next (-1: the turn ends)."""
     phases = (rs.first_turn or []) + rs.turn
     turn_start = len(rs.first_turn or [])
     next_phase = []
     for i in range(len(phases)):
         last_of_first = rs.first_turn and i == turn_start - 1
-        last_of_turn = i == len(phases) - 1
-        next_phase.append(-1 if (last_of_first or last_of_turn) else i + 1)
+        next_phase.append(-1 if (last_of_first or i == len(phases) - 1) else i + 1)
+    return phases, turn_start, next_phase
 
+
+def _emit(rs: Ruleset, c: ExprCompiler, skips: bool) -> list[RuleInfo]:
+    """Every rule for every player, the end rules, turn order and passes; the rules' info."""
     rules: list[RuleInfo] = []
-    by_name: dict[tuple[str, int], int] = {}
     for ply in rs.plies:
-        for p in range(n_players):
-            code = len(rules)
-            result = codegen.emit_rule(em, ply, p, code, f"finish_{p}")
-            if result is None:
+        for p in range(len(rs.players)):
+            types = rs.selected(ply.kind, ply.owner, p)
+            if not types:
                 continue
-            types = codegen.movable_types(rs, ply, p)
-            multi = any(rs.types[t].size > 1 for t in types)
-            place = ply.motion.kind == "place"
-            rules.append(RuleInfo(code, ply.name, p, multi, place=place,
-                                  many=place and len(types) > 1, push=ply.motion.kind == "push",
-                                  removes=any(e.kind == "remove" for e in ply.effects),
-                                  chained=ply.motion.chained, kinds=len(types)))
-            by_name[(ply.name, p)] = code
-    pass_code = len(rules)
-    rules.append(RuleInfo(pass_code, "pass", None, False))
+            code = len(rules)
+            emit_rule(c, ply, p, code, types)
+            place = isinstance(ply.motion, ir.Place)
+            rules.append(RuleInfo(code, ply.name, p, any(rs.types[t].size > 1 for t in types),
+                                  place=place, many=place and len(types) > 1,
+                                  push=isinstance(ply.motion, ir.Push), removes=bool(ply.removals()),
+                                  chained=isinstance(ply.motion, ir.Slide) and ply.motion.chained,
+                                  kinds=len(types)))
+    rules.append(RuleInfo(len(rules), "pass", None, False))
+    for p in range(len(rs.players)):
+        pyends.emit_ends(c, p)
+        pyends.emit_finish(c, p, skips)
+    for p in range(len(rs.players)):
+        pyends.emit_pass(c, p)
+    c.out.line(0, "def apply_pass(s, a):")
+    c.out.line(1, f"return PASS[s[{c.L.P}]](s, a)")
+    return rules
 
-    skips = any(ph.when_possible for ph in phases)
-    for p in range(n_players):
-        codegen.emit_ends(em, p, f"ends_{p}")
-        codegen.emit_finish(em, p, f"finish_{p}", f"ends_{p}", skips)
-    for p in range(n_players):
-        codegen.emit_pass(em, p)
-    em.emit(0, "def apply_pass(s, a):")
-    em.emit(1, f"return PASS[s[{layout.P}]](s, a)")
 
-    ns = em.ns
-    setup = [sum(1 << c for c in rs.setup.get(t, [])) for t in range(len(rs.types))]
-    initial = {slot: rs.kinds[rs.types[t].kind].reserve for t, slot in layout.reserve_offsets.items()}
+def _runtime(rs: Ruleset, tables: Tables, layout: Layout, next_phase: list[int],
+             turn_start: int) -> Runtime:
     levels = [t.level for t in rs.types]
-    clear = [tuple(i for i, lv in enumerate(levels) if lv >= levels[t]) for t in range(len(levels))]
-    above = [tuple(i for i, lv in enumerate(levels) if lv > levels[t]) for t in range(len(levels))]
-    ns.update(BIT=tables.bit, FULL=tables.full, NEXT=next_phase, TURN_START=turn_start,
-              SETUP=setup, INITIAL=initial, CLEAR=clear, ABOVE=above,
-              _adjacent=_adjacent, _union=_union, _line=_line, _aligned=_aligned, _run=_run,
-              SUPPORT=[-1 if t.carrier is None else t.carrier for t in rs.types],
-              OPP=[tuple((i, t.size) for i, t in enumerate(rs.types) if t.owner == 1 - p)
-                   for p in range(n_players)], _captured=_captured,
-              _within=_within, _relate=_relate, _closer=_closer, _points=_points, _maxdot=_maxdot,
-              LATTICE=rs.board.lattice, METRIC=rs.board.metric)
-    source = em.source()
-    code_obj = compile(source, f"<rulecraft {rs.path}>", "exec")
-    exec(code_obj, ns)  # noqa: S102 - source built above from indices and integers only
+    return Runtime(
+        BIT=tables.bit, FULL=tables.full, NEXT=next_phase, TURN_START=turn_start,
+        SETUP=[sum(1 << c for c in rs.setup.get(t, [])) for t in range(len(rs.types))],
+        INITIAL={slot: rs.types[t].reserve for t, slot in layout.reserve_offsets.items()},
+        CLEAR=[tuple(i for i, lv in enumerate(levels) if lv >= levels[t]) for t in range(len(levels))],
+        ABOVE=[tuple(i for i, lv in enumerate(levels) if lv > levels[t]) for t in range(len(levels))],
+        SUPPORT=[-1 if t.carrier is None else t.carrier for t in rs.types],
+        OPP=[tuple((i, t.size) for i, t in enumerate(rs.types) if t.owner == 1 - p)
+             for p in range(len(rs.players))],
+        LATTICE=rs.board.lattice, METRIC=rs.board.metric)
 
-    gens = [[[ns[f"moves_{by_name[(name, p)]}"] for name in ph.plies if (name, p) in by_name]
+
+@dataclass
+class Generated:
+    """A game's Python module, not yet run."""
+
+    source: str
+    globals: dict[str, object]  # the tables and constants it reads, and R (a Runtime)
+    rules: list[RuleInfo]
+    tables: Tables
+    layout: Layout
+
+
+def generate(rs: Ruleset) -> Generated:
+    """The game's Python module (what `rulecraft compile --emit-source` shows)."""
+    tables = Tables(rs.board)
+    layout = make_layout(rs)
+    phases, turn_start, next_phase = _phases(rs)
+    runtime = _runtime(rs, tables, layout, next_phase, turn_start)
+    c = ExprCompiler(rs, tables, layout, PySource())
+    # No text of the ruleset goes in, not even its title: only names made here.
+    c.out.lines = [f"# generated by rulecraft; R is a {Runtime.__module__}.Runtime"]
+    c.out.lines += runtime.prelude() + [""]
+    rules = _emit(rs, c, any(ph.when_possible for ph in phases))
+    return Generated(c.out.source(), dict(c.out.ns, R=runtime), rules, tables, layout)
+
+
+def _compile(rs: Ruleset) -> Compiled:
+    g = generate(rs)
+    source, ns, rules, tables, layout = g.source, g.globals, g.rules, g.tables, g.layout
+    phases, turn_start, next_phase = _phases(rs)
+    n_players = len(rs.players)
+    code_obj = compile(source, f"<rulecraft {rs.path}>", "exec")
+    exec(code_obj, ns)  # noqa: S102 - source built from checked names' indices and integers only
+    codes = {(r.name, r.player): r.code for r in rules}
+    gens = [[[ns[f"moves_{codes[(name, p)]}"] for name in ph.plies if (name, p) in codes]
              for ph in phases] for p in range(n_players)]
-    exists = [[[ns[f"has_{by_name[(name, p)]}"] for name in ph.plies if (name, p) in by_name]
+    exists = [[[ns[f"has_{codes[(name, p)]}"] for name in ph.plies if (name, p) in codes]
                for ph in phases] for p in range(n_players)]
     pass_ok = [ph.allows_pass for ph in phases]
     when_possible = [ph.when_possible for ph in phases]
@@ -286,19 +218,19 @@ def _compile(rs: Ruleset) -> Compiled:
                     has_move, _when_stuck(rs, layout), captures, count_captures)
 
 
-def _when_stuck(rs: Ruleset, layout: codegen.Layout):
+def _when_stuck(rs: Ruleset, layout: Layout):
     """The outcome of a stuck player to move, when the end rules leave it to be settled lazily."""
-    tail = codegen.lazy_tail(rs)
+    tail = pyends.lazy_tail(rs)
     if tail is None:
         return None
     P, n = layout.P, len(rs.players)
     if tail == len(rs.ends):  # the default rule: the stuck player loses
         return lambda s: (s[P] + 1) % n
     end = rs.ends[tail]
-    if end.result == "draw":
+    if end.outcome is Outcome.DRAW:
         return lambda s: n
     who = end.player
-    fixed = who.ref[1] if isinstance(who, m.Name) else None
-    if end.result == "wins":
+    fixed = who.index if isinstance(who, ir.Player) else None
+    if end.outcome is Outcome.WINS:
         return (lambda s: fixed) if fixed is not None else (lambda s: s[P])
     return (lambda s: 1 - fixed) if fixed is not None else (lambda s: 1 - s[P])

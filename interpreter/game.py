@@ -187,7 +187,7 @@ class Game:
             for i in range(len(self.players) if v.per_player else 1):
                 s[base + i] = v.initial
         for t, slot in L.reserve_offsets.items():
-            s[slot] = rs.kinds[rs.types[t].kind].reserve
+            s[slot] = rs.types[t].reserve
 
     def _reserve_fields(self) -> dict[str, list[int]]:
         """State-text key -> the reserve slots it holds (`reserve.KIND=...`, one per owner)."""

@@ -7,7 +7,7 @@ where every line of play can be followed.
 import pytest
 
 from rulecraft.dsl.diagnostics import RulesetError
-from rulecraft.interpreter import codegen, limits, load_game
+from rulecraft.interpreter import limits, load_game, pysource
 from rulecraft.interpreter.cli import main
 from rulecraft.interpreter.game import IllegalActionError, PositionError
 from rulecraft.interpreter.limits import RuleLimitError
@@ -264,7 +264,7 @@ ply p: move own man slide chained then remove opponent's man & adjacent(here)
 
 
 def test_code_too_large_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(codegen, "MAX_SOURCE_LINES", 500)
+    monkeypatch.setattr(pysource, "MAX_SOURCE_LINES", 500)
     plies = "".join(f"ply p{i}: move own man step\n" for i in range(20))
     assert errors(tmp_path, ROW + "setup man of A: a1\n" + plies) == [
         "t.game:7:1: error: this ruleset compiles to more than 500 lines of code (20 ply rules, "

@@ -331,3 +331,47 @@ ply go: move own piece step onto empty
     # was written, so B to move here is B stuck, and the default rule ends the game.
     assert passes.winner(passes.state_from_text(".PQ B")) == 0
     assert draws.is_draw(draws.state_from_text(".PQ B"))
+
+
+# ---------------------------------------------------------------- leap (docs/DESIGN.md's worked example)
+
+LEAPS = '''game "Leaps"
+board square 4 x 4
+players A, B
+piece man: owner each, symbol M/m
+setup man of A: a1, b1
+setup man of B: b2, c3
+ply jump: move own man leap orthogonal onto empty then remove path & opponent's piece
+ply walk: move own man step orthogonal onto empty
+end gone: mover wins if count(opponent's man) == 0
+'''
+
+
+def occupied(game, state):
+    return {game.board.names[c] for c in range(game.board.size) if game.symbol_at(state, c) != "."}
+
+
+def test_leap_jumps_one_adjacent_piece_onto_the_cell_beyond(tmp_path):
+    game = variant(tmp_path, "leaps", LEAPS)
+    s = game.initial_state()
+    # a1: steps to a2 (b1 is taken); leaps east over b1 (its own man) onto c1.
+    # b1: steps to c1 (a1, b2 taken); leaps north over b2 onto b3; west, a1 has nothing
+    # beyond it; c1 is empty, so nothing to jump east.
+    assert sorted(legal(game, s)) == ["a1-a2", "a1-c1", "b1-b3", "b1-c1"]
+    # The man jumped over is removed only if it is the opponent's.
+    assert occupied(game, play(game, "a1-c1")) == {"b1", "c1", "b2", "c3"}
+    after = play(game, "b1-b3")
+    assert occupied(game, after) == {"a1", "b3", "c3"}
+    # B's c3: steps to c2, c4, d3 (b3 is taken), leaps west over b3 onto a3, taking it.
+    assert sorted(legal(game, after)) == ["c3-a3", "c3-c2", "c3-c4", "c3-d3"]
+    assert occupied(game, play(game, "b1-b3", "c3-a3")) == {"a1", "a3"}
+
+
+def test_leap_perft_by_hand(tmp_path):
+    game = variant(tmp_path, "leaps", LEAPS)
+    # B's replies to A's four plies (no leap: each man B could jump has nothing beyond):
+    #   a1-a2: b2 steps to c2, b3; c3 to c2, c4, b3, d3          6
+    #   a1-c1: b2 to a2, c2, b3; c3 four                         7
+    #   b1-c1: b2 to a2, c2, b1, b3; c3 four                     8
+    #   b1-b3 (b2 taken): c3-a3, c2, c4, d3                      4
+    assert perft(game, 2) == [4, 25]

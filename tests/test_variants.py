@@ -339,7 +339,7 @@ def test_syntax_errors_of_a_variant_and_its_base_come_with_the_other_errors(tmp_
             "new turn: go or hop\n"  # `hop` has a syntax error in the base: no cascade either
             "end e: A wins if score > 6\n")
     assert variant_error(tmp_path, text) == (
-        "base.game:10:25: error: expected 'anywhere', 'push', 'slide', 'step' or 'walk', found 'slid'\n"
+        "base.game:10:25: error: expected 'anywhere', 'leap', 'push', 'slide', 'step' or 'walk', found 'slid'\n"
         "    ply hop: move own piece slid onto empty\n"
         "                            ^~~~\n"
         "  hint: did you mean 'slide'?\n"
@@ -358,7 +358,7 @@ def test_a_variant_makes_up_for_a_broken_declaration_of_its_base(tmp_path):
     with pytest.raises(RulesetError) as info:
         load(str(tmp_path / "v.game"))
     assert [d.message for d in info.value.diagnostics] == [
-        "expected 'anywhere', 'push', 'slide', 'step' or 'walk', found 'slid'"]
+        "expected 'anywhere', 'leap', 'push', 'slide', 'step' or 'walk', found 'slid'"]
 
 
 def test_a_broken_variant_line_stops_there(tmp_path):

@@ -20,13 +20,13 @@ dropped. Only the cells move: player to move, phase and variables are left as th
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import sys
 from typing import Any, Iterable
 
 
-from rulecraft.dsl import model as m
+from rulecraft.dsl import ir
+from rulecraft.dsl.ir import Ruleset
 from rulecraft.dsl.placements import placements as all_placements
 
 from ..game import Game, State
@@ -40,46 +40,36 @@ MAX_CANDIDATES = 10_000
 CHECK_POSITIONS = 200
 
 
-def _walk_model(obj: Any, seen: set[int]) -> Iterable[Any]:
-    """Every model node reachable from `obj` (dataclass fields, lists, tuples, dicts)."""
-    if id(obj) in seen:
-        return
-    seen.add(id(obj))
-    if isinstance(obj, (m.Expr, m.Motion)) or isinstance(obj, m.Decl):
-        yield obj
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for f in dataclasses.fields(obj):
-            if f.name == "span":
-                continue
-            yield from _walk_model(getattr(obj, f.name), seen)
-    elif isinstance(obj, (list, tuple)):
-        for x in obj:
-            yield from _walk_model(x, seen)
-    elif isinstance(obj, dict):
-        for x in obj.values():
-            yield from _walk_model(x, seen)
+def _nodes(rs: Ruleset) -> Iterable[Any]:
+    """Every motion and expression of the rules (plies, end rules, effects)."""
+    effects = list(rs.after)
+    for ply in rs.plies:
+        yield ply.motion
+        yield from (ply.onto, ply.where, getattr(ply.motion, "limit", None))
+        effects += ply.effects
+    for end in rs.ends:
+        yield from (end.player, end.cond)
+        effects += end.effects
+    for eff in effects:
+        yield from ir.children(eff)
 
 
 def referenced(game: Game) -> tuple[set[int], list[frozenset[str]]]:
-    """The cells the rules name, and the sets of direction labels they name."""
+    """The cells the rules name (regions apart: those are kept setwise), and the sets of
+    direction labels they name."""
     rs = game.ruleset
     cells: set[int] = set()
     dir_sets: list[frozenset[str]] = []
-    seen: set[int] = set()
-    roots = [rs.plies, rs.ends, rs.first_turn, rs.turn, rs.vars]
-    for node in _walk_model(roots, seen):
-        if isinstance(node, m.Motion):
-            if node.dirs:
-                labels = game.board.resolve_dirs([d for d, _ in node.dirs]) or []
-                dir_sets.append(frozenset(labels))
+    for node in _nodes(rs):
+        if isinstance(node, ir.Motion):
+            if getattr(node, "dirs", None):
+                dir_sets.append(frozenset(node.dirs))
             continue
-        ref = getattr(node, "ref", None)
-        if isinstance(ref, tuple) and len(ref) == 2:
-            kind, val = ref
-            if kind == "cell":
-                cells.add(int(val))
-            elif kind == "dirs" and val is not None:
-                dir_sets.append(frozenset(val))
+        for e in ir.walk(node):
+            if isinstance(e, ir.Cells) and e.label not in rs.regions:
+                cells.update(cells_of(e.mask))
+            elif isinstance(e, ir.Dirs):
+                dir_sets.append(frozenset(e.labels))
     return cells, dir_sets
 
 

@@ -2,15 +2,16 @@
 builtins and keywords, the grammar's words, hostile strings, huge numbers, and a canary.
 
 The colliders are collected from the code itself, not typed in: the identifiers of the
-Python source that interpreter/codegen.py writes for every bundled ruleset, the names
+Python source that the Python back-end (interpreter/py*.py, dsl/constructs/) writes for every bundled ruleset, the names
 interpreter/compile.py puts in that module's namespace, the identifiers quoted in
-codegen.py and compile.py (what they may emit), Python's builtins and keywords.
+those modules and compile.py (what they may emit), Python's builtins and keywords.
 """
 
 from __future__ import annotations
 
 import builtins
 import functools
+import glob
 import io
 import keyword
 import os
@@ -113,8 +114,10 @@ def colliders() -> tuple[str, ...]:
             if tok.type == tokenize.NAME:
                 found.add(tok.string)
         found.update(k for k in _namespace_keys(game) if IDENT.match(k))
-    for f in ("interpreter/codegen.py", "interpreter/compile.py"):
-        found.update(_quoted_identifiers(os.path.join(REPO, f)))
+    emitters = glob.glob(os.path.join(REPO, "interpreter", "py*.py")) + \
+        glob.glob(os.path.join(REPO, "dsl", "constructs", "*.py")) + [os.path.join(REPO, "interpreter", "compile.py")]
+    for f in sorted(emitters):
+        found.update(_quoted_identifiers(f))
     found.update(n for n in dir(builtins) if IDENT.match(n))
     found.update(keyword.kwlist)
     found.update(getattr(keyword, "softkwlist", []))

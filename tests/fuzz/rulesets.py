@@ -350,7 +350,7 @@ class RulesetGenerator:
         selector = ch.weighted([(3, ""), (2, "own "), (0.7, "opponent's ")]) + \
             (kind["name"] if not ch.chance(0.2) else "piece")
         motion_kind = ch.weighted([(3, "step"), (2, "slide"), (1, "walk"), (1, "push"), (1.5, "anywhere"),
-                                   (2, "place")])
+                                   (2, "place"), (1, "leap")])
         if (kind["size"] != 1 or selector.endswith("piece") and any(k["size"] != 1 for k in self.kinds)) \
                 and not ch.chance(self.wild):
             motion_kind = "anywhere"  # pieces covering several cells move only anywhere
@@ -377,6 +377,8 @@ class RulesetGenerator:
             action = f"move {selector} walk{dirs} up to {self.number_expr(Scope(ply=True), 2)}"
         elif motion_kind == "push":
             action = f"move {selector} push {self.num(3)}{dirs}"
+        elif motion_kind == "leap":
+            action = f"move {selector} leap{dirs}"
         else:
             action = f"move {selector} anywhere"
         parts = [f"ply {name}: {action}"]

@@ -1,0 +1,79 @@
+"""`anywhere`: to any cell of the target set (a piece covering several cells: to any placement).
+
+Action: (rule, piece type, from cell, to cell[, removed cells]); for a piece covering
+several cells, (rule, piece type, placement index) (the board's placements of that size).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+from .. import ir
+from .. import model as m
+
+if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from rulecraft.interpreter.pyrules import RuleGen
+
+FITS_MAX_CELLS = 16  # up to this size, the placements inside each set of free cells are tabled
+
+
+STRAIGHT = False
+WIDE_PIECES = True  # the one motion of pieces covering several cells
+
+
+# What the back-end may assume of this motion's plies:
+FROM_A_CELL = True  # the piece leaves one cell, `from` (table lookups on it work)
+FROM_PER_CANDIDATE = False  # `from` is known only with `here` (a push: the line's far end)
+PATH_GROWS = False  # the ply passes cells, `path`, kept as it goes
+PROJECTS = False  # `where closer(here, from, T)` is tested by projection along each line
+
+
+def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
+          expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
+    """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
+    return ir.Anywhere(mo.span)
+
+
+def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
+    """Nothing particular to `anywhere`."""
+
+
+def emit_support(g: RuleGen) -> None:
+    pass
+
+
+def emit_moves(g: RuleGen) -> None:
+    g.head(occ=False)
+    if g.multi:
+        _wide(g)
+        return
+    g.each_piece()
+    g.dests(3, "tgt & ~frm" if g.tgt_level < 2 else "FULL & ~frm", "t, c, here.bit_length() - 1")
+
+
+def _wide(g: RuleGen) -> None:
+    size = g.rs.types[g.types[0]].size
+    g.line(1, f"for t in {g.c.type_tuple(g.types)}:")
+    g.base(2)
+    g.line(2, "frm = s[t]")
+    g.line(2, "if not frm: continue")
+    g.target(1, 2)
+    g.hoisted("piece", 2)
+    g.line(2, "free = tgt | frm" if g.tgt_level < 2 else "free = FULL")
+    if g.t.n <= FITS_MAX_CELLS:
+        fits = g.c.const(("fits", size), g.t.placements_within(size), "FITS")
+        g.line(2, f"for i, here in {fits}[free]:")
+        g.line(3, "if here == frm: continue")
+    else:
+        pl = g.c.const(("placements", size), g.t.placement_masks(size), "PL")
+        g.line(2, f"for i, here in enumerate({pl}):")
+        g.line(3, "if here == frm or here & ~free: continue")
+    g.candidate(3, "t, i")
+
+
+def emit_apply(g: RuleGen) -> None:
+    if not g.multi:
+        g.apply_move()
+        return
+    size = g.rs.types[g.types[0]].size
+    pl = g.c.const(("placements", size), g.t.placement_masks(size), "PL")
+    g.apply(["frm = s[t]", f"here = {pl}[a[2]]"], None, ["b[t] = here"], keep="~(here & ~frm)")

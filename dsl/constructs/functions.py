@@ -1,0 +1,99 @@
+"""The built-in functions of expressions: each one's signature and its Python code.
+
+One entry per function in SIGNATURES (the checker types calls from it) and one branch
+in `emit_python` (the Python back-end). `line`, `aligned` and `in_a_row` are one
+predicate: N of the cells on one straight line (gaps allowed), or N next to each
+other; aligned(C, D) is line(count(C), C, D), in_a_row(N, C, D) is line(N, C, D, contiguous).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .. import ir
+
+if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from rulecraft.interpreter.pyexpr import Ctx, ExprCompiler
+
+SIGNATURES = {
+    # name: (argument types, result type); "dirs?" is an optional directions argument
+    "count": (["cells"], "number"),
+    "adjacent": (["cells", "dirs?"], "cells"),
+    "aligned": (["cells", "dirs"], "bool"),
+    "in_a_row": (["number", "cells", "dirs"], "bool"),
+    "undoes": (["ply+"], "bool"),
+    "last_ply": (["ply*"], "bool"),
+    "line": (["number", "cells", "dirs", "flag?"], "bool"),
+    "closer": (["cells", "cells", "cells"], "bool"),
+}
+
+
+def _is(e: ir.Expr, word: ir.Word) -> bool:
+    return isinstance(e, ir.Ref) and e.word is word
+
+
+def emit_python(c: ExprCompiler, e: ir.Call, cx: Ctx) -> str:
+    """A call as a Python expression (helpers `_adjacent`, `_line`, ... are the runtime's)."""
+    args, s = e.args, cx.s
+    if e.func == "count":
+        return f"({c.expr(args[0], cx)}).bit_count()"
+    if e.func == "adjacent":
+        return _adjacent(c, args, cx)
+    if e.func == "closer":
+        return _closer(c, args, cx)
+    if e.func in ("line", "aligned", "in_a_row"):
+        return _line(c, e, cx)
+    M = c.L.memory
+    if e.func == "last_ply":
+        if not args:
+            return f"({s}[{M}] != 0)"
+        idx = tuple(sorted(c.previous_index(a.name) for a in args))
+        return f"({s}[{M}] in {idx!r})"
+    if e.func == "undoes":
+        # This ply leaves the cell the previous ply reached, for the cell it left.
+        idx = tuple(c.previous_index(a.name) for a in args)
+        return f"({s}[{M}] in {idx!r} and {cx.frm} == {s}[{M + 2}] and {cx.here} == {s}[{M + 1}])"
+    raise AssertionError(e.func)
+
+
+def _adjacent(c: ExprCompiler, args: tuple[ir.Expr, ...], cx: Ctx) -> str:
+    dirs = args[1].labels if len(args) > 1 else None
+    what = args[0]
+    if _is(what, ir.Word.PATH) and cx.adj_path is not None and dirs in cx.adj_path:
+        return cx.adj_path[dirs]  # kept up to date as the path grows
+    if (_is(what, ir.Word.HERE) or _is(what, ir.Word.FROM)) and cx.single:
+        return f"{c.adj(dirs)}[({c.expr(what, cx)}).bit_length() - 1]"
+    return f"_adjacent({c.expr(what, cx)}, {c.adj(dirs)})"
+
+
+def _closer(c: ExprCompiler, args: tuple[ir.Expr, ...], cx: Ctx) -> str:
+    a, b = c.expr(args[0], cx), c.expr(args[1], cx)
+    points = f"_points({c.expr(args[2], replace(cx, hoist=None))}, LATTICE)"
+    if cx.hoist is not None and not c.deps(args[2]) & cx.hoist.inner:
+        points = cx.hoist.local(points, "piece" if "from" in c.deps(args[2]) else "outer")
+    return f"_closer({a}, {b}, {points}, LATTICE, METRIC)"
+
+
+def _line(c: ExprCompiler, e: ir.Call, cx: Ctx) -> str:
+    args = e.args
+    if e.func == "aligned":
+        cells, dirs_arg, n_expr, contiguous = args[0], args[1], None, False
+    else:
+        cells, dirs_arg, n_expr = args[1], args[2], args[0]
+        contiguous = e.func == "in_a_row" or len(args) > 3
+    cells_src = c.expr(cells, cx)
+    dirs = dirs_arg.labels
+    whole = n_expr is None or (isinstance(n_expr, ir.Call) and n_expr.func == "count"
+                               and c.expr(n_expr.args[0], cx) == cells_src)
+    if whole and not contiguous:  # all of C on one line: one through its lowest cell
+        lines = c.t.line_masks(list(dirs))
+        through = c.const(("through", dirs), [[ln for ln in lines if ln >> i & 1]
+                                              for i in range(c.t.n)], "THROUGH")
+        return f"_aligned({cells_src}, {through})"
+    n = c.expr(n_expr, cx)
+    if contiguous:
+        wins = c.const(("windows", dirs), c.t.windows(list(dirs)), "WIN")
+        return f"_run({cells_src}, {n}, {wins})"
+    lines = c.const(("lines", dirs), c.t.line_masks(list(dirs)), "LINES")
+    return f"_line({cells_src}, {n}, {lines})"

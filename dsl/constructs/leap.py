@@ -1,0 +1,59 @@
+"""`leap [DIRS]`: over the one adjacent piece in a straight line, onto the cell beyond it.
+
+`path` is the cell jumped over (`then remove path & opponent's piece`: a checkers
+capture). Action: (rule, piece type, from cell, to cell[, removed cells]).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .. import ir
+from .. import model as m
+from .slide import straight
+
+if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from rulecraft.interpreter.pyrules import RuleGen
+
+
+STRAIGHT = True  # a jump follows a direction
+WIDE_PIECES = False
+
+
+# What the back-end may assume of this motion's plies:
+FROM_A_CELL = True  # the piece leaves one cell, `from` (table lookups on it work)
+FROM_PER_CANDIDATE = False  # `from` is known only with `here` (a push: the line's far end)
+PATH_GROWS = False  # the ply passes cells, `path`, kept as it goes
+PROJECTS = False  # `where closer(here, from, T)` is tested by projection along each line
+
+
+def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
+          expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
+    """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
+    return ir.Leap(mo.span, dirs)
+
+
+def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
+    """Nothing particular to a leap (its directions are checked with every motion's)."""
+
+
+def emit_support(g: RuleGen) -> None:
+    pass
+
+
+def emit_moves(g: RuleGen) -> None:
+    rays = tuple(g.c.const(("rays", d), g.t.rays(d), "RAY") for d in straight(g.rs.board, g.motion.dirs))
+    g.head(occ=True)
+    g.each_piece()
+    g.line(3, f"for ray in ({', '.join(rays)},):")
+    g.line(4, "line = ray[c]")
+    g.line(4, "if len(line) < 2 or not BIT[line[0]] & occ: continue")
+    g.line(4, "path = BIT[line[0]]")
+    g.line(4, "here = BIT[line[1]]")
+    if g.tgt_level < 2:
+        g.line(4, "if not here & tgt: continue")
+    g.candidate(4, "t, c, line[1]")
+
+
+def emit_apply(g: RuleGen) -> None:
+    g.apply_move()

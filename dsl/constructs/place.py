@@ -1,0 +1,59 @@
+"""`place [own|opponent's] KIND`: a new piece from the supply, or from its owner's reserve.
+
+Action: (rule, piece type, cell[, removed cells]).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+from .. import ir
+from .. import model as m
+
+if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from rulecraft.interpreter.pyrules import RuleGen
+
+
+STRAIGHT = False
+WIDE_PIECES = False
+
+
+# What the back-end may assume of this motion's plies:
+FROM_A_CELL = False  # the piece leaves one cell, `from` (table lookups on it work)
+FROM_PER_CANDIDATE = False  # `from` is known only with `here` (a push: the line's far end)
+PATH_GROWS = False  # the ply passes cells, `path`, kept as it goes
+PROJECTS = False  # `where closer(here, from, T)` is tested by projection along each line
+
+
+def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
+          expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
+    """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
+    return ir.Place(mo.span)
+
+
+def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
+    """Nothing here: `from` in a place ply is refused where expressions are typed."""
+
+
+def emit_support(g: RuleGen) -> None:
+    pass
+
+
+def emit_moves(g: RuleGen) -> None:
+    slots = g.c.const(("slots", tuple(g.types)),
+                      tuple((t, g.L.reserve_offsets.get(t, -1)) for t in g.types), "SLOTS")
+    g.head(occ=False)
+    g.line(1, "frm = 0")
+    g.hoisted("piece", 1)
+    g.line(1, f"for t, slot in {slots}:")
+    g.line(2, "if slot >= 0 and s[slot] <= 0: continue")
+    g.base(2)
+    g.dests(2, g.all_or_target(), "t, here.bit_length() - 1")
+
+
+def emit_apply(g: RuleGen) -> None:
+    reserve_slots = {t: g.L.reserve_offsets[t] for t in g.types if t in g.L.reserve_offsets}
+    put = ["b[t] |= here"]
+    if reserve_slots:
+        table = g.c.const(("reserve slots", tuple(reserve_slots.items())), reserve_slots, "RESERVE")
+        put += [f"slot = {table}.get(t)", "if slot is not None: b[slot] -= 1"]
+    g.apply(["frm = 0", "here = BIT[a[2]]"], "a[3]" if g.removal else None, put, frm_moves=False)

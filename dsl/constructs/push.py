@@ -1,0 +1,98 @@
+"""`push N [DIRS]`: a line of N pieces moves one step along a direction into the cell `here`.
+
+Whatever stands in `here` is taken (if the target set allows it); every stack on the
+line moves with it. Action: (rule, direction index, far cell of the line, here).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .slide import straight
+from .. import ir
+from .. import model as m
+
+if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from rulecraft.interpreter.pyrules import RuleGen
+
+
+STRAIGHT = True
+WIDE_PIECES = False
+
+
+# What the back-end may assume of this motion's plies:
+FROM_A_CELL = False  # the piece leaves one cell, `from` (table lookups on it work)
+FROM_PER_CANDIDATE = True  # `from` is known only with `here` (a push: the line's far end)
+PATH_GROWS = False  # the ply passes cells, `path`, kept as it goes
+PROJECTS = False  # `where closer(here, from, T)` is tested by projection along each line
+
+
+def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
+          expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
+    """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
+    return ir.Push(mo.span, dirs, mo.count)
+
+
+def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
+    if not 1 <= p.motion.count <= cells:
+        error(p.motion.span, f"a push moves a line of 1 to {cells} pieces")
+
+
+def _tables(g: RuleGen) -> tuple[str, str]:
+    """Per cell `here`: the lines that can push into it (direction, mask, far end); per
+    (direction, here): the cells cleared and each (from, to) shift."""
+    board, t = g.rs.board, g.t
+    dirs = straight(board, g.motion.dirs)
+    n = g.motion.count
+    table: list[list[tuple[int, int, int]]] = [[] for _ in range(t.n)]
+    shifts: dict[tuple[int, int], tuple[int, list[tuple[int, int]]]] = {}
+    goals = set(board.goals)
+    for di, d in enumerate(dirs):
+        back = board.opposite(d)
+        for h in range(t.n):
+            line = t.rays(back)[h][:n] if back else []
+            if len(line) < n or goals.intersection(line):  # nothing leaves a goal
+                continue
+            mask = sum(1 << c for c in line)
+            table[h].append((di, mask, line[-1]))
+            targets = [h] + line[:-1]
+            shifts[(di, h)] = (mask | 1 << h, [(1 << c, 1 << x) for c, x in zip(line, targets)])
+    return (g.c.const(("push", n, tuple(dirs)), table, "PUSH"),
+            g.c.const(("shift", n, tuple(dirs)), shifts, "SHIFT"))
+
+
+def emit_support(g: RuleGen) -> None:
+    pass
+
+
+def emit_moves(g: RuleGen) -> None:
+    lines, _ = _tables(g)
+    g.head(occ=False)
+    g.line(1, "movable = " + g.c.types_expr(g.types, "s"))
+    g.line(1, f"dests = {g.all_or_target()}")
+    g.out.bits(1, "dests", "here")
+    g.line(2, f"for di, line, far in {lines}[here.bit_length() - 1]:")
+    g.line(3, "if movable & line != line: continue")
+    g.line(3, "frm = BIT[far]")
+    g.candidate(3, "di, far, here.bit_length() - 1")
+
+
+def emit_apply(g: RuleGen) -> None:
+    _, shift = _tables(g)
+    g.line(0, f"def taken_{g.code}(s, a):")  # what stands where the line moves in
+    g.line(1, f"return BIT[a[3]] & {g.c.occ('s')}")
+    g.line(0, "")
+    g.line(0, f"def apply_{g.code}(s, a):")
+    g.line(1, f"clear, pairs = {shift}[(a[1], a[3])]")
+    g.line(1, "frm = BIT[a[2]]")
+    g.line(1, "here = BIT[a[3]]")
+    g.captured()
+    g.line(1, "b = list(s)")
+    g.line(1, f"for i in range({g.L.types}):")  # every stack on the line shifts one cell
+    g.line(2, "m = s[i]")
+    g.line(2, "if m & clear:")
+    g.line(3, "moved = m & ~clear")
+    g.line(3, "for src, dst in pairs:")
+    g.line(4, "if m & src: moved |= dst")
+    g.line(3, "b[i] = moved")
+    g.finish()

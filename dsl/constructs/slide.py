@@ -1,0 +1,151 @@
+"""`slide [DIRS] [N] [up to LIMIT]`: along a straight line over empty cells.
+
+Stops before the first occupied cell, which it may land on if the target set allows
+(a capture). `slide N` goes exactly N steps; `slide N up to M` N to M. Action: (rule,
+piece type, from cell, to cell[, removed cells]). Chained slides: see chain.py.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .. import board as boards
+from .. import ir
+from .. import model as m
+
+if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from rulecraft.interpreter.pyrules import RuleGen
+
+
+STRAIGHT = True
+WIDE_PIECES = False
+
+
+# What the back-end may assume of this motion's plies:
+FROM_A_CELL = True  # the piece leaves one cell, `from` (table lookups on it work)
+FROM_PER_CANDIDATE = False  # `from` is known only with `here` (a push: the line's far end)
+PATH_GROWS = True  # the ply passes cells, `path`, kept as it goes
+PROJECTS = True  # `where closer(here, from, T)` is tested by projection along each line
+
+
+def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
+          expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
+    """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
+    return ir.Slide(mo.span, dirs, expr(mo.limit), mo.least, mo.chained, mo.segments)
+
+
+def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
+    motion = p.motion
+    if motion.chained:
+        from . import chain  # noqa: PLC0415 - chain reads this module's `straight`
+        chain.check_segments(p, error, cells)
+    if motion.least is not None:
+        if motion.chained:
+            error(motion.span, "a chained slide goes any distance; it takes no number of steps",
+                  "drop the number, or `chained`")
+        elif not 1 <= motion.least <= cells:
+            error(motion.span, f"a slide goes 1 to {cells} steps on this board")
+        elif isinstance(motion.limit, m.Num) and motion.limit.value < motion.least:
+            error(motion.limit.span, f"a slide of at least {motion.least} steps needs "
+                                     f"`up to` {motion.least} or more")
+    if motion.chained:
+        chain.check_route(p, error)
+
+
+def straight(board: boards.Board, dirs: tuple[str, ...] | None) -> list[str]:
+    """The directions of a straight motion: those named, or every one (links have none)."""
+    return list(dirs) if dirs else [d for d in board.directions if d != boards.LINK]
+
+
+def _steps(board: boards.Board, dirs: list[str]) -> list[tuple[int, int]]:
+    """Each direction's step on the lattice, in lattice units."""
+    out = []
+    for d in dirs:
+        arc = next(((u, v) for u, v, ds in board.graph.edges() if ds == (d,)), None)
+        if arc is None:  # no cell has a neighbour that way (a board one file wide): no ray
+            out.append((0, 0))
+            continue
+        (ux, uy), (vx, vy) = board.lattice[arc[0]], board.lattice[arc[1]]
+        out.append((vx - ux, vy - uy))
+    return out
+
+
+def _vectors(board: boards.Board, dirs: list[str]) -> list[tuple[int, int]]:
+    """Each direction's step weighted by the metric (for dot products)."""
+    mx, my = board.metric
+    return [(dx * mx, dy * my) for dx, dy in _steps(board, dirs)]
+
+
+def _norms(board: boards.Board, dirs: list[str]) -> list[int]:
+    """Each direction's squared length in the metric."""
+    mx, my = board.metric
+    return [dx * dx * mx + dy * dy * my for dx, dy in _steps(board, dirs)]
+
+
+def emit_support(g: RuleGen) -> None:
+    pass
+
+
+def emit_moves(g: RuleGen) -> None:
+    g.head(occ=True)
+    dirs = straight(g.rs.board, g.motion.dirs)
+    if g.projected is not None:
+        g.line(1, f"targets = _points({g.plain_expr(g.projected)}, LATTICE)")
+        for i, (dx, dy) in enumerate(_vectors(g.rs.board, dirs)):
+            g.line(1, f"M{i} = _maxdot(targets, {dx}, {dy})")
+    g.each_piece()
+    _rays(g, dirs)
+
+
+def _rays(g: RuleGen, dirs: list[str]) -> None:
+    motion: ir.Slide = g.motion
+    rays = tuple(g.c.const(("rays", d), g.t.rays(d), "RAY") for d in dirs)
+    # Two lines from one cell may reach the same cell (3-A-Side's goals): one ply.
+    dedupe = g.t.rays_overlap(dirs)
+    least = motion.least or 1
+    bounded = motion.limit is not None or motion.least is not None
+    if motion.limit is not None:
+        g.line(3, f"limit = {g.plain_expr(motion.limit)}")
+        g.line(3, f"if limit < {least}: continue")
+    elif motion.least is not None:
+        g.line(3, f"limit = {least}")  # `slide N`: exactly N steps
+    if dedupe:
+        g.line(3, "seen = 0")
+    if g.projected is not None:
+        # Ending k steps along d is closer to some target e than the start f
+        # iff 2 (e - f).d > k |d|^2: one bound per line, then a product per step.
+        lines = ", ".join(f"({r}, {dx}, {dy}, {dd}, M{i})" for i, (r, (dx, dy), dd) in
+                          enumerate(zip(rays, _vectors(g.rs.board, dirs), _norms(g.rs.board, dirs))))
+        g.line(3, "fx, fy = LATTICE[c]")
+        g.line(3, f"for ray, dx, dy, dd, best in ({lines},):")
+        g.line(4, "bound = 2 * (best - fx * dx - fy * dy)")
+    else:
+        g.line(3, f"for ray in ({', '.join(rays)},):")
+    g.line(4, "n = 0")
+    g.line(4, "path = 0")
+    for var in (g.adj_path or {}).values():
+        g.line(4, f"{var} = 0")
+    g.line(4, "for d in ray[c]:")
+    if bounded or g.projected is not None:
+        g.line(5, "n += 1")
+    if bounded:
+        g.line(5, "if n > limit: break")
+    if g.projected is not None:
+        g.line(5, "if n * dd >= bound: break")  # no farther cell is closer either
+    g.line(5, "here = BIT[d]")
+    g.target(2, 5)
+    g.line(5, "if here & tgt" + (" & base" if g.riders else "")
+           + (f" and n >= {least}" if least > 1 else "")
+           + (" and not here & seen" if dedupe else "")
+           + (f" and {g.where}" if g.where else "") + ":")
+    if dedupe:
+        g.line(6, "seen |= here")
+    g.found(6, "t, c, d")
+    g.line(5, "if here & occ: break")
+    g.line(5, "path |= here")
+    for key, var in (g.adj_path or {}).items():
+        g.line(5, f"{var} |= {g.c.adj(key)}[d]")
+
+
+def emit_apply(g: RuleGen) -> None:
+    g.apply_move()

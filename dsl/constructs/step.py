@@ -1,0 +1,66 @@
+"""`step [DIRS]`: one step along an edge (any edge, or those of the directions named).
+
+Action: (rule, piece type, from cell, to cell[, removed cells]).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .. import ir
+from .. import model as m
+
+if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from rulecraft.interpreter.pyrules import RuleGen
+
+STRAIGHT = False  # takes links (directionless edges) as steps too
+WIDE_PIECES = False
+
+
+# What the back-end may assume of this motion's plies:
+FROM_A_CELL = True  # the piece leaves one cell, `from` (table lookups on it work)
+FROM_PER_CANDIDATE = False  # `from` is known only with `here` (a push: the line's far end)
+PATH_GROWS = False  # the ply passes cells, `path`, kept as it goes
+PROJECTS = False  # `where closer(here, from, T)` is tested by projection along each line
+
+
+def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
+          expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
+    """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
+    return ir.Step(mo.span, dirs)
+
+
+def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
+    """Nothing particular to a step (its directions are checked with every motion's)."""
+
+
+def emit_support(g: RuleGen) -> None:
+    pass
+
+
+def emit_moves(g: RuleGen) -> None:
+    motion: ir.Step = g.motion
+    g.head(occ=False)
+    g.each_piece(before=_from_targets if g.tgt_level == 0 else None)
+    g.dests(3, f"{g.c.adj(motion.dirs)}[c]" + (" & tgt" if g.tgt_level < 2 else ""),
+            "t, c, here.bit_length() - 1")
+
+
+def _from_targets(g: RuleGen) -> None:
+    """Fewer targets than pieces (an enemy's steps into a few empty cells): walk them back."""
+    dirs = g.motion.dirs
+    back = g.c.const(("back", dirs), g.t.reverse_adjacency(None if dirs is None else list(dirs)), "BACK")
+    g.line(2, "if pieces.bit_count() > tgt.bit_count():")
+    g.line(3, "dests = tgt")
+    g.out.bits(3, "dests", "here")
+    g.line(4, "d = here.bit_length() - 1")
+    g.line(4, f"sources = {back}[d] & pieces")
+    g.out.bits(4, "sources", "frm")
+    g.line(5, "c = frm.bit_length() - 1")
+    g.hoisted("piece", 5)
+    g.candidate(5, "t, c, d")
+    g.line(3, "continue")
+
+
+def emit_apply(g: RuleGen) -> None:
+    g.apply_move()

@@ -1,0 +1,70 @@
+"""`walk [DIRS] up to N`: up to N steps, turning at will, through empty cells only.
+
+A walk is known by where it ends, whatever the route. Action: (rule, piece type,
+from cell, to cell[, removed cells]).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .. import ir
+from .. import model as m
+
+if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from rulecraft.interpreter.pyrules import RuleGen
+
+
+STRAIGHT = False
+WIDE_PIECES = False
+
+
+# What the back-end may assume of this motion's plies:
+FROM_A_CELL = True  # the piece leaves one cell, `from` (table lookups on it work)
+FROM_PER_CANDIDATE = False  # `from` is known only with `here` (a push: the line's far end)
+PATH_GROWS = False  # the ply passes cells, `path`, kept as it goes
+PROJECTS = False  # `where closer(here, from, T)` is tested by projection along each line
+
+
+def route_free(p: m.PlyDecl, exprs: list[m.Expr | None], error: Callable[..., None], what: str,
+               hint: str | None) -> None:
+    """`path` is refused where a ply is known by its ends, whatever the route."""
+    for x in exprs:
+        for n in m.walk(x) if x is not None else []:
+            if isinstance(n, m.Keyword) and n.word == "path":
+                error(n.span, f"'path' is not one set of cells for a {what}: its plies "
+                              f"are known by their ends, whatever the route", hint)
+
+
+def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
+          expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
+    """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
+    return ir.Walk(mo.span, dirs, expr(mo.limit))
+
+
+def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
+    route_free(p, [p.where] + [e.value for e in p.effects if e.kind == "remove"], error, "walk", None)
+
+
+def emit_support(g: RuleGen) -> None:
+    pass
+
+
+def emit_moves(g: RuleGen) -> None:
+    motion: ir.Walk = g.motion
+    g.head(occ=True)
+    g.each_piece()
+    g.line(3, f"limit = {g.plain_expr(motion.limit)}")
+    g.line(3, "seen = frontier = frm")
+    g.line(3, "reached = 0")
+    g.line(3, "for _ in range(limit):")
+    g.line(4, f"step = _adjacent(frontier, {g.c.adj(motion.dirs)}) & ~seen")
+    g.line(4, "reached |= step")
+    g.line(4, "seen |= step")
+    g.line(4, "frontier = step & ~occ")  # a walk goes on through empty cells only
+    g.line(4, "if not frontier: break")
+    g.dests(3, "reached" + (" & tgt" if g.tgt_level < 2 else ""), "t, c, here.bit_length() - 1")
+
+
+def emit_apply(g: RuleGen) -> None:
+    g.apply_move()

@@ -1,0 +1,505 @@
+"""The checked game model: what `check` returns and every back-end reads.
+
+Plain data, independent of any back-end: names resolved (cells to cell sets, kinds
+and owners to piece selections, variables, plies, directions to their labels),
+every expression typed, motions and effects one class each, end rules with a typed
+outcome. Every node keeps the span of the text it comes from. `dump` prints a model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Iterator
+
+from . import board as boards
+from .model import Span
+
+
+class Type(Enum):
+    NUMBER = "number"
+    BOOL = "bool"
+    PLAYER = "player"
+    CELLS = "cells"
+    DIRS = "dirs"
+    PLY = "ply"
+    FLAG = "flag"
+
+
+class Owner(Enum):
+    """Whose pieces a selection means, relative to the player moving."""
+
+    ANY = "any"  # `man`, `piece`: every owner, neutral too
+    OWN = "own"
+    OPPONENT = "opponent's"
+    OWN_OR_NEUTRAL = "own or neutral"  # a ply's `move man`: the mover's or nobody's
+
+
+class Word(Enum):
+    """The keywords that are values: cells of the ply, the position, the previous ply."""
+
+    HERE = "here"
+    FROM = "from"
+    PATH = "path"
+    EMPTY = "empty"
+    CAPTURED = "captured"
+    STUCK = "no legal ply"
+    LAST_FROM = "last_from"
+    LAST_TO = "last_to"
+    MOVER = "mover"
+    OPPONENT = "opponent"
+    NEXT = "next"
+
+    @property
+    def type(self) -> Type:
+        if self in (Word.MOVER, Word.OPPONENT, Word.NEXT):
+            return Type.PLAYER
+        return {Word.CAPTURED: Type.NUMBER, Word.STUCK: Type.BOOL}.get(self, Type.CELLS)
+
+
+# ---------------------------------------------------------------- expressions
+
+@dataclass(frozen=True, eq=False)
+class Expr:
+    span: Span | None
+
+    @property
+    def type(self) -> Type:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, eq=False)
+class Num(Expr):
+    value: int
+
+    type = Type.NUMBER  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, eq=False)
+class Player(Expr):
+    """A player named in the rules (its index)."""
+
+    index: int
+
+    type = Type.PLAYER  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, eq=False)
+class Cells(Expr):
+    """A fixed set of cells: a cell, a region, or an expression of them."""
+
+    mask: int
+    label: str  # the cell's or region's name, for people
+
+    type = Type.CELLS  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, eq=False)
+class Pieces(Expr):
+    """The cells holding pieces of a kind (None: every kind) of some owner."""
+
+    kind: str | None
+    owner: Owner
+
+    type = Type.CELLS  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, eq=False)
+class Ref(Expr):
+    """A keyword value: here, from, path, empty, captured, mover, ..."""
+
+    word: Word
+
+    @property
+    def type(self) -> Type:
+        return self.word.type
+
+
+@dataclass(frozen=True, eq=False)
+class VarRead(Expr):
+    """A variable's value; `index` names the player of a per-player variable."""
+
+    var: str
+    index: Expr | None = None
+
+    type = Type.NUMBER  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, eq=False)
+class Dirs(Expr):
+    """Direction labels (a group resolved), as a function's argument."""
+
+    labels: tuple[str, ...]
+
+    type = Type.DIRS  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, eq=False)
+class PlyName(Expr):
+    """A ply rule named as an argument (last_ply, undoes), or `pass`."""
+
+    name: str
+
+    type = Type.PLY  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, eq=False)
+class Flag(Expr):
+    name: str
+
+    type = Type.FLAG  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, eq=False)
+class Call(Expr):
+    """A built-in function (dsl.constructs.functions) applied to its arguments."""
+
+    func: str
+    args: tuple[Expr, ...]
+    result: Type
+
+    @property
+    def type(self) -> Type:
+        return self.result
+
+
+@dataclass(frozen=True, eq=False)
+class Relate(Expr):
+    """A declared relation applied to cells: the cells of the pieces theirs relate to."""
+
+    relation: str
+    pairs: tuple[tuple[str, str], ...]  # (kind, kind it relates to)
+    arg: Expr
+
+    type = Type.CELLS  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, eq=False)
+class Binary(Expr):
+    """Numbers: + - *; cells: & | - (intersection, union, difference)."""
+
+    op: str
+    left: Expr
+    right: Expr
+    result: Type
+
+    @property
+    def type(self) -> Type:
+        return self.result
+
+
+@dataclass(frozen=True, eq=False)
+class Compare(Expr):
+    op: str  # == != < <= > >=, or `in` (every cell of the left in the right, and some)
+    left: Expr
+    right: Expr
+
+    type = Type.BOOL  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, eq=False)
+class BoolOp(Expr):
+    op: str  # and, or
+    left: Expr
+    right: Expr
+
+    type = Type.BOOL  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, eq=False)
+class Not(Expr):
+    operand: Expr
+
+    type = Type.BOOL  # type: ignore[assignment]
+
+
+@dataclass(frozen=True, eq=False)
+class Negate(Expr):
+    operand: Expr
+
+    type = Type.NUMBER  # type: ignore[assignment]
+
+
+def children(node: object) -> list[Expr]:
+    """The direct subexpressions of a node (one generic walk serves every analysis)."""
+    out: list[Expr] = []
+    for f in dataclasses.fields(node):  # type: ignore[arg-type]
+        value = getattr(node, f.name)
+        if isinstance(value, Expr):
+            out.append(value)
+        elif isinstance(value, tuple):
+            out.extend(x for x in value if isinstance(x, Expr))
+    return out
+
+
+def walk(expr: Expr | None) -> Iterator[Expr]:
+    """Every node of `expr`, parents before children (nothing for None)."""
+    stack = [expr] if expr is not None else []
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(children(node)))
+
+
+def mentions(expr: Expr | None, *words: Word) -> bool:
+    """Whether `expr` reads any of the keywords `words`."""
+    return any(isinstance(n, Ref) and n.word in words for n in walk(expr))
+
+
+# ---------------------------------------------------------------- motions
+
+@dataclass(frozen=True, eq=False)
+class Motion:
+    span: Span
+
+    name = ""  # the motion's keyword; construct modules register under it
+
+
+@dataclass(frozen=True, eq=False)
+class Step(Motion):
+    dirs: tuple[str, ...] | None  # None: every edge
+
+    name = "step"
+
+
+@dataclass(frozen=True, eq=False)
+class Slide(Motion):
+    """A straight line over empty cells: `slide [N] [up to LIMIT] [chained [up to K segments]]`."""
+
+    dirs: tuple[str, ...]  # every direction when none are written (links have none)
+    limit: Expr | None = None
+    least: int | None = None  # at least N steps (exactly N without `up to`)
+    chained: bool = False  # turning segments while each removes
+    segments: int | None = None
+
+    name = "slide"
+
+
+@dataclass(frozen=True, eq=False)
+class Walk(Motion):
+    """Up to LIMIT steps through empty cells, turning at will; known by where it ends."""
+
+    dirs: tuple[str, ...] | None
+    limit: Expr
+
+    name = "walk"
+
+
+@dataclass(frozen=True, eq=False)
+class Push(Motion):
+    """A line of `count` pieces moves one step along a direction into `here`."""
+
+    dirs: tuple[str, ...]
+    count: int
+
+    name = "push"
+
+
+@dataclass(frozen=True, eq=False)
+class Leap(Motion):
+    """Over the one adjacent piece in a straight line, onto the cell beyond it."""
+
+    dirs: tuple[str, ...] | None  # every direction when none are written
+
+    name = "leap"
+
+
+@dataclass(frozen=True, eq=False)
+class Anywhere(Motion):
+    name = "anywhere"
+
+
+@dataclass(frozen=True, eq=False)
+class Place(Motion):
+    """A new piece from the supply (or its owner's reserve)."""
+
+    name = "place"
+
+
+# ---------------------------------------------------------------- effects
+
+@dataclass(frozen=True, eq=False)
+class Effect:
+    span: Span
+
+
+@dataclass(frozen=True, eq=False)
+class Assign(Effect):
+    var: str
+    index: Expr | None  # the player, for a per-player variable
+    op: str  # =, +=, -=
+    value: Expr
+    guard: Expr | None = None  # `when COND`
+
+
+@dataclass(frozen=True, eq=False)
+class Remove(Effect):
+    """A ply's `remove CELLS`: taken off the board as the ply is made."""
+
+    cells: Expr
+
+
+@dataclass(frozen=True, eq=False)
+class Reset(Effect):
+    """An end rule's `reset setup`: the pieces and reserves as at the start."""
+
+
+@dataclass(frozen=True, eq=False)
+class TurnTo(Effect):
+    player: Expr
+
+
+# ---------------------------------------------------------------- rules
+
+@dataclass(frozen=True, eq=False)
+class Ply:
+    """A ply rule: which pieces move (or are placed), how, where to, on what condition."""
+
+    span: Span
+    name: str
+    owner: Owner
+    kind: str | None  # None: every kind
+    motion: Motion
+    onto: Expr  # `empty` when not written
+    where: Expr | None
+    effects: tuple[Effect, ...]
+
+    def removals(self) -> list[Expr]:
+        return [e.cells for e in self.effects if isinstance(e, Remove)]
+
+    def assigns(self) -> list[Assign]:
+        return [e for e in self.effects if isinstance(e, Assign)]
+
+
+class Outcome(str, Enum):
+    WINS = "wins"
+    LOSES = "loses"
+    DRAW = "draw"
+    GOES_ON = "effects"  # the game goes on, changed by the rule's effects
+
+
+@dataclass(frozen=True, eq=False)
+class End:
+    span: Span
+    name: str
+    outcome: Outcome
+    player: Expr | None  # who wins or loses; None for a draw and for effects
+    cond: Expr
+    effects: tuple[Effect, ...] = ()
+
+
+@dataclass
+class PieceType:
+    """A kind as owned by one player (or neutral): what a board bitmask holds."""
+
+    kind: str
+    owner: int | None
+    symbol: str
+    size: int
+    level: int = 0  # 0 on the board; 1 standing on a level-0 piece (`on KIND`); ...
+    carrier: int | None = None  # the type this one stands on
+    reserve: int | None = None  # pieces each owner holds off the board; None: no limit
+
+
+@dataclass(frozen=True)
+class Var:
+    span: Span
+    name: str
+    per_player: bool
+    initial: int
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
+class TurnPhase:
+    plies: list[str]  # ply rule names (resolved from `any`)
+    allows_pass: bool
+    when_possible: bool
+
+
+class Compulsory(str, Enum):
+    ANY = "any"  # a ply that captures, if there is one
+    MAXIMUM = "maximum"  # one that captures most
+
+
+@dataclass
+class Ruleset:
+    """A checked game: everything a back-end needs, names resolved, types known."""
+
+    title: str
+    path: str
+    board: boards.Board
+    players: list[str]
+    types: list[PieceType]
+    regions: dict[str, frozenset[int]]
+    vars: list[Var]
+    setup: dict[int, list[int]]  # piece type -> cells
+    plies: list[Ply]
+    first_turn: list[TurnPhase] | None
+    turn: list[TurnPhase]
+    ends: list[End]
+    sources: dict[str, str] = field(default_factory=dict)
+    # The plies (and `pass`) a state remembers for last_ply, last_from, last_to (dsl.memory).
+    remembers: frozenset[str] = frozenset()
+    relations: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    compulsory: Compulsory | None = None
+    after: list[Effect] = field(default_factory=list)  # after each ply
+
+    def types_of(self, kind: str | None, owner: int | None | str = "any") -> list[int]:
+        """Piece type indices of a kind (None: every kind), for one owner or any."""
+        return [i for i, t in enumerate(self.types)
+                if (kind is None or t.kind == kind) and (owner == "any" or t.owner == owner)]
+
+    def selected(self, kind: str | None, owner: Owner, player: int) -> list[int]:
+        """The piece types a selection means when `player` moves."""
+        if owner is Owner.OWN:
+            return self.types_of(kind, player)
+        if owner is Owner.OPPONENT:
+            return self.types_of(kind, 1 - player)
+        if owner is Owner.OWN_OR_NEUTRAL:
+            return self.types_of(kind, player) + self.types_of(kind, None)
+        return self.types_of(kind)
+
+
+# ---------------------------------------------------------------- printing
+
+def dump(node: object) -> str:
+    """A model (or any node of it) as indented text, spans left out."""
+    return "\n".join(_dump(node, 0))
+
+
+def _is_node(v: object) -> bool:
+    return dataclasses.is_dataclass(v) and not isinstance(v, (type, boards.Board))
+
+
+def _text(v: object) -> str:
+    if isinstance(v, Enum):
+        return v.name
+    if isinstance(v, boards.Board):
+        return f"<board {v.shape}, {v.size} cells>"
+    return repr(v)
+
+
+def _dump(v: object, depth: int) -> list[str]:
+    pad = "  " * depth
+    if isinstance(v, (list, tuple)) and any(_is_node(x) for x in v):
+        out = []
+        for x in v:
+            lines = _dump(x, depth + 1)
+            out += [pad + "- " + lines[0].lstrip()] + lines[1:]
+        return out
+    if not _is_node(v):
+        return [pad + _text(v)]
+    out = [pad + type(v).__name__]
+    for f in dataclasses.fields(v):  # type: ignore[arg-type]
+        if f.name in ("span", "sources"):
+            continue
+        x = getattr(v, f.name)
+        nested = _is_node(x) or (isinstance(x, (list, tuple)) and any(_is_node(y) for y in x))
+        if nested:
+            out += [f"{pad}  {f.name}:"] + _dump(x, depth + 2)
+        else:
+            out.append(f"{pad}  {f.name}: {_text(x)}")
+    return out

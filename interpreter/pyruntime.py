@@ -1,0 +1,141 @@
+"""What generated code runs on: the helper functions and the tables, as one typed object.
+
+A compiled module gets a `Runtime` as its one global `R`, and its first lines bind the
+fields it uses to module globals (so the hot paths read globals, not attributes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Callable
+
+def _adjacent(cells: int, adj: list[int]) -> int:
+    out = 0
+    while cells:
+        low = cells & -cells
+        out |= adj[low.bit_length() - 1]
+        cells ^= low
+    return out
+
+
+def _union(s, types) -> int:
+    """The cells holding a piece of any of `types`."""
+    out = 0
+    for i in types:
+        out |= s[i]
+    return out
+
+
+def _within(cells: int, region: int) -> bool:
+    return cells != 0 and not cells & ~region
+
+
+def _relate(cells: int, s, pairs) -> int:
+    """The cells of the pieces that the pieces on `cells` relate to (relation NAME: a > b)."""
+    out = 0
+    for src, dst in pairs:
+        if any(s[i] & cells for i in src):
+            for i in dst:
+                out |= s[i]
+    return out
+
+
+def _captured(s, taken: int, opponent_types) -> int:
+    """How many of the opponent's pieces stand on `taken` (a piece covering several cells once)."""
+    n = 0
+    for i, size in opponent_types:
+        on = s[i] & taken
+        if on:
+            n += 1 if size > 1 else on.bit_count()
+    return n
+
+
+def _points(cells: int, lattice) -> list[tuple[int, int]]:
+    """The lattice coordinates of the cells in a mask."""
+    out = []
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        out.append(lattice[low.bit_length() - 1])
+    return out
+
+
+def _closer(a: int, b: int, points, lattice, metric) -> bool:
+    """Some point is strictly nearer to cell `a` than to cell `b` (exact, on the lattice)."""
+    mx, my = metric
+    ax, ay = lattice[a.bit_length() - 1]
+    bx, by = lattice[b.bit_length() - 1]
+    # |e-a|^2 < |e-b|^2  <=>  2 e.(a-b) > |a|^2 - |b|^2, in the board's metric
+    dx, dy = 2 * mx * (ax - bx), 2 * my * (ay - by)
+    rhs = mx * (ax * ax - bx * bx) + my * (ay * ay - by * by)
+    for ex, ey in points:
+        if ex * dx + ey * dy > rhs:
+            return True
+    return False
+
+
+def _maxdot(points, dx: int, dy: int) -> int:
+    """The largest projection of the points on (dx, dy); very low for no points."""
+    return max((ex * dx + ey * dy for ex, ey in points), default=-(1 << 62))
+
+
+def _line(cells: int, n: int, lines: list[int]) -> bool:
+    """At least `n` (1 or more) of `cells` on one of `lines` (maximal straight lines), gaps allowed."""
+    if n < 1:
+        return False
+    for line in lines:
+        if (cells & line).bit_count() >= n:
+            return True
+    return False
+
+
+def _aligned(cells: int, through: list[list[int]]) -> bool:
+    """Every cell of `cells` (one or more) on one straight line: through[c], the lines through c."""
+    if not cells:
+        return False
+    for line in through[(cells & -cells).bit_length() - 1]:
+        if not cells & ~line:
+            return True
+    return False
+
+
+def _run(cells: int, n: int, windows) -> bool:
+    """`n` (1 or more) of `cells` next to each other in a straight line: windows[n] holds the runs."""
+    if not 1 <= n <= windows.longest:
+        return False
+    for w in windows[n]:
+        if cells & w == w:
+            return True
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """Everything generated code reads that it does not define itself."""
+
+    BIT: list[int]  # cell -> its one-bit mask
+    FULL: int  # every cell
+    NEXT: list[int]  # phase -> the next phase of the turn, or -1 at its end
+    TURN_START: int  # the first phase of a turn (after the first turn's)
+    SETUP: list[int]  # piece type -> its cells at the start
+    INITIAL: dict[int, int]  # reserve slot -> its count at the start
+    CLEAR: list[tuple[int, ...]]  # piece type -> the types a piece landing there removes
+    ABOVE: list[tuple[int, ...]]  # piece type -> the types that ride on it
+    SUPPORT: list[int]  # piece type -> the type it stands on, or -1
+    OPP: list[tuple[tuple[int, int], ...]]  # player -> (type, size) of the opponent's pieces
+    LATTICE: list[tuple[int, int]]  # cell -> its lattice coordinates
+    METRIC: tuple[int, int]  # the lattice's weights for squared distances
+    _adjacent: Callable[[int, list[int]], int] = _adjacent
+    _union: Callable[[Any, Any], int] = _union
+    _within: Callable[[int, int], bool] = _within
+    _relate: Callable[[int, Any, Any], int] = _relate
+    _captured: Callable[[Any, int, Any], int] = _captured
+    _points: Callable[[int, Any], list[tuple[int, int]]] = _points
+    _closer: Callable[..., bool] = _closer
+    _maxdot: Callable[[Any, int, int], int] = _maxdot
+    _line: Callable[[int, int, list[int]], bool] = _line
+    _aligned: Callable[[int, Any], bool] = _aligned
+    _run: Callable[[int, int, Any], bool] = _run
+
+    def prelude(self) -> list[str]:
+        """The lines that bind the runtime's fields to the module's globals."""
+        return [f"{f.name} = R.{f.name}" for f in fields(self)]
