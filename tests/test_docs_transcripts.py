@@ -50,7 +50,7 @@ In full
 -------
 Wherever the docs say that something is shown "in full", the block that follows is compared
 with its source: a ruleset file named in the sentence, byte for byte; the structure of a
-scenario file (docs/SCENARIOS.md), key by key with `interpreter/scenarios.py`'s schema.
+scenario file (docs/SCENARIOS.md), key by key with `interpreter/scenarios/schema.py`'s schema.
 
 Each test is named by the file and line of its block (`docs/CLI.md:12`). Run them alone
 with `.venv/bin/pytest -q tests/test_docs_transcripts.py` (add `-m slow` for the slow blocks).
