@@ -5,22 +5,23 @@
     >>> len(game.legal_actions(game.initial_state()))
     8
 
-The heavy modules (the parser, the compiler) load on first use, so that the command
-line's entry point can catch Ctrl-C while they do.
+Every module, even the diagnostics, loads on first use, so that the command line's
+entry point (entry.py, in this package) can catch Ctrl-C while they do.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rulecraft.dsl.diagnostics import RulesetError
-
 if TYPE_CHECKING:
+    from rulecraft.dsl.diagnostics import RulesetError
+
     from .analysis import perft
     from .game import Action, Game, IllegalActionError, PositionError, State
 
 _LAZY = {"Action": ".game", "Game": ".game", "IllegalActionError": ".game",
-         "PositionError": ".game", "State": ".game", "perft": ".analysis"}
+         "PositionError": ".game", "State": ".game", "perft": ".analysis",
+         "RulesetError": "rulecraft.dsl.diagnostics"}
 
 
 def load_game(name: str) -> "Game":

@@ -1,5 +1,8 @@
-"""The `rulecraft` command line: check, info, perft, random, play (and the commands of
-the modules in COMMAND_MODULES).
+"""The `rulecraft` command line: `main(argv)` parses the arguments and runs a command.
+
+This module adds check, compile, info, perft, random and completion; the modules of
+COMMAND_MODULES add the others through their `register(subparsers)`. They take what
+commands share from commands.py and never import this module: imports point one way.
 
 Exit codes: 0 ok, 1 errors in a ruleset, 2 usage (bad arguments or position).
 """
@@ -7,73 +10,34 @@ Exit codes: 0 ok, 1 errors in a ruleset, 2 usage (bad arguments or position).
 from __future__ import annotations
 
 import argparse
-import importlib
-import json
 import os
 import sys
 import time
 from typing import Sequence
 
+from rulecraft.dsl import ir
 from rulecraft.dsl.diagnostics import RulesetError, printable
 from rulecraft.dsl.load import bundled_names, load
 
+from . import completion, play_cli, scenarios_cli
 from .analysis import PerftBudgetError, perft, random_playouts
-from . import completion
-from .commands import PLAYERS, add_command, files_under
+from .commands import (OK, RULESET_ERROR, USAGE, UsageError, add_command, command_started,
+                       emit_json, errors_reported, files_under, json_error, load_or_report,
+                       load_ruleset_or_report, start_state)
+from .compile import compile_ruleset
 from .describe import outcome_of, rule_lines, rules_of
-from .game import Game, PositionError, State
+from .game import Game, State
 from .limits import RuleLimitError
 from .progress import Meter
-from .players import QuitGame, make_player
+from .search import cli as search_cli
 
-# Modules that add subcommands: each has `register(subparsers)`.
-COMMAND_MODULES: list[str] = []
-COMMAND_MODULES.append("rulecraft.interpreter.scenarios_cli")
-COMMAND_MODULES.append("rulecraft.interpreter.search.cli")
-
-OK, RULESET_ERROR, USAGE = 0, 1, 2
-
-
-class UsageError(Exception):
-    pass
-
+# The modules that add subcommands, each with `register(subparsers)`, in the help's order.
+COMMAND_MODULES = (play_cli, scenarios_cli, search_cli)
 
 # Bounds of the numeric options: (least, most). Beyond them a run could not end in a
 # useful time, or the value is a typing slip; each is refused with exit 2.
 LIMITS = {"depth": (0, 100), "games": (1, 10**9), "max_plies": (1, 10**9), "max_nodes": (1, 10**12),
           "seed": (0, 2**64 - 1)}
-
-
-def load_or_report(name: str, as_json: bool = False) -> Game:
-    """The compiled game, or its diagnostics printed and RulesetError raised."""
-    try:
-        return Game(load(name))
-    except RulesetError as e:
-        print(e.format(), file=sys.stderr)
-        raise
-
-
-def start_state(game: Game, position: str | None) -> State:
-    if position is None:
-        return game.initial_state()
-    try:
-        return game.state_from_text(position)
-    except PositionError as e:
-        raise UsageError(f"--position: {e}") from None
-
-
-_emitted = [False]  # whether this command printed its JSON object already
-
-
-def emit_json(data: object) -> None:
-    print(json.dumps(data, indent=None, separators=(", ", ": ")))
-    _emitted[0] = True
-
-
-def _json_error(args, message: str, errors: list[str] | None = None) -> None:
-    """With --json, a command that stops on an error still prints one object."""
-    if getattr(args, "json", False) and not _emitted[0]:
-        emit_json({"error": message} if errors is None else {"error": message, "errors": errors})
 
 
 # ------------------------------------------------------------------ commands
@@ -93,7 +57,21 @@ def ruleset_names(names: Sequence[str]) -> list[str]:
     return out
 
 
-def cmd_check(args) -> int:
+def _add_check(sub: argparse._SubParsersAction) -> None:
+    p = add_command(sub, "check", "validate rulesets",
+                    "Check each ruleset (a folder: every .game file under it) and print an ok "
+                    "line for each good one, every error of each bad one (file:line:col, the "
+                    "line, a caret, a hint). Exit 1 if any ruleset has errors.",
+                    ["rulecraft check three-musketeers 3-spot",
+                     "rulecraft check rulesets/", "rulecraft check --json my-variant.game"])
+    p.add_argument("files", nargs="+", metavar="FILE_OR_DIR",
+                   help="a .game file, a bundled ruleset's name, or a folder")
+    p.add_argument("--json", action="store_true", help='print {"results": [...]} instead')
+    p.set_defaults(func=cmd_check)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """An ok line (or the diagnostics) for each ruleset; exit 1 if any has errors."""
     status = OK
     results = []
     for name in ruleset_names(args.files):
@@ -115,7 +93,21 @@ def cmd_check(args) -> int:
     return status
 
 
-def cmd_info(args) -> int:
+def _add_info(sub: argparse._SubParsersAction) -> None:
+    p = add_command(sub, "info", "a game's rules and a position",
+                    "Show the players, board, pieces, variables and their ranges, regions, the "
+                    "turn, the end rules in order (with the implicit last one), then a "
+                    "position drawn, its text and its legal plies (or who won).",
+                    ["rulecraft info 3-spot", "rulecraft info tic-tac-toe --position 'XXX/OO./... O'",
+                     "rulecraft info force-3 --json"])
+    p.add_argument("file", metavar="FILE", help="a .game file or a bundled ruleset's name")
+    p.add_argument("--position", metavar="TEXT", help="a position's text (default: the setup)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead")
+    p.set_defaults(func=cmd_info)
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    """The rules of a game, and a position with its legal plies or outcome."""
     game = load_or_report(args.file)
     state = start_state(game, args.position)
     rs = game.ruleset
@@ -173,7 +165,24 @@ def cmd_info(args) -> int:
     return OK
 
 
-def cmd_perft(args) -> int:
+def _add_perft(sub: argparse._SubParsersAction) -> None:
+    p = add_command(sub, "perft", "count the leaves of the game tree to a depth",
+                    "Count the positions reached by every sequence of 1, 2, ... N plies (one "
+                    "ply per action; a finished game has none), with the time each took.",
+                    ["rulecraft perft three-musketeers --depth 5",
+                     "rulecraft perft 3-spot --depth 4 --json",
+                     "rulecraft perft whistling-captures --depth 3 --max-nodes 100000"])
+    p.add_argument("file", metavar="FILE", help="a .game file or a bundled ruleset's name")
+    p.add_argument("--depth", type=int, required=True, metavar="N", help="plies deep, 0 to 100")
+    p.add_argument("--position", metavar="TEXT", help="a position's text (default: the setup)")
+    p.add_argument("--max-nodes", type=int, metavar="N",
+                   help="stop (exit 2) past N positions at one depth (default: no limit)")
+    p.add_argument("--json", action="store_true", help='print {"perft": [p1, ..., pN]} instead')
+    p.set_defaults(func=cmd_perft)
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    """perft(1) to perft(N), each with its time."""
     game = load_or_report(args.file)
     state = start_state(game, args.position)
     counts: list[int] = []
@@ -195,7 +204,7 @@ def cmd_perft(args) -> int:
     return OK
 
 
-def _perft_shown(game: Game, state: State, depth: int, args) -> int:
+def _perft_shown(game: Game, state: State, depth: int, args: argparse.Namespace) -> int:
     """perft(depth), one root ply at a time under a progress bar when that shows anything."""
     if args.max_nodes is not None or depth < 3 or args.quiet or not sys.stderr.isatty():
         return perft(game, state, depth, max_nodes=args.max_nodes)
@@ -208,7 +217,25 @@ def _perft_shown(game: Game, state: State, depth: int, args) -> int:
     return total
 
 
-def cmd_random(args) -> int:
+def _add_random(sub: argparse._SubParsersAction) -> None:
+    p = add_command(sub, "random", "random playouts: outcomes, mean length, speed",
+                    "Play games at random (each ply uniformly among the legal ones) and count "
+                    "wins, draws and unfinished games, the mean length and the speed.",
+                    ["rulecraft random tricouleur --games 20",
+                     "rulecraft random 3-a-side --games 100 --max-plies 300 --seed 7 --json"])
+    p.add_argument("file", metavar="FILE", help="a .game file or a bundled ruleset's name")
+    p.add_argument("--games", type=int, default=100, metavar="N", help="how many (default 100)")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="seed of the random choices (default 0)")
+    p.add_argument("--max-plies", type=int, default=1000, metavar="N",
+                   help="stop a game after N plies, counted as unfinished (default 1000)")
+    p.add_argument("--position", metavar="TEXT", help="a position's text (default: the setup)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead")
+    p.set_defaults(func=cmd_random)
+
+
+def cmd_random(args: argparse.Namespace) -> int:
+    """Random playouts: outcomes, mean length, speed."""
     game = load_or_report(args.file)
     state = start_state(game, args.position)
     with Meter("games", args.games, quiet=args.quiet) as meter:
@@ -232,140 +259,50 @@ def cmd_random(args) -> int:
     return OK
 
 
-def cmd_play(args) -> int:
-    from .search.solver import SolveError  # the search package imports this module's users
+def _add_compile(sub: argparse._SubParsersAction) -> None:
+    p = add_command(sub, "compile", "compile a ruleset; show the Python generated for it",
+                    "Check a ruleset and compile it into the Python code that plays it, as "
+                    "every command does before it starts; print how many ply rules and lines "
+                    "of code that made, with --emit-source the code itself, or with "
+                    "--emit-model the checked game model the code is generated from.",
+                    ["rulecraft compile three-musketeers",
+                     "rulecraft compile tic-tac-toe --emit-source | less",
+                     "rulecraft compile my-variant.game --json"])
+    p.add_argument("file", metavar="FILE", help="a .game file or a bundled ruleset's name")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--emit-source", action="store_true",
+                      help="print the generated Python source instead of a summary")
+    what.add_argument("--emit-model", action="store_true",
+                      help="print the checked game model (names resolved, types known) instead")
+    p.add_argument("--json", action="store_true",
+                   help='print {"file", "title", "rules", "lines"} (and "source" with '
+                        '--emit-source, "model" with --emit-model) instead')
+    p.set_defaults(func=cmd_compile)
 
-    game = load_or_report(args.file)
-    state = start_state(game, args.position)
-    specs = args.players.split(",")
-    if len(specs) != len(game.players):
-        raise UsageError(f"--players takes {len(game.players)} comma-separated players "
-                         f"({', '.join(game.players)} in that order)")
-    try:
-        agents = [make_player(spec.strip(), game, None if args.seed is None else args.seed + i,
-                              sys.stdin, sys.stdout) for i, spec in enumerate(specs)]
-    except ValueError as e:
-        raise UsageError(f"--players: {e}") from None
-    out = sys.stdout
-    moves: list[str] = []
-    try:
-        while not game.is_terminal(state) and len(moves) < args.max_plies:
-            out.write("\n" + game.render(state) + "\n")
-            mover = game.to_move(state)
-            legal = game.legal_actions(state)
-            out.write("legal: " + ", ".join(game.action_to_text(state, a) for a in legal) + "\n")
-            try:
-                action = agents[mover](state)
-            except (SolveError, ValueError) as e:  # a perfect player's solve past its caps
-                raise UsageError(f"--players: {e}") from None
-            text = game.action_to_text(state, action)
-            if specs[mover].strip() != "human":
-                out.write(f"{game.players[mover]} plays {text}\n")
-            moves.append(f"{game.players[mover]} {text}")
-            state = game.apply(state, action)
-    except QuitGame:
-        out.write("\nstopped.\n")
-    except KeyboardInterrupt:  # the position so far, then the usual exit code
-        out.write("\ninterrupted.\n")
-        _game_summary(game, state, moves, out)
-        raise
-    else:
-        if not game.is_terminal(state):
-            out.write(f"\nstopped after {len(moves)} plies (--max-plies {args.max_plies}).\n")
-    _game_summary(game, state, moves, out)
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    """Check and compile a ruleset: a summary line, or the generated source."""
+    ruleset = load_ruleset_or_report(args.file)
+    with errors_reported():  # a ruleset too large to compile is a ruleset error too
+        source = compile_ruleset(ruleset).source
+    lines = source.count("\n") + (not source.endswith("\n"))
+    shown = printable(args.file)
+    if args.emit_model and not args.json:
+        print(ir.dump(ruleset))
+    elif args.json:
+        data = {"file": shown, "title": ruleset.title, "rules": len(ruleset.plies), "lines": lines}
+        extra = {"source": source} if args.emit_source else {"model": ir.dump(ruleset)} \
+            if args.emit_model else {}
+        emit_json({**data, **extra})
+    elif args.emit_source:  # as generated: the language keeps control characters out of names
+        print(source, end="" if source.endswith("\n") else "\n")
+    elif not args.quiet:
+        rules = f"{len(ruleset.plies)} ply rule{'' if len(ruleset.plies) == 1 else 's'}"
+        print(f"{shown}: ok ({printable(ruleset.title)}: {rules} compiled to {lines:,} lines of Python)")
     return OK
 
 
-def _game_summary(game: Game, state: State, moves: list[str], out) -> None:
-    """The end of `play`: the final board, its text, the result and the plies made."""
-    out.write("\n" + game.render(state) + "\n")
-    out.write(f"position: {game.state_to_text(state)}\n")
-    outcome = outcome_of(game, state)
-    out.write("result: " + ("game going on" if outcome is None else
-                            "draw" if outcome == "draw" else f"{outcome} wins") + "\n")
-    out.write("moves:" + "".join(f"\n  {i}. {m}" for i, m in enumerate(moves, 1)) + "\n"
-              if moves else "moves: none\n")
-
-
-# ------------------------------------------------------------------ parser
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="rulecraft",
-        description="Check, inspect, play and analyse board games written in the rulecraft language.",
-        epilog="A bundled ruleset's name (e.g. three-musketeers) works wherever a FILE is asked.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-
-    p = add_command(sub, "check", "validate rulesets",
-                    "Check each ruleset (a folder: every .game file under it) and print an ok "
-                    "line for each good one, every error of each bad one (file:line:col, the "
-                    "line, a caret, a hint). Exit 1 if any ruleset has errors.",
-                    ["rulecraft check three-musketeers 3-spot",
-                     "rulecraft check rulesets/", "rulecraft check --json my-variant.game"])
-    p.add_argument("files", nargs="+", metavar="FILE_OR_DIR",
-                   help="a .game file, a bundled ruleset's name, or a folder")
-    p.add_argument("--json", action="store_true", help='print {"results": [...]} instead')
-    p.set_defaults(func=cmd_check)
-
-    p = add_command(sub, "info", "a game's rules and a position",
-                    "Show the players, board, pieces, variables and their ranges, regions, the "
-                    "turn, the end rules in order (with the implicit last one), then a "
-                    "position drawn, its text and its legal plies (or who won).",
-                    ["rulecraft info 3-spot", "rulecraft info tic-tac-toe --position 'XXX/OO./... O'",
-                     "rulecraft info force-3 --json"])
-    p.add_argument("file", metavar="FILE", help="a .game file or a bundled ruleset's name")
-    p.add_argument("--position", metavar="TEXT", help="a position's text (default: the setup)")
-    p.add_argument("--json", action="store_true", help="print one JSON object instead")
-    p.set_defaults(func=cmd_info)
-
-    p = add_command(sub, "perft", "count the leaves of the game tree to a depth",
-                    "Count the positions reached by every sequence of 1, 2, ... N plies (one "
-                    "ply per action; a finished game has none), with the time each took.",
-                    ["rulecraft perft three-musketeers --depth 5",
-                     "rulecraft perft 3-spot --depth 4 --json",
-                     "rulecraft perft whistling-captures --depth 3 --max-nodes 100000"])
-    p.add_argument("file", metavar="FILE", help="a .game file or a bundled ruleset's name")
-    p.add_argument("--depth", type=int, required=True, metavar="N", help="plies deep, 0 to 100")
-    p.add_argument("--position", metavar="TEXT", help="a position's text (default: the setup)")
-    p.add_argument("--max-nodes", type=int, metavar="N",
-                   help="stop (exit 2) past N positions at one depth (default: no limit)")
-    p.add_argument("--json", action="store_true", help='print {"perft": [p1, ..., pN]} instead')
-    p.set_defaults(func=cmd_perft)
-
-    p = add_command(sub, "random", "random playouts: outcomes, mean length, speed",
-                    "Play games at random (each ply uniformly among the legal ones) and count "
-                    "wins, draws and unfinished games, the mean length and the speed.",
-                    ["rulecraft random tricouleur --games 20",
-                     "rulecraft random 3-a-side --games 100 --max-plies 300 --seed 7 --json"])
-    p.add_argument("file", metavar="FILE", help="a .game file or a bundled ruleset's name")
-    p.add_argument("--games", type=int, default=100, metavar="N", help="how many (default 100)")
-    p.add_argument("--seed", type=int, default=0, metavar="S",
-                   help="seed of the random choices (default 0)")
-    p.add_argument("--max-plies", type=int, default=1000, metavar="N",
-                   help="stop a game after N plies, counted as unfinished (default 1000)")
-    p.add_argument("--position", metavar="TEXT", help="a position's text (default: the setup)")
-    p.add_argument("--json", action="store_true", help="print one JSON object instead")
-    p.set_defaults(func=cmd_random)
-
-    p = add_command(sub, "play", "play in the terminal",
-                    "Play a game: the board is drawn and the legal plies listed before each "
-                    "ply. Type a ply in notation (any case), or any shorter form naming one "
-                    "legal ply (its destination); ? lists the plies, quit stops. At the end: "
-                    "the position, the result and every ply made. Players: " + PLAYERS + ".",
-                    ["rulecraft play three-musketeers",
-                     "rulecraft play 3-spot --players human,mcts:2000",
-                     "rulecraft play tic-tac-toe --players perfect,random --seed 1"])
-    p.add_argument("file", metavar="FILE", help="a .game file or a bundled ruleset's name")
-    p.add_argument("--players", default="human,random", metavar="A,B",
-                   help="who plays each side, in the order of the ruleset's players "
-                        "(default human,random)")
-    p.add_argument("--seed", type=int, default=None, metavar="S",
-                   help="seed of the programs' random choices (default: a different game each time)")
-    p.add_argument("--max-plies", type=int, default=10_000, metavar="N",
-                   help="stop the game after N plies (default 10000)")
-    p.add_argument("--position", metavar="TEXT", help="a position's text (default: the setup)")
-    p.set_defaults(func=cmd_play)
-
+def _add_completion(sub: argparse._SubParsersAction) -> None:
     p = add_command(sub, "completion", "print a shell completion script",
                     "Print the completion script of a shell: commands, options, player forms, "
                     "bundled rulesets and .game files complete on Tab. Load it from your "
@@ -376,12 +313,47 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("shell", choices=sorted(completion.SCRIPTS), help="the shell")
     p.set_defaults(func=cmd_completion)
 
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    """Print a shell's completion script."""
+    print(completion.SCRIPTS[args.shell], end="")
+    return OK
+
+
+# ------------------------------------------------------------------ parser
+
+class _Version(argparse.Action):
+    """`--version`: the installed distribution's version, looked up only when asked
+    (importlib.metadata alone would add a noticeable part of the start-up time)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        import rulecraft
+
+        print(f"rulecraft {rulecraft.__version__}")
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command, listed in its help in the order added here."""
+    parser = argparse.ArgumentParser(
+        prog="rulecraft",
+        description="Check, inspect, play and analyse board games written in the rulecraft language.",
+        epilog="A bundled ruleset's name (e.g. three-musketeers) works wherever a FILE is asked.")
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in (_add_check, _add_compile, _add_info, _add_perft, _add_random):
+        add(sub)
     for module in COMMAND_MODULES:
-        importlib.import_module(module).register(sub)
+        module.register(sub)
+    _add_completion(sub)  # last: not a command on games
     return parser
 
 
-def check_limits(args) -> str | None:
+def check_limits(args: argparse.Namespace) -> str | None:
     """The first numeric option out of its bounds (LIMITS), as an error message."""
     for name, (least, most) in LIMITS.items():
         value = getattr(args, name, None)
@@ -393,15 +365,14 @@ def check_limits(args) -> str | None:
     return None
 
 
-def cmd_completion(args) -> int:
-    print(completion.SCRIPTS[args.shell], end="")
-    return OK
-
-
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command of `argv` (default: the process's arguments); its exit code."""
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["__complete"]:  # what the completion scripts ask
+    if not argv:  # `rulecraft` alone: what there is to run
+        parser.print_help()
+        return OK
+    if argv[0] == "__complete":  # what the completion scripts ask
         print("\n".join(completion.candidates(parser, argv[1:], bundled_names())))
         return OK
     args = parser.parse_args(argv)
@@ -409,19 +380,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem:
         print(f"rulecraft {args.command}: error: {problem}", file=sys.stderr)
         return USAGE
-    _emitted[0] = False
+    command_started()
     try:
         return args.func(args)
     except RulesetError as e:
-        _json_error(args, "the ruleset has errors", e.formatted() or None)
+        json_error(args, "the ruleset has errors", e.formatted() or None)
         return RULESET_ERROR
     except RuleLimitError as e:  # a rule went past a bound in some position: the ruleset's
         print(str(e), file=sys.stderr)
-        _json_error(args, str(e).split("\n", 1)[0])
+        json_error(args, str(e).split("\n", 1)[0])
         return RULESET_ERROR
     except UsageError as e:
         print(f"rulecraft {args.command}: error: {printable(str(e))}", file=sys.stderr)
-        _json_error(args, printable(str(e)))
+        json_error(args, printable(str(e)))
         return USAGE
     except KeyboardInterrupt:
         return 130

@@ -1,16 +1,37 @@
-"""How each command introduces itself in `--help`: one place for the parsers of every
-module that adds a command (descriptions and examples; options describe themselves)."""
+"""What the modules that add commands share: how a command introduces itself in `--help`
+(descriptions and examples; options describe themselves), the exit codes, the usage
+error, loading the ruleset and position a command is given, and JSON output.
+
+The main command line (cli.py) imports the modules that add commands; they import this
+module, never cli.py, so that imports point one way.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import sys
 import textwrap
+from contextlib import contextmanager
+from typing import Iterator
+
+from rulecraft.dsl.check import Ruleset
+from rulecraft.dsl.diagnostics import RulesetError
+from rulecraft.dsl.load import load
+
+from .game import Game, PositionError, State
+
+OK, RULESET_ERROR, USAGE = 0, 1, 2
 
 PLAYERS = ("human (you type the plies), random, mcts:N (N iterations a ply) or mcts:Ts "
            "(T seconds a ply), alphabeta:D or alphabeta:D:T (depth D, at most T seconds a "
            "ply), perfect (solves the game first) or perfect:PATH (a solution saved by "
            "`rulecraft solve --save`)")
+
+
+class UsageError(Exception):
+    """Bad arguments or a bad position: `rulecraft COMMAND: error: MESSAGE`, exit 2."""
 
 
 def add_command(subparsers, name: str, summary: str, description: str,
@@ -21,7 +42,7 @@ def add_command(subparsers, name: str, summary: str, description: str,
         epilog="examples:\n" + "\n".join(f"  {e}" for e in examples),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress display (check: print the errors only)")
+                   help="no progress display (check, compile: print the errors only)")
     return p
 
 
@@ -31,3 +52,60 @@ def files_under(folder: str, suffixes: str | tuple[str, ...]) -> list[str]:
     found = (os.path.join(root, f) for root, _, names in os.walk(folder) for f in names
              if f.endswith(suffixes))
     return sorted(p for p in found if os.path.isfile(p))
+
+
+# ------------------------------------------------------------------ loading
+
+@contextmanager
+def errors_reported() -> Iterator[None]:
+    """Print a RulesetError's diagnostics to stderr, and let it go on (to exit 1)."""
+    try:
+        yield
+    except RulesetError as e:
+        print(e.format(), file=sys.stderr)
+        raise
+
+
+def load_ruleset_or_report(name: str) -> Ruleset:
+    """The checked ruleset (a path or a bundled name), or its diagnostics printed and
+    RulesetError raised."""
+    with errors_reported():
+        return load(name)
+
+
+def load_or_report(name: str) -> Game:
+    """The compiled game, or its diagnostics printed and RulesetError raised."""
+    with errors_reported():
+        return Game(load(name))
+
+
+def start_state(game: Game, position: str | None) -> State:
+    """The position of `--position TEXT`, or the setup; a UsageError for a bad text."""
+    if position is None:
+        return game.initial_state()
+    try:
+        return game.state_from_text(position)
+    except PositionError as e:
+        raise UsageError(f"--position: {e}") from None
+
+
+# ------------------------------------------------------------------ JSON
+
+_emitted = [False]  # whether the running command printed its JSON object already
+
+
+def emit_json(data: object) -> None:
+    """Print a command's one JSON object, on one line."""
+    print(json.dumps(data, indent=None, separators=(", ", ": ")))
+    _emitted[0] = True
+
+
+def command_started() -> None:
+    """Forget the JSON printed by a previous command (`main` may run many in a process)."""
+    _emitted[0] = False
+
+
+def json_error(args: argparse.Namespace, message: str, errors: list[str] | None = None) -> None:
+    """With --json, a command that stops on an error still prints one object."""
+    if getattr(args, "json", False) and not _emitted[0]:
+        emit_json({"error": message} if errors is None else {"error": message, "errors": errors})

@@ -88,6 +88,91 @@ def test_bad_arguments_exit_2(capsys):
     assert code == 2 and "--depth must be 0 or more" in err
 
 
+# ---------------------------------------------------------------- compile
+
+def generated(name: str) -> str:
+    """The source compile_ruleset generates for a ruleset."""
+    from rulecraft.dsl.load import load
+    from rulecraft.interpreter.compile import compile_ruleset
+
+    return compile_ruleset(load(name)).source
+
+
+def test_compile_prints_a_summary(capsys):
+    lines = generated("three-musketeers").count("\n")
+    code, out, err = run(capsys, "compile", "three-musketeers")
+    assert (code, err) == (0, "")
+    assert out == f"three-musketeers: ok (Three Musketeers: 2 ply rules compiled to {lines:,} lines of Python)\n"
+    assert run(capsys, "compile", "-q", "three-musketeers") == (0, "", "")
+    lines = generated("tic-tac-toe").count("\n")
+    assert run(capsys, "compile", "tic-tac-toe") == (
+        0, f"tic-tac-toe: ok (Tic-tac-toe: 1 ply rule compiled to {lines:,} lines of Python)\n", "")
+
+
+def test_compile_emit_source_prints_the_generated_python(capsys):
+    code, out, err = run(capsys, "compile", "tic-tac-toe", "--emit-source")
+    assert (code, err) == (0, "")
+    assert out == generated("tic-tac-toe")
+    assert sum(line.startswith("def ") for line in out.splitlines()) >= 2
+    compile(out, "tic-tac-toe.py", "exec")  # valid Python (a SyntaxError fails the test)
+
+
+def test_compile_emit_model_prints_the_checked_model(capsys):
+    code, out, err = run(capsys, "compile", "tic-tac-toe", "--emit-model")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[:2] == ["Ruleset", "  title: 'Tic-tac-toe'"]
+    # the one ply rule: a mark placed on an empty cell
+    at = lines.index("    - Ply")
+    assert lines[at:at + 6] == ["    - Ply", "        name: 'place'", "        owner: OWN",
+                                "        kind: 'mark'", "        motion:", "          Place"]
+
+
+def test_compile_emits_the_golden_source(capsys):
+    # tests/golden/ pins the generated code; the command prints exactly that
+    with open(os.path.join(os.path.dirname(__file__), "golden", "three-musketeers.py")) as f:
+        assert run(capsys, "compile", "three-musketeers", "--emit-source") == (0, f.read(), "")
+
+
+def test_compile_json(capsys, tmp_path, monkeypatch):
+    source = generated("tic-tac-toe")
+    summary = {"file": "tic-tac-toe", "title": "Tic-tac-toe", "rules": 1, "lines": source.count("\n")}
+    code, out, _ = run(capsys, "compile", "tic-tac-toe", "--json")
+    assert (code, json.loads(out)) == (0, summary)
+    code, out, _ = run(capsys, "compile", "tic-tac-toe", "--json", "--emit-source")
+    assert (code, json.loads(out)) == (0, {**summary, "source": source})
+
+
+def test_compile_reports_errors_like_check(capsys, write_game):
+    path = write_game('game "x"\nboard square 3 x 3\nplayers A, B\npiece p: owner C, symbol P\n')
+    code, out, err = run(capsys, "compile", path, "--emit-source")
+    assert (code, out) == (1, "")
+    assert err == run(capsys, "check", path)[2]
+    assert f"{path}:4:16: error: unknown player 'C'" in err
+    code, out, _ = run(capsys, "compile", path, "--json")
+    data = json.loads(out)
+    assert code == 1 and data["error"] == "the ruleset has errors"
+    assert any(e.startswith(f"{path}:4:16: error: unknown player 'C'") for e in data["errors"])
+
+
+# ---------------------------------------------------------------- the main parser
+
+def test_version(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr() == (f"rulecraft {version('rulecraft')}\n", "")
+
+
+def test_no_arguments_print_the_help(capsys):
+    assert cli.main([]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out == cli.build_parser().format_help()
+    assert out.startswith("usage: rulecraft [-h] [--version] COMMAND ...\n")
+
+
 def test_info_json(capsys):
     code, out, _ = run(capsys, "info", "3-spot", "--json")
     data = json.loads(out)
@@ -318,8 +403,8 @@ def test_the_help_in_docs_cli_is_the_programs(monkeypatch, capsys):
     doc = (Path(__file__).parent.parent / "docs" / "CLI.md").read_text()
     section = doc[doc.index("## Help of every command"):]
     blocks = re.findall(r"```console\n\$ rulecraft (.*?)--help\n(.*?)```", section, re.S)
-    assert [name.strip() for name, _ in blocks] == ["", "check", "info", "perft", "random", "play",
-                                                    "test", "solve", "analyze", "completion"]
+    assert [name.strip() for name, _ in blocks] == ["", "check", "compile", "info", "perft", "random",
+                                                    "play", "test", "solve", "analyze", "completion"]
     for name, shown in blocks:
         with pytest.raises(SystemExit):
             cli.main(name.split() + ["--help"])
@@ -328,6 +413,9 @@ def test_the_help_in_docs_cli_is_the_programs(monkeypatch, capsys):
 
 @pytest.mark.parametrize("words, expected", [
     (["ch"], ["check"]),
+    (["comp"], ["compile", "completion"]),
+    (["compile", "tic-t"], ["tic-tac-toe"]),
+    (["compile", "x.game", "--e"], ["--emit-model", "--emit-source"]),
     (["check", "three-m"], ["three-musketeers"]),
     (["play", "x.game", "--pl"], ["--players"]),
     (["play", "x.game", "--players", "human,a"], ["human,alphabeta:"]),

@@ -88,7 +88,69 @@ def test_the_installed_command_stopped_by_ctrl_c(tmp_path):
 
 
 def test_importing_the_entry_point_loads_nothing_heavy():
+    heavy = ("lark", "networkx", "rulecraft.dsl.load", "rulecraft.dsl.diagnostics", "importlib.metadata")
     code = ("import sys\nimport rulecraft.interpreter.entry\n"
-            "print(sorted(m for m in ('lark', 'networkx', 'rulecraft.dsl.load') if m in sys.modules))")
+            f"print(sorted(m for m in {heavy!r} if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "[]"
+
+
+# ---------------------------------------------------------------- python -m rulecraft, --version
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def declared_version() -> str:
+    """pyproject.toml's version: the one place it is written."""
+    import tomllib
+
+    with open(os.path.join(REPO, "pyproject.toml"), "rb") as f:
+        return tomllib.load(f)["project"]["version"]
+
+
+def python_m(*args: str, cwd: str) -> tuple[int, str, str]:
+    done = subprocess.run([sys.executable, "-m", "rulecraft", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=60)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_the_version_is_the_declared_one():
+    import rulecraft
+
+    assert declared_version() == "0.1.0"
+    assert rulecraft.__version__ == declared_version()
+    with pytest.raises(AttributeError):
+        rulecraft.no_such_name
+
+
+def test_python_m_rulecraft_version(tmp_path):
+    assert python_m("--version", cwd=str(tmp_path)) == (0, "rulecraft 0.1.0\n", "")
+
+
+def test_python_m_rulecraft_runs_a_command(tmp_path):
+    assert python_m("check", "3-spot", cwd=str(tmp_path)) == (0, "3-spot: ok (3-Spot: 9 cells, 3 opening plies)\n", "")
+    code, _, err = python_m("perft", "3-spot", cwd=str(tmp_path))
+    assert code == 2 and "the following arguments are required: --depth" in err
+
+
+def test_python_m_rulecraft_in_the_checkout():
+    # There the checkout's rulecraft/ folder comes first on sys.path; the subpackages are
+    # found all the same.
+    assert python_m("--version", cwd=REPO) == (0, "rulecraft 0.1.0\n", "")
+    assert python_m("check", "3-spot", cwd=REPO)[:2] == (0, "3-spot: ok (3-Spot: 9 cells, 3 opening plies)\n")
+
+
+def test_no_arguments_print_the_help(tmp_path):
+    code, out, err = python_m(cwd=str(tmp_path))
+    assert (code, err) == (0, "")
+    assert out.startswith("usage: rulecraft [-h] [--version] COMMAND ...\n\nCheck, inspect, play and analyse ")
+    assert out == python_m("--help", cwd=str(tmp_path))[1]
+
+
+@pytest.mark.skipif(not os.path.exists(SCRIPT), reason="the rulecraft script is not installed beside this Python")
+def test_the_installed_command_version_and_help(tmp_path):
+    done = subprocess.run([SCRIPT, "--version"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "rulecraft 0.1.0\n", "")
+    done = subprocess.run([SCRIPT], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == python_m("--help", cwd=str(tmp_path))[1]

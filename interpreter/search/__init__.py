@@ -6,17 +6,19 @@
 - `AlphaBeta(game).search(state, depth=..., time_limit=...)`: negamax, table, deepening;
 - `MCTS(game, iterations=..., seed=...).choose(state)`: UCT with random playouts;
 - `ProofSearch(game, player).prove(state)`: df-pn, for a forced win in large finite games;
-- `make_agent(spec, game, seed)`: players for `rulecraft play` (random, mcts:N, ...).
+- `make_agent(spec, game, seed)`: programs that play (random, mcts:N, ...), and
+  `make_player(spec, game, seed, stdin, stdout)`: those and `human`, for `rulecraft play`.
 
 See examples/search_api.py and docs/SOLUTIONS.md.
 """
 
-from .agents import make_agent
+from .agents import QuitGame, make_agent, make_player
 from .alphabeta import AlphaBeta, SearchResult
 from .mcts import MCTS
 from .proof import ProofResult, ProofSearch
 from .solver import Solution, SolutionFileError, SolveError, Value, solve
 from .symmetry import board_symmetries
 
-__all__ = ["AlphaBeta", "MCTS", "ProofResult", "ProofSearch", "SearchResult", "Solution",
-           "SolutionFileError", "SolveError", "Value", "board_symmetries", "make_agent", "solve"]
+__all__ = ["AlphaBeta", "MCTS", "ProofResult", "ProofSearch", "QuitGame", "SearchResult", "Solution",
+           "SolutionFileError", "SolveError", "Value", "board_symmetries", "make_agent", "make_player",
+           "solve"]

@@ -1,6 +1,8 @@
-"""Players that choose plies by search: `make_agent(spec, game, seed)`.
+"""Who makes the plies in `rulecraft play`: a person at the terminal, or a program.
 
-Specs:
+`make_player(spec, game, seed, stdin, stdout)` takes every spec of `play --players`;
+`make_agent(spec, game, seed)` the programs' only:
+- `human` (make_player only): plies typed at the terminal (`human_agent`);
 - `random`: a uniformly random legal ply;
 - `mcts:N` (N iterations a ply) or `mcts:Ts` (T seconds a ply, e.g. `mcts:0.5s`);
 - `alphabeta:DEPTH` or `alphabeta:DEPTH:T` (at most T seconds a ply);
@@ -16,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from typing import Callable
+from typing import Callable, TextIO
 
 from ..game import Action, Game, State
 from .alphabeta import MAX_DEPTH, AlphaBeta
@@ -27,6 +29,11 @@ Agent = Callable[[State], Action]
 SPECS = "random, mcts:N, mcts:Ts, alphabeta:DEPTH[:T], perfect, perfect:PATH"
 MAX_ITERATIONS = 100_000_000
 MAX_SECONDS = 86_400.0  # a day a ply
+MAX_LINE = 4096  # characters of one typed line; a longer one is refused whole
+
+
+class QuitGame(Exception):
+    """The person at the terminal asked to stop."""
 
 
 def _shown(text: str) -> str:
@@ -116,3 +123,42 @@ def make_agent(spec: str, game: Game, seed: int | None = None, also_known: str =
         return perfect_agent(game, solution, rng)
     known = f"{also_known}, {SPECS}" if also_known else SPECS
     raise ValueError(f"unknown player {_shown(spec)} (known: {known})")
+
+
+def human_agent(game: Game, stdin: TextIO, stdout: TextIO) -> Agent:
+    """Reads plies in notation (any case, or a shorter form naming one ply); `?` lists the
+    legal plies, `quit` (or end of input) raises QuitGame."""
+
+    def choose(state: State) -> Action:
+        while True:
+            stdout.write(f"{game.players[game.to_move(state)]}> ")
+            stdout.flush()
+            line = stdin.readline(MAX_LINE)
+            if len(line) == MAX_LINE and not line.endswith("\n"):
+                while line and not line.endswith("\n"):  # the rest of the overlong line
+                    line = stdin.readline(MAX_LINE)
+                stdout.write(f"a ply is at most {MAX_LINE:,} characters\n")
+                continue
+            if not line or line.strip() in ("quit", "exit", "q"):
+                raise QuitGame
+            text = line.strip()
+            if not text:
+                continue
+            if text in ("?", "moves", "help"):
+                stdout.write(", ".join(game.action_to_text(state, a)
+                                       for a in game.legal_actions(state)) + "\n")
+                continue
+            try:
+                return game.action_from_input(state, text)
+            except ValueError as e:  # IllegalActionError, or anything else the text breaks
+                stdout.write(f"{e}\n")
+
+    return choose
+
+
+def make_player(spec: str, game: Game, seed: int | None, stdin: TextIO, stdout: TextIO) -> Agent:
+    """A player of `rulecraft play` from its spec: `human` reads `stdin`, any other spec is
+    `make_agent`'s (a ValueError for an unknown one)."""
+    if spec.strip() == "human":
+        return human_agent(game, stdin, stdout)
+    return make_agent(spec, game, seed, also_known="human")

@@ -1,4 +1,4 @@
-"""The `solve` and `analyze` subcommands (registered by interpreter/cli.py's COMMAND_MODULES).
+"""The `solve` and `analyze` subcommands (`register`, called by interpreter/cli.py).
 
     rulecraft solve FILE [--position TEXT] [--json] [--symmetry] [--save PATH] [--proof]
                          [--max-positions N] [--max-memory SIZE]
@@ -16,25 +16,19 @@ import os
 import sys
 import time
 
+from ..commands import UsageError, add_command, emit_json, load_or_report, start_state
 from ..game import Game, State
-from ..commands import add_command
 from .proof import proof_value
 from .solver import AUTO, OutOfMemory, Solution, SolveError, parse_size, printable, solve
 
-USAGE = 2
-
 
 def _setup(args) -> tuple[Game, State]:
-    from ..cli import load_or_report, start_state  # the main CLI imports this module
-
     game = load_or_report(args.file)
     return game, start_state(game, args.position)
 
 
 def _fail(args, message: str):
     """A usage error; with --json, the JSON object `{"error": message}` on stdout first."""
-    from ..cli import UsageError, emit_json
-
     if args.json:
         emit_json({"error": message})
     return UsageError(message)
@@ -74,9 +68,7 @@ def _describe(game: Game, state: State, value: str, remoteness: int | None) -> s
     return f"{value} for {who} (the player to move) in {remoteness} plies"
 
 
-def cmd_solve_by_proof(game: Game, state: State, args) -> int:
-    from ..cli import emit_json
-
+def cmd_solve_by_proof(game: Game, state: State, args: argparse.Namespace) -> int:
     begin = time.perf_counter()
     failed = None
     try:
@@ -104,11 +96,9 @@ def cmd_solve_by_proof(game: Game, state: State, args) -> int:
     return 0
 
 
-def cmd_solve(args) -> int:
+def cmd_solve(args: argparse.Namespace) -> int:
     game, state = _setup(args)
     if args.proof:
-        from ..cli import UsageError
-
         if args.save:
             raise UsageError("--proof finds a value only; it has no solution to --save")
         return cmd_solve_by_proof(game, state, args)
@@ -126,8 +116,6 @@ def cmd_solve(args) -> int:
             raise _fail(args, f"--save: {printable(args.save)}: cannot write "
                               f"({e.strerror or e})") from None
     if args.json:
-        from ..cli import emit_json
-
         emit_json({"value": value, "remoteness": remoteness, "positions": len(sol), "best": best})
         return 0
     st = sol.stats
@@ -146,9 +134,7 @@ def cmd_solve(args) -> int:
     return 0
 
 
-def cmd_analyze(args) -> int:
-    from ..cli import UsageError, emit_json
-
+def cmd_analyze(args: argparse.Namespace) -> int:
     game, state = _setup(args)
     if args.solution:
         try:
@@ -185,8 +171,6 @@ def cmd_analyze(args) -> int:
 
 def _check_writable(path: str) -> None:
     """Refuse a --save path that cannot be written before spending time on the solve."""
-    from ..cli import UsageError
-
     shown = printable(path)
     try:
         where = os.path.dirname(os.path.abspath(path))
@@ -232,7 +216,7 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="report progress on stderr (the default when it is a terminal)")
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `solve` and `analyze` to the main parser's subcommands."""
     p = add_command(subparsers, "solve", "solve exactly: value, remoteness, positions, optimal first plies",
                     "Solve the game from the setup (or a position): every reachable position is "
