@@ -45,7 +45,7 @@ def parts():
     return json.loads(data[12:12 + hlen]), data[12 + hlen:-32]
 
 
-def build(header, body=None, magic=b"RCSOLVE2", checksum=True) -> bytes:
+def build(header, body=None, magic=b"RCSOLVE3", checksum=True) -> bytes:
     """A file from its parts, with a correct checksum (unless told otherwise)."""
     blob = header if isinstance(header, bytes) else json.dumps(header).encode()
     data = magic + len(blob).to_bytes(4, "little") + blob + (parts()[1] if body is None else body)
@@ -126,13 +126,21 @@ def test_a_file_of_the_first_format_asks_for_a_new_solve(tmp_path):
         "solve the game again (rulecraft solve FILE --save PATH)")
 
 
+def test_a_file_of_the_second_format_asks_for_a_new_solve(tmp_path):
+    # format 2 packed every variable, reserve and remembered slot in 16 bits; format 3
+    # packs each slot as its kind needs, so a key of one means nothing to the other
+    assert load_error(tmp_path, b"RCSOLVE2" + good_bytes()[8:]) == (
+        "solution format 2, from an earlier rulecraft, packs its positions otherwise and is no "
+        "longer read: solve the game again (rulecraft solve FILE --save PATH)")
+
+
 def test_a_file_of_a_newer_format(tmp_path):
-    assert load_error(tmp_path, b"RCSOLVE3" + good_bytes()[8:]) == \
-        "solution format 3 is newer than this rulecraft reads (2)"
+    assert load_error(tmp_path, b"RCSOLVE4" + good_bytes()[8:]) == \
+        "solution format 4 is newer than this rulecraft reads (3)"
 
 
 def test_cut_inside_the_first_bytes(tmp_path):
-    assert load_error(tmp_path, b"RCSOLVE2\x01") == \
+    assert load_error(tmp_path, b"RCSOLVE3\x01") == \
         "truncated: 9 bytes, too short for a solution file"
 
 
@@ -190,9 +198,9 @@ def test_missing_field(tmp_path, name):
 
 
 @pytest.mark.parametrize("name, value, message", [
-    ("format", None, "header field 'format' must be 2, found null"),
-    ("format", 1, "header field 'format' must be 2, found 1"),
-    ("format", "2", "header field 'format' must be 2, found \"2\""),
+    ("format", None, "header field 'format' must be 3, found null"),
+    ("format", 2, "header field 'format' must be 3, found 2"),
+    ("format", "3", "header field 'format' must be 3, found \"3\""),
     ("title", None, "header field 'title' must be a string, found null"),
     ("title", 5, "header field 'title' must be a string, found 5"),
     ("players", None, "header field 'players' must be a list of player names, found null"),
@@ -713,7 +721,7 @@ def test_symmetry_tables_larger_than_the_cap():
 def test_an_overlong_typed_line_is_refused_whole():
     import io
 
-    from rulecraft.interpreter.players import make_player
+    from rulecraft.interpreter.search.agents import make_player
 
     game = game_of("tic-tac-toe")
     out = io.StringIO()

@@ -11,10 +11,12 @@ from rulecraft.interpreter.search.agents import make_agent
 from rulecraft.interpreter.search.alphabeta import AlphaBeta
 from rulecraft.interpreter.search.proof import ProofSearch, proof_value
 from rulecraft.interpreter.search.solver import Codec, Solution, SolveError, solve
-from rulecraft.interpreter.search.symmetry import (board_symmetries, candidate_symmetries,
-                                                   permute_state, sample_positions)
+from rulecraft.interpreter.layout import SlotKind
+from rulecraft.interpreter.search.symmetry import (Canonicalizer, board_symmetries,
+                                                   candidate_symmetries, permute_state,
+                                                   sample_positions)
 
-from conftest import game_of
+from conftest import all_rulesets, game_of
 
 # A neutral token on a strip a1..e1; each ply slides it 1 or 2 cells east; whoever puts it
 # on e1 wins. Distance d to e1: d % 3 == 0 loses. From a1 (d = 4): win in 3 (a1-b1, then
@@ -193,12 +195,114 @@ def test_symmetry_groups_follow_what_the_rules_refer_to():
     assert len(board_symmetries(game_of("3-spot-middle-points"), setups=False)) == 4
 
 
-def test_symmetries_the_rules_break_through_state_memory_are_dropped():
-    # Force 3 remembers the last slide (cells in a state slot the symmetry does not map):
-    # the board's 8 symmetries pass the static checks, and the sampled positions catch them
+def test_force_3_keeps_its_8_symmetries_with_the_previous_ply_mapped():
+    # Force 3 is a 3x3 board with diagonals, whose automorphisms are the 8 of the square
+    # (4 turns, 4 mirrors). Each keeps everything the rules refer to: the region `centre`
+    # (b2, fixed by all 8), the tiles' setup (every cell but b2), the direction sets
+    # `orthogonal` (turns and mirrors map orthogonal links to orthogonal links) and `all`;
+    # `last_ply(slide, double)` names rules, not directions. The state remembers the last
+    # slide's cells (`previous.from`, `previous.here`), and these are mapped with the board,
+    # so all 8 also pass the check on sampled positions (before, when only the piece masks
+    # were mapped, that check dropped all but the identity).
     game = game_of("force-3")
+    perms = board_symmetries(game)
     assert len(candidate_symmetries(game)) == 8
-    assert board_symmetries(game) == [tuple(range(9))]
+    assert len(perms) == 8 == len(set(perms)) and perms[0] == tuple(range(9))
+
+
+def _remembering(game, count):
+    """Sampled positions of `game` that remember a previous ply's cells."""
+    M = game.layout.memory
+    return [s for s in sample_positions(game, 400, seed=7) if s[M]][:count]
+
+
+def test_force_3_images_of_a_position_share_its_canonical_form():
+    game = game_of("force-3")
+    perms = board_symmetries(game)
+    codec = Codec(game)
+    canon = Canonicalizer(perms, codec.masks, codec.cells)
+    M = game.layout.memory
+    for s in _remembering(game, 20):
+        images = [permute_state(game, s, p) for p in perms]
+        assert len({codec.pack(x) for x in images}) > 1  # the images are other positions
+        assert len({canon.canonical(codec.pack(x)) for x in images}) == 1
+        for p, x in zip(perms, images):  # the remembered cells went with the board
+            assert [x[M + 1], x[M + 2]] == [sum(1 << p[c] for c in range(9) if s[i] >> c & 1)
+                                            for i in (M + 1, M + 2)]
+            assert x[M] == s[M]  # the rule is kept: it names a rule, not a direction
+
+
+# Tic-tac-toe with three stones each and a rover on b2 that either player may roll one
+# cell instead of dropping a stone, but not straight back: the state remembers the last
+# roll's cells, which a board symmetry must map for any of the 8 to survive.
+ROVER = """
+game "Rover"
+board square 3 x 3
+players Cross, Nought
+piece rover: neutral, symbol R
+piece stone: owner each, reserve 3, symbol X/O
+setup rover: b2
+ply drop: place own stone onto empty
+ply roll: move rover step orthogonal onto empty where not undoes(roll)
+end three: mover wins if line(3, own stone, all, contiguous)
+"""
+
+
+def _same_everywhere(game, full, reduced):
+    """Every position the full solution holds has the same value and remoteness in the
+    reduced one."""
+    for i, key in enumerate(full.keys):
+        s = full.codec.unpack(key)
+        assert reduced.lookup(s) == full.lookup(s), game.state_to_text(s)
+
+
+def test_symmetry_on_and_off_agree_where_the_state_remembers_cells(write_game):
+    game = load_game(write_game(ROVER))
+    assert len(board_symmetries(game)) == 8
+    full, reduced = solve(game), solve(game, symmetry=True)
+    assert (len(full), len(reduced)) == (59_337, 7_573)
+    assert full.lookup(full.root) == reduced.lookup(reduced.root) == ("draw", None)
+    _same_everywhere(game, full, reduced)
+
+
+@pytest.mark.slow
+def test_symmetry_on_and_off_agree_on_force_3():
+    game = game_of("force-3")
+    full, reduced = solve(game), solved("force-3", True)
+    assert (len(full), len(reduced)) == (267_577, 33_921)
+    assert full.lookup(full.root) == reduced.lookup(reduced.root) == ("win", 9)
+    _same_everywhere(game, full, reduced)
+
+
+def _cells_mask(cells, n):
+    return sum(1 << c for c in cells if c < n)
+
+
+@pytest.mark.parametrize("name", all_rulesets())
+def test_every_slot_is_mapped_or_kept_by_its_kind(name):
+    game = game_of(name)
+    layout, n = game.layout, game.board.size
+    mapped = {SlotKind.PIECES, SlotKind.LAST_CELLS}
+    assert {s.kind for s in layout.slots if s.kind.holds_cells} <= mapped
+    assert [s.index for s in layout.slots] == list(range(layout.length))
+    # cells 0 and 1 in every mask, a distinct number elsewhere; a turn by one cell
+    state = tuple(_cells_mask((0, 1), n) if s.kind in mapped else 100 + s.index
+                  for s in layout.slots)
+    perm = tuple((c + 1) % n for c in range(n))
+    image = permute_state(game, state, perm)
+    for s in layout.slots:
+        want = _cells_mask((1, 2 % n), n) if s.kind in mapped else state[s.index]
+        assert image[s.index] == want, (s, image[s.index])
+    codec = Codec(game)
+    assert codec.mask_slots == layout.cell_slots()
+    assert sorted(list(codec.mask_slots) + [f.slot for f in codec.fields]) == \
+        list(range(layout.length))
+
+
+def test_some_bundled_ruleset_remembers_cells():
+    # so that the test above meets a LAST_CELLS slot
+    kinds = {s.kind for name in all_rulesets() for s in game_of(name).layout.slots}
+    assert SlotKind.LAST_CELLS in kinds and SlotKind.LAST_RULE in kinds
 
 
 def test_symmetries_map_plies_to_plies():
@@ -354,6 +458,45 @@ def test_codec_round_trips_and_refuses_what_it_cannot_store():
     s[game.layout.var_offsets["score"]] = 1 << 20
     with pytest.raises(SolveError):
         codec.pack(tuple(s))
+
+
+COUNTED = """
+game "Counted"
+board square 3 x 1
+players First, Second
+piece stone: owner each, reserve 2, symbol F/S
+var drops = 0 in 0..6
+ply drop: place own stone onto empty then drops += 1
+end full: draw if count(empty) == 0
+"""
+
+
+def test_codec_packs_each_slot_as_its_kind_needs(write_game):
+    game = load_game(write_game(COUNTED))
+    codec = Codec(game)
+    widths = {game.layout.slots[f.slot].name: (f.low, f.high, f.width) for f in codec.fields}
+    assert widths == {"player": (0, 1, 1), "phase": (0, 0, 0), "drops": (0, 6, 3),
+                      "reserve.stone/First": (0, 2, 2), "reserve.stone/Second": (0, 2, 2),
+                      "outcome": (-1, 2, 2)}
+    assert codec.bits == 2 * 3 + 1 + 0 + 3 + 2 + 2 + 2
+    for s in sample_positions(game, 100, seed=2):
+        assert codec.unpack(codec.pack(s)) == s
+    s = list(game.initial_state())
+    s[game.layout.var_offsets["drops"]] = 7
+    with pytest.raises(SolveError, match="^variable drops holds 7, outside 0 to 6, what a "
+                                         "solution can store$"):
+        codec.pack(tuple(s))
+    assert solve(game).lookup(game.initial_state()) == ("draw", None)
+
+
+def test_force_3_keys_shrink_to_7_bytes():
+    # 5 cell masks of 9 bits (3 piece types, the previous ply's from and here), the player
+    # (1 bit), one phase (0), two reserves of 0..3 (2 bits each), the previous rule 0..5
+    # (4 rules, 0 for none and 5 for a pass: 3 bits), the outcome -1..2 (2 bits)
+    codec = Codec(game_of("force-3"))
+    assert (codec.masks, codec.bits, codec.key_bytes) == (5, 45 + 1 + 4 + 3 + 2, 7)
+    for s in sample_positions(game_of("force-3"), 300, seed=4):
+        assert codec.unpack(codec.pack(s)) == s
 
 
 def test_max_positions_stops_a_solve():

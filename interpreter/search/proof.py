@@ -30,7 +30,8 @@ import time
 from dataclasses import dataclass
 
 from ..game import Game, State
-from .solver import AUTO, Codec, Progress, SolveError, _memory_limit, format_bytes
+from .codec import Codec, SolveError
+from .solver import AUTO, Progress, _memory_limit, format_bytes
 from .symmetry import Canonicalizer, Perm, board_symmetries, canonicalizer_bytes
 
 INF = 1 << 60
@@ -62,12 +63,12 @@ class ProofSearch:
         self.codec = Codec(game)
         perms = board_symmetries(game) if symmetry is True else list(symmetry or [])
         self.max_memory = _memory_limit(max_memory)
-        tables = canonicalizer_bytes(perms, self.codec.types, self.codec.cells) \
+        tables = canonicalizer_bytes(perms, self.codec.masks, self.codec.cells) \
             if len(perms) > 1 else 0
         if self.max_memory is not None and tables > self.max_memory:
             raise SolveError(f"the symmetry tables alone would need more than the memory cap "
                              f"of {format_bytes(self.max_memory)}", "memory")
-        self.canon = Canonicalizer(perms, self.codec.types, self.codec.cells) \
+        self.canon = Canonicalizer(perms, self.codec.masks, self.codec.cells) \
             if len(perms) > 1 else None
         self.epsilon = epsilon
         self.max_nodes = max_nodes
@@ -153,6 +154,34 @@ class ProofSearch:
             return INF, 0
         return self.table.get(self.key(state, dl), (1, 1))
 
+    def _children(self, state: State, cdl: int | None) -> list[tuple]:
+        """Each child of `state` once: (state, table key, fixed (pn, dn) or None, first
+        estimate), `cdl` plies left below them."""
+        g = self.game
+        kids = []
+        for c in dict.fromkeys(g.apply(state, a) for a in g.legal_actions(state)):
+            if g.is_terminal(c):
+                w = g.winner(c)
+                if w is None:
+                    self.saw_non_loss = True
+                kids.append((c, None, (0, INF) if w == self.player else (INF, 0), None))
+            elif cdl is not None and cdl <= 0:
+                self.saw_non_loss = True
+                kids.append((c, None, (INF, 0), None))
+            else:
+                k = self.key(c, cdl)
+                guess = (1, 1)
+                if self.mobility and k not in self.table:
+                    # df-pn+: a node with many plies is harder to prove where every ply
+                    # must be refuted (and to disprove where one ply suffices)
+                    n = len(g.legal_actions(c)) or 1
+                    guess = (1, n) if g.to_move(c) == self.player else (n, 1)
+                # a repetition of the current path is no win (see the module docstring)
+                repeats = k in self._path
+                self.saw_non_loss |= repeats
+                kids.append((c, k, (INF, 0) if repeats else None, guess))
+        return kids
+
     def _mid(self, state: State, thpn: int, thdn: int, dl: int | None) -> None:
         self.nodes += 1
         if not self.nodes & 8191:
@@ -168,30 +197,8 @@ class ProofSearch:
         key = self.key(state, dl)
         is_or = g.to_move(state) == self.player
         cdl = None if dl is None else dl - 1
-        # each child once: (state, table key, fixed (pn, dn) or None, first estimate)
-        kids = []
+        kids = self._children(state, cdl)
         table = self.table
-        for c in dict.fromkeys(g.apply(state, a) for a in g.legal_actions(state)):
-            if g.is_terminal(c):
-                w = g.winner(c)
-                if w is None:
-                    self.saw_non_loss = True
-                kids.append((c, None, (0, INF) if w == self.player else (INF, 0), None))
-            elif cdl is not None and cdl <= 0:
-                self.saw_non_loss = True
-                kids.append((c, None, (INF, 0), None))
-            else:
-                k = self.key(c, cdl)
-                guess = (1, 1)
-                if self.mobility and k not in table:
-                    # df-pn+: a node with many plies is harder to prove where every ply
-                    # must be refuted (and to disprove where one ply suffices)
-                    n = len(g.legal_actions(c)) or 1
-                    guess = (1, n) if g.to_move(c) == self.player else (n, 1)
-                # a repetition of the current path is no win (see the module docstring)
-                repeats = k in self._path
-                self.saw_non_loss |= repeats
-                kids.append((c, k, (INF, 0) if repeats else None, guess))
         if not kids:  # stuck without an end rule firing: the mover loses (the default rule)
             self.table[key] = (INF, 0) if is_or else (0, INF)
             return

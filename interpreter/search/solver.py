@@ -5,7 +5,8 @@ Values follow GamesmanClassic's convention, from the point of view of the player
 number of plies to the end under perfect play: the winner takes the shortest way, the loser
 the longest. Draws have no remoteness (None).
 
-Storage is compact: a position is packed into one integer (`Codec`), reduced to its
+Storage is compact: a position is packed into one integer (`codec.Codec`, slot by slot as
+the state layout types them), reduced to its
 canonical form under the board's symmetries when asked (`symmetry.Canonicalizer`), and
 the graph is kept as arrays of 32-bit indices (children and parents in CSR form), values
 in a bytearray, remoteness in a 32-bit array. The dict from key to index lives only while
@@ -14,12 +15,13 @@ search.
 
 Solution files (`Solution.save` / `Solution.load`) are plain binary, little-endian:
 
-    8 bytes   magic b"RCSOLVE2" (the last byte is the format version)
+    8 bytes   magic b"RCSOLVE3" (the last byte is the format version)
     4 bytes   header length H (unsigned, at most 16 MiB)
-    H bytes   header, JSON in UTF-8: format (2), title, players, fingerprint (SHA-256 of
+    H bytes   header, JSON in UTF-8: format (3), title, players, fingerprint (SHA-256 of
               the ruleset's source texts and state layout), root (the start position's
-              text), positions N, key_bytes K, codec (slot widths and biases),
-              symmetries (the cell permutations used), seconds
+              text), positions N, key_bytes K, codec (`Codec.describe`: which slots are
+              cell masks, each other slot's shift, bias and width), symmetries (the cell
+              permutations used), seconds
     N * K     keys, ascending, each K bytes unsigned
     N         values, one byte each: 1 win, 2 lose, 3 draw (for the player to move)
     N * 4     remoteness, unsigned 32-bit (0 for draws)
@@ -27,7 +29,10 @@ Solution files (`Solution.save` / `Solution.load`) are plain binary, little-endi
 
 `Solution.load` trusts nothing in a file: it checks every header field, the sizes, the
 checksum, the value codes and the order of the keys, and raises `SolutionFileError` (a
-ValueError) naming the file and what is wrong.
+ValueError) naming the file and what is wrong. Format 3 packs each slot as its kind
+needs (format 2 gave every slot but the masks, the player, the phase and the outcome 16
+bits, and did not map the previous ply's cells under symmetries); earlier formats are
+refused with a message asking for a new solve.
 
 Memory: `solve` estimates what it will need as the positions are found and stops with a
 SolveError past `max_memory` bytes, by default three quarters of the memory available
@@ -51,16 +56,18 @@ from dataclasses import dataclass
 from typing import NamedTuple, TextIO
 
 from ..game import Action, Game, State
+from .codec import Codec, SolveError
 from .symmetry import MAX_CANDIDATES, Canonicalizer, Perm, board_symmetries, canonicalizer_bytes
 
 WIN, LOSE, DRAW = 1, 2, 3
 VALUE_NAMES = {WIN: "win", LOSE: "lose", DRAW: "draw"}
 MAGIC_STEM = b"RCSOLVE"
-FORMAT = 2
+FORMAT = 3
+# Earlier formats, and why they are no longer read (a file of one asks for a new solve).
+OLD_FORMATS = {1: "has no checksum", 2: "packs its positions otherwise"}
 MAGIC = MAGIC_STEM + str(FORMAT).encode("ascii")
 CHECKSUM_BYTES = 32  # SHA-256
 MAX_HEADER = 16 << 20
-VAR_BITS = 16  # variables and other counters: -32768..32767
 
 # What a solve holds a position while it runs, in bytes, beyond its key (measured with
 # the bundled games, where the peak comes to 130-210 bytes a position plus 8 an edge:
@@ -68,16 +75,6 @@ VAR_BITS = 16  # variables and other counters: -32768..32767
 BYTES_PER_POSITION = 150
 BYTES_PER_EDGE = 8
 AUTO = "auto"  # max_memory: three quarters of the memory available at the start
-
-
-class SolveError(Exception):
-    """A solve that cannot be done (too many positions, too much memory, a state that
-    cannot be packed). `limit` names the cap that stopped it: "positions", "memory" or
-    None."""
-
-    def __init__(self, message: str, limit: str | None = None):
-        super().__init__(message)
-        self.limit = limit
 
 
 def printable(text: object) -> str:
@@ -255,76 +252,6 @@ def _memory_limit(max_memory: "int | str | None") -> int | None:
 def _uint32_array(n: int = 0) -> array:
     code = "I" if array("I").itemsize == 4 else "L"
     return array(code, bytes(4 * n)) if n else array(code)
-
-
-class Codec:
-    """Packs a state tuple into one non-negative int, the piece masks in the low bits.
-
-    Masks take one bit per cell; the player to move, the phase and the outcome take just
-    the bits they need; every other slot (variables, reserves, ...) takes VAR_BITS bits,
-    biased so that small negative values fit too.
-    """
-
-    def __init__(self, game: Game):
-        L = game.layout
-        n = game.board.size
-        rs = game.ruleset
-        phases = len(rs.first_turn or []) + len(rs.turn)
-        players = len(game.players)
-        self.length = L.length
-        self.types = L.types
-        self.cells = n
-        self.slots: list[tuple[int, int, int, int]] = []  # (slot, shift, bias, width)
-        shift = L.types * n
-        for i in range(L.types, L.length):
-            if i == L.P:
-                width, bias = max(1, (players - 1).bit_length()), 0
-            elif i == L.PH:
-                width, bias = max(1, (phases - 1).bit_length()), 0
-            elif i == L.OUT:
-                width, bias = (players + 1).bit_length(), 1
-            else:
-                width, bias = VAR_BITS, 1 << (VAR_BITS - 1)
-            self.slots.append((i, shift, bias, width))
-            shift += width
-        self.bits = shift
-        self.key_bytes = (shift + 7) // 8
-        self._mask_shifts = [(t, t * n) for t in range(L.types)]
-        self._limits = [(i, sh, bias, (1 << w) - 1) for i, sh, bias, w in self.slots]
-        self._names = {}  # slot -> what it holds, for messages
-        for name, first in L.var_offsets.items():
-            v = next((v for v in rs.vars if v.name == name), None)
-            count = players if v is not None and v.per_player else 1
-            for k in range(count):
-                self._names[first + k] = f"variable {name}" + (
-                    f" of {game.players[k]}" if count > 1 else "")
-
-    def pack(self, state: State) -> int:
-        key = 0
-        for t, sh in self._mask_shifts:
-            key |= state[t] << sh
-        for i, sh, bias, lim in self._limits:
-            v = state[i] + bias
-            if v < 0 or v > lim:
-                what = self._names.get(i, f"slot {i} of the state")
-                raise SolveError(f"{what} holds {state[i]:,}, outside {-bias:,} to "
-                                 f"{lim - bias:,}, what a solution can store")
-            key |= v << sh
-        return key
-
-    def unpack(self, key: int) -> State:
-        n = self.cells
-        full = (1 << n) - 1
-        out = [0] * self.length
-        for t, sh in self._mask_shifts:
-            out[t] = (key >> sh) & full
-        for i, sh, bias, lim in self._limits:
-            out[i] = ((key >> sh) & lim) - bias
-        return tuple(out)
-
-    def describe(self) -> dict:
-        return {"types": self.types, "cells": self.cells, "length": self.length,
-                "slots": [list(s) for s in self.slots]}
 
 
 def fingerprint(game: Game) -> str:
@@ -547,45 +474,14 @@ class Solution:
             return SolutionFileError(f"{printable(path)}: {what}")
 
         head = f.read(12)
-        if head[:7] != MAGIC_STEM or len(head) < 8:
-            raise bad("not a rulecraft solution file")
-        version = head[7:8]
-        if version != MAGIC[7:]:
-            if version == b"1":
-                raise bad("solution format 1, from an earlier rulecraft, has no checksum and "
-                          "is no longer read: solve the game again (rulecraft solve FILE "
-                          "--save PATH)")
-            if version.isdigit() and version > MAGIC[7:]:
-                raise bad(f"solution format {version.decode()} is newer than this rulecraft "
-                          f"reads ({FORMAT})")
-            raise bad("not a rulecraft solution file")
-        if len(head) < 12:
-            raise bad(f"truncated: {size:,} bytes, too short for a solution file")
-        hlen = int.from_bytes(head[8:12], "little")
-        if 12 + hlen + CHECKSUM_BYTES > size:
-            raise bad(f"damaged: the header length ({hlen:,} bytes) runs past the end of "
-                      f"the file ({size:,} bytes)")
-        if hlen > MAX_HEADER:
-            raise bad(f"damaged: a header length of {hlen:,} bytes is over the limit of "
-                      f"{MAX_HEADER:,}")
+        hlen = _check_magic(head, size, bad)
         blob = f.read(hlen)
         header = _parse_header(blob, bad)
         codec = Codec(game)
-        title = header["title"]
-        if header["fingerprint"] != fingerprint(game):
-            shown = title if len(title) <= 60 else title[:57] + "..."
-            raise bad(f"this solution was made for another ruleset ({shown!r}), or for "
-                      f"another version of this one: solve it again")
-        n, kb = header["positions"], header["key_bytes"]
-        if kb != codec.key_bytes or header["codec"] != codec.describe():
-            raise bad("the state layout differs from this game's")
+        _check_game(header, game, codec, bad)
         perms = _check_symmetries(header["symmetries"], codec.cells, bad)
-        try:
-            root = game.state_from_text(header["root"])
-        except ValueError as e:
-            why = printable(e)
-            why = why if len(why) <= 120 else why[:117] + "..."
-            raise bad(f"header field 'root' is not a position of this game ({why})") from None
+        root = _check_root(header["root"], game, bad)
+        n, kb = header["positions"], header["key_bytes"]
         expected = 12 + hlen + n * (kb + 5) + CHECKSUM_BYTES
         if size < expected:
             raise bad(f"truncated: {size:,} bytes where its header announces {expected:,}")
@@ -600,37 +496,89 @@ class Solution:
             digest.update(part)
         if digest.digest() != trailer:
             raise bad("checksum mismatch: the file is damaged or was edited")
-
-        raw = memoryview(body)[:n * kb]
-        if kb == 8:
-            keys: array | list[int] = array("Q")
-            keys.frombytes(raw)
-            if sys.byteorder == "big":
-                keys.byteswap()
-        else:
-            keys = [int.from_bytes(raw[i:i + kb], "little") for i in range(0, n * kb, kb)]
-        pos = n * kb
-        values = bytearray(body[pos:pos + n])
-        pos += n
-        rem = _uint32_array()
-        rem.frombytes(body[pos:pos + 4 * n])
-        if sys.byteorder == "big":
-            rem.byteswap()
-        wrong = values.translate(None, bytes(VALUE_NAMES))
-        if wrong:
-            i = min(values.find(b) for b in set(wrong))
-            raise bad(f"value byte {values[i]} at position {i:,} is not a value code "
-                      f"(1 win, 2 lose, 3 draw)")
-        if not all(map(int.__lt__, keys, islice(keys, 1, None))):
-            i = next(i for i in range(1, n) if not keys[i - 1] < keys[i])
-            raise bad(f"the keys are not in ascending order (position {i:,})")
+        keys, values, rem = _columns(body, n, kb, bad)
         if keys[-1] >> codec.bits:
             raise bad(f"key {n - 1:,} does not fit the state layout")
-        canon = Canonicalizer(perms, codec.types, codec.cells) if len(perms) > 1 else None
+        canon = Canonicalizer(perms, codec.masks, codec.cells) if len(perms) > 1 else None
         sol = cls(game, codec, canon, keys, values, rem, root, None, header["fingerprint"])
         if root not in sol:
             raise bad("its start position (header field 'root') is not among its positions")
         return sol
+
+
+def _check_magic(head: bytes, size: int, bad) -> int:
+    """The header length, once the magic, the format version and the length are sound."""
+    if head[:7] != MAGIC_STEM or len(head) < 8:
+        raise bad("not a rulecraft solution file")
+    version = head[7:8]
+    if version != MAGIC[7:]:
+        if version.isdigit() and int(version) in OLD_FORMATS:
+            raise bad(f"solution format {version.decode()}, from an earlier rulecraft, "
+                      f"{OLD_FORMATS[int(version)]} and is no longer read: solve the game "
+                      f"again (rulecraft solve FILE --save PATH)")
+        if version.isdigit() and version > MAGIC[7:]:
+            raise bad(f"solution format {version.decode()} is newer than this rulecraft "
+                      f"reads ({FORMAT})")
+        raise bad("not a rulecraft solution file")
+    if len(head) < 12:
+        raise bad(f"truncated: {size:,} bytes, too short for a solution file")
+    hlen = int.from_bytes(head[8:12], "little")
+    if 12 + hlen + CHECKSUM_BYTES > size:
+        raise bad(f"damaged: the header length ({hlen:,} bytes) runs past the end of "
+                  f"the file ({size:,} bytes)")
+    if hlen > MAX_HEADER:
+        raise bad(f"damaged: a header length of {hlen:,} bytes is over the limit of "
+                  f"{MAX_HEADER:,}")
+    return hlen
+
+
+def _check_game(header: dict, game: Game, codec: Codec, bad) -> None:
+    """That the file was made for this very ruleset, its positions packed as `codec` packs."""
+    if header["fingerprint"] != fingerprint(game):
+        title = header["title"]
+        shown = title if len(title) <= 60 else title[:57] + "..."
+        raise bad(f"this solution was made for another ruleset ({shown!r}), or for "
+                  f"another version of this one: solve it again")
+    if header["key_bytes"] != codec.key_bytes or header["codec"] != codec.describe():
+        raise bad("the state layout differs from this game's")
+
+
+def _check_root(text: str, game: Game, bad) -> State:
+    try:
+        return game.state_from_text(text)
+    except ValueError as e:
+        why = printable(e)
+        why = why if len(why) <= 120 else why[:117] + "..."
+        raise bad(f"header field 'root' is not a position of this game ({why})") from None
+
+
+def _columns(body: bytes, n: int, kb: int, bad) -> tuple["array | list[int]", bytearray, array]:
+    """The keys, values and remoteness of a checksummed body; the values must be value
+    codes and the keys strictly ascending."""
+    raw = memoryview(body)[:n * kb]
+    if kb == 8:
+        keys: array | list[int] = array("Q")
+        keys.frombytes(raw)
+        if sys.byteorder == "big":
+            keys.byteswap()
+    else:
+        keys = [int.from_bytes(raw[i:i + kb], "little") for i in range(0, n * kb, kb)]
+    pos = n * kb
+    values = bytearray(body[pos:pos + n])
+    pos += n
+    rem = _uint32_array()
+    rem.frombytes(body[pos:pos + 4 * n])
+    if sys.byteorder == "big":
+        rem.byteswap()
+    wrong = values.translate(None, bytes(VALUE_NAMES))
+    if wrong:
+        i = min(values.find(b) for b in set(wrong))
+        raise bad(f"value byte {values[i]} at position {i:,} is not a value code "
+                  f"(1 win, 2 lose, 3 draw)")
+    if not all(map(int.__lt__, keys, islice(keys, 1, None))):
+        i = next(i for i in range(1, n) if not keys[i - 1] < keys[i])
+        raise bad(f"the keys are not in ascending order (position {i:,})")
+    return keys, values, rem
 
 
 # Header fields: (check, what the check wants); `bool` is not taken for a number.
@@ -752,15 +700,51 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
         perms = board_symmetries(game, start=start)
     elif symmetry:
         perms = list(symmetry)
-    tables = canonicalizer_bytes(perms, codec.types, codec.cells) if len(perms) > 1 else 0
+    tables = canonicalizer_bytes(perms, codec.masks, codec.cells) if len(perms) > 1 else 0
     if max_memory is not None and tables > max_memory:
         raise SolveError(f"the symmetry tables alone would need more than the memory cap of "
                          f"{format_bytes(max_memory)}", "memory")
-    canon = Canonicalizer(perms, codec.types, codec.cells) if len(perms) > 1 else None
+    canon = Canonicalizer(perms, codec.masks, codec.cells) if len(perms) > 1 else None
     prog = Progress(progress, stream)
-
-    # ---- enumeration, breadth first: node i's children are edges[offsets[i]:offsets[i+1]]
     t0 = time.perf_counter()
+    graph = _enumerate(game, start, codec, canon, prog, max_positions, max_memory, tables)
+    t1 = time.perf_counter()
+    values, rem, level = _retrograde(graph, prog)
+    t2 = time.perf_counter()
+    prog.done()
+
+    # sorted keys for lookups by binary search
+    keys = graph.keys
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    if codec.bits <= 64:
+        skeys: array | list[int] = array("Q", (keys[k] for k in order))
+    else:
+        skeys = [keys[k] for k in order]
+    svalues = bytearray(values[k] for k in order)
+    srem = _uint32_array()
+    srem.extend(rem[k] for k in order)
+    terminal = len(keys) - graph.status.count(0)
+    stats = SolveStats(len(keys), len(graph.edges), terminal, len(perms) or 1, t1 - t0,
+                       t2 - t1, level)
+    return Solution(game, codec, canon, skeys, svalues, srem, start, stats, fingerprint(game))
+
+
+class _Graph(NamedTuple):
+    """The positions found, breadth first: node i's children are edges[offsets[i]:offsets[i+1]]."""
+
+    keys: list[int]
+    movers: bytearray  # the player to move
+    status: bytearray  # 0 going on, else WIN / LOSE / DRAW for the player to move
+    offsets: array
+    edges: array
+
+
+def _enumerate(game: Game, start: State, codec: Codec, canon: Canonicalizer | None,
+               prog: Progress, max_positions: int | None, max_memory: int | None,
+               tables: int) -> _Graph:
+    """Every position reachable from `start`; SolveError past `max_positions`, or once the
+    solve's estimated peak (`tables` bytes of symmetry tables and more) would pass
+    `max_memory` bytes."""
     pack, unpack = codec.pack, codec.unpack
     canonical = canon.canonical if canon is not None else (lambda k: k)
     legal, apply = game.legal_actions, game.apply
@@ -768,19 +752,17 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
     root_key = canonical(pack(start))
     per_position = BYTES_PER_POSITION + 2 * sys.getsizeof(root_key)  # the key and its index
 
-    def check_memory() -> None:
+    def check_memory() -> None:  # what follows (parents, values, sorting) is in the estimate
         need = tables + per_position * len(keys) + BYTES_PER_EDGE * len(edges)
         if max_memory is not None and need > max_memory:
             raise SolveError(f"stopped at {len(keys):,} positions: the solve would need more "
                              f"than the memory cap of {format_bytes(max_memory)}", "memory")
 
-    index: dict[int, int] = {root_key: 0}
+    index: dict[int, int] = {root_key: 0}  # freed on return, before the parents are built
     keys: list[int] = [root_key]
-    movers = bytearray()
-    status = bytearray()  # 0 going on, else WIN / LOSE / DRAW for the player to move
-    offsets = _uint32_array()
+    movers, status = bytearray(), bytearray()
+    offsets, edges = _uint32_array(), _uint32_array()
     offsets.append(0)
-    edges = _uint32_array()
     get = index.get
     i = 0
     while i < len(keys):
@@ -788,12 +770,10 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
         me = to_move(s)
         movers.append(me)
         if is_terminal(s):
-            w = winner(s)
-            status.append(DRAW if is_draw(s) else WIN if w == me else LOSE)
+            status.append(DRAW if is_draw(s) else WIN if winner(s) == me else LOSE)
         else:
             status.append(0)
-            kids = {canonical(pack(apply(s, a))) for a in legal(s)}
-            for ck in kids:
+            for ck in {canonical(pack(apply(s, a))) for a in legal(s)}:
                 j = get(ck)
                 if j is None:
                     j = len(keys)
@@ -809,12 +789,13 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
             check_memory()
             if not i & 4095:
                 prog.update(f"enumerating: {i:,} expanded, {len(keys):,} found")
-    check_memory()  # what follows (parents, values, sorting) is counted in the estimate
-    del index, get  # the bound method holds the dict too
-    n = len(keys)
-    t1 = time.perf_counter()
+    check_memory()
+    return _Graph(keys, movers, status, offsets, edges)
 
-    # ---- parents in CSR form
+
+def _parents(graph: _Graph) -> tuple[array, array]:
+    """The arcs reversed, in CSR form: node c's parents are parents[start[c]:start[c+1]]."""
+    n, offsets, edges = len(graph.keys), graph.offsets, graph.edges
     pcount = _uint32_array(n + 1)
     for j in edges:
         pcount[j + 1] += 1
@@ -827,28 +808,30 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
             c = edges[k]
             parents[fill[c]] = p
             fill[c] += 1
-    del fill
+    return pcount, parents
 
-    # ---- retrograde, level by level, so that the first win found is the quickest and the
-    # last child to be refuted gives the longest loss
+
+def _retrograde(graph: _Graph, prog: Progress) -> tuple[bytearray, array, int]:
+    """Values and remoteness of every node, and the number of levels.
+
+    Level by level from the ends, so that the first win found is the quickest and the last
+    child to be refuted gives the longest loss; what no level decides is a draw."""
+    n, movers, offsets = len(graph.keys), graph.movers, graph.offsets
+    pcount, parents = _parents(graph)
     values = bytearray(n)
     rem = _uint32_array(n)
     remaining = _uint32_array()
     remaining.extend(offsets[k + 1] - offsets[k] for k in range(n))
     frontier = []
-    terminal = 0
-    for k in range(n):
-        st = status[k]
+    for k, st in enumerate(graph.status):
         if st:
-            terminal += 1
             values[k] = st
             if st != DRAW:
                 frontier.append(k)
         elif remaining[k] == 0:  # no legal ply and no end rule fired: the mover loses
             values[k] = LOSE
             frontier.append(k)
-    level = 0
-    solved = len(frontier)
+    level, solved = 0, len(frontier)
     while frontier:
         nxt = []
         r1 = level + 1
@@ -874,22 +857,4 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
         solved += len(nxt)
         level += 1
         prog.update(f"retrograde: level {level}, {solved:,} of {n:,} decided")
-    for k in range(n):
-        if not values[k]:
-            values[k] = DRAW
-    t2 = time.perf_counter()
-    prog.done()
-
-    # ---- sorted keys for lookups by binary search
-    order = sorted(range(n), key=keys.__getitem__)
-    if codec.bits <= 64:
-        skeys: array | list[int] = array("Q", (keys[k] for k in order))
-    else:
-        skeys = [keys[k] for k in order]
-    svalues = bytearray(values[k] for k in order)
-    srem = _uint32_array()
-    srem.extend(rem[k] for k in order)
-    stats = SolveStats(n, len(edges), terminal, len(perms) or 1, t1 - t0, t2 - t1, level)
-    return Solution(game, codec, canon, skeys, svalues, srem, start, stats, fingerprint(game))
-
-
+    return values.replace(b"\0", bytes([DRAW])), rem, level

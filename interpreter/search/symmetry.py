@@ -12,10 +12,16 @@ refer to:
   links that have no direction stay links (so steps, slides and lines map to their own kind);
 - the placements of pieces covering several cells.
 
+A symmetry maps a position slot by slot as the state layout types them (`layout.SlotKind`):
+every slot holding cells (each piece type's mask, and the cells the previous ply left and
+reached, in a game that remembers it) is permuted; every other slot is kept: the player to
+move, the phase, variables, reserves, the outcome, and the previous ply's rule, which names
+a rule, not a direction (a rule's directions are checked above, with the direction sets).
+
 Rules can refer to more than these (a variable holding a cell, say), so each candidate is
 also checked on positions from seeded random playouts: the children of the mapped
 position must be the mapped children, with the same outcome. A candidate that fails is
-dropped. Only the cells move: player to move, phase and variables are left as they are.
+dropped.
 """
 
 from __future__ import annotations
@@ -144,9 +150,12 @@ def _permute_mask(mask: int, perm: Perm) -> int:
 
 
 def permute_state(game: Game, state: State, perm: Perm) -> State:
-    """The position with every piece moved from cell i to cell perm[i]."""
-    t = game.layout.types
-    return tuple(_permute_mask(x, perm) for x in state[:t]) + tuple(state[t:])
+    """The position with every cell i moved to cell perm[i]: each slot that holds cells is
+    permuted, the others kept (see the module docstring)."""
+    out = list(state)
+    for i in game.layout.cell_slots():
+        out[i] = _permute_mask(state[i], perm)
+    return tuple(out)
 
 
 def _commutes(game: Game, state: State, perm: Perm) -> bool:
@@ -186,51 +195,55 @@ def board_symmetries(game: Game, setups: bool = True, start: State | None = None
             if i == 0 or all(_commutes(game, s, p) for s in samples)]
 
 
-def canonicalizer_bytes(perms: list[Perm], types: int, cells: int) -> int:
-    """About what `Canonicalizer(perms, types, cells)` takes: a table of 256 ints (each as
+def canonicalizer_bytes(perms: list[Perm], masks: int, cells: int) -> int:
+    """About what `Canonicalizer(perms, masks, cells)` takes: a table of 256 ints (each as
     wide as a key's masks) per byte of the masks per symmetry other than the identity."""
     identity = tuple(range(cells))
     others = sum(1 for p in perms if tuple(p) != identity)
-    bits = types * cells
+    bits = masks * cells
     return others * ((bits + 7) // 8) * 256 * (8 + sys.getsizeof(1 << max(0, bits - 1)))
 
 
 class Canonicalizer:
     """Maps a packed position key to the least key of its images under the symmetries.
 
-    The masks occupy the low `types * cells` bits of a key (see `solver.Codec`), so a
-    symmetry permutes those bits only; it is applied a byte at a time from tables.
+    The `masks` slots that hold cells occupy the low `masks * cells` bits of a key, one
+    cell a bit (see `codec.Codec`), so a symmetry permutes those bits only; it is applied
+    a byte at a time from tables.
     """
 
-    def __init__(self, perms: list[Perm], types: int, cells: int):
+    def __init__(self, perms: list[Perm], masks: int, cells: int):
         self.perms = [tuple(p) for p in perms]
-        self.bits = types * cells
+        self.bits = masks * cells
         self.chunks = (self.bits + 7) // 8
         self.high_mask = ~((1 << self.bits) - 1)
-        self.tables: list[list[list[int]]] = []
         identity = tuple(range(cells))
-        for perm in self.perms:
-            if perm == identity:
-                continue
-            where = [t * cells + perm[c] for t in range(types) for c in range(cells)]
-            per_chunk = []
-            for j in range(self.chunks):
-                table = []
-                for byte in range(256):
-                    v = 0
-                    for b in range(8):
-                        pos = 8 * j + b
-                        if byte >> b & 1 and pos < self.bits:
-                            v |= 1 << where[pos]
-                    table.append(v)
-                per_chunk.append(table)
-            self.tables.append(per_chunk)
+        self.tables: list[list[list[int]]] = [
+            self._tables([t * cells + perm[c] for t in range(masks) for c in range(cells)])
+            for perm in self.perms if perm != identity]
+
+    def _tables(self, where: list[int]) -> list[list[int]]:
+        """For each byte of the masks, the image of each of its 256 values (bit b of the
+        masks goes to bit where[b])."""
+        out = []
+        for j in range(self.chunks):
+            table = []
+            for byte in range(256):
+                v = 0
+                for b in range(8):
+                    pos = 8 * j + b
+                    if byte >> b & 1 and pos < self.bits:
+                        v |= 1 << where[pos]
+                table.append(v)
+            out.append(table)
+        return out
 
     @property
     def order(self) -> int:
         return len(self.perms)
 
     def canonical(self, key: int) -> int:
+        """The least key among the images of `key`."""
         best = key
         high = key & self.high_mask
         for tabs in self.tables:
