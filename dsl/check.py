@@ -600,13 +600,13 @@ class _Checker:
         construct = constructs.SYNTAX[p.motion.kind]
         if p.kind != "piece" and p.kind not in self.kinds:
             self.error(p.kind_span, f"unknown piece '{p.kind}'", self.suggest(p.kind, self.kinds))
-        elif not construct.WIDE_PIECES and any(
+        elif not construct.wide_pieces and any(
                 self.kinds[k].size > 1 for k in ([p.kind] if p.kind != "piece" else self.kinds)):
             self.error(p.motion.span, f"pieces covering several cells move only `anywhere`; "
                                       f"'{p.motion.kind}' is not supported for them")
         elif p.kind == "piece":
             self.check_one_size(p)
-        self.check_dirs(p.motion.dirs, straight=construct.STRAIGHT)
+        self.check_dirs(p.motion.dirs, straight=construct.straight)
         construct.check(p, self.error, self.board.size)
         if p.motion.limit is not None:
             self.expect(p.motion.limit, "number", ply=True, here=False)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from rulecraft.dsl import ir
-from rulecraft.dsl.constructs import motion_module
+from rulecraft.dsl.constructs import motion_construct
 from rulecraft.dsl.ir import Word
 
 from . import limits, pyapply
@@ -50,14 +50,14 @@ class RuleGen:
         self.c, self.out, self.rs, self.t, self.L = c, c.out, c.rs, c.t, c.L
         self.ply, self.motion, self.p, self.code, self.types = ply, ply.motion, p, code, types
         self.multi = max(self.rs.types[t].size for t in types) > 1
-        self.module = motion_module(ply.motion)
+        self.module = motion_construct(ply.motion)
         onto = ply.onto
         self.tgt_level = 2 if ir.mentions(onto, Word.HERE) else 1 if ir.mentions(onto, Word.FROM) else 0
         mod = self.module
-        if mod.FROM_PER_CANDIDATE and self.tgt_level == 1:  # e.g. a push's `from`: known per line
+        if mod.from_per_candidate and self.tgt_level == 1:  # e.g. a push's `from`: known per line
             self.tgt_level = 2
         # A piece standing on another kind (`on KIND`) only ever moves onto one of those.
-        self.riders = not mod.FROM_PER_CANDIDATE and any(
+        self.riders = not mod.from_per_candidate and any(
             self.rs.types[t].carrier is not None for t in types)
 
     def begin(self) -> None:
@@ -65,13 +65,13 @@ class RuleGen:
         c, ply, code = self.c, self.ply, self.code
         self.tgt_src = c.expr(ply.onto, Ctx("s", self.p, here="here", frm="frm"))
         mod = self.module
-        self.hoist = Hoister(f"h{code}_", {"here", "path"} | ({"from"} if mod.FROM_PER_CANDIDATE else set()))
-        single = not self.multi and mod.FROM_A_CELL
+        self.hoist = Hoister(f"h{code}_", {"here", "path"} | ({"from"} if mod.from_per_candidate else set()))
+        single = not self.multi and mod.from_a_cell
         self.adj_path = {k: f"adjp{i}" for i, k in enumerate(path_adjacencies(ply))} \
-            if mod.PATH_GROWS else None
+            if mod.path_grows else None
         self.cx = Ctx("s", self.p, here="here", frm="frm", path="path", hoist=self.hoist,
                       single=single, adj_path=self.adj_path)
-        self.projected = closer_targets(c, ply) if mod.PROJECTS else None
+        self.projected = closer_targets(c, ply) if mod.projects else None
         self.where = c.expr(ply.where, self.cx) if ply.where is not None and self.projected is None \
             else None
         removals = [c.expr(e, self.cx) for e in ply.removals()]
@@ -114,7 +114,7 @@ class RuleGen:
         """The generator's start: the occupied cells if the motion reads them, the target."""
         if occ:
             self.line(1, f"occ = {self.c.occ('s')}")
-        if not self.module.PATH_GROWS and any(
+        if not self.module.path_grows and any(
                 ir.mentions(e, Word.PATH) for e in [self.ply.where] + self.ply.removals()):
             self.line(1, "path = 0")
         self.target(0, 1)

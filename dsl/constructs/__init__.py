@@ -1,36 +1,70 @@
-"""The constructs of the language, one module per family, found through `motion_module`.
+"""The constructs of the language, one module per family, found through the registry here.
 
-A motion's module holds what is particular to it: its action's fields and how its plies
-are found and made (`emit_support`, `emit_moves`, `emit_apply`, written through the
-back-end object passed in: these modules import only the model). `functions` holds the
-built-in functions of expressions. docs/DESIGN.md shows how to add one.
+A motion's module holds what is particular to it: its checks, its model node, what a
+back-end may assume of its plies, and how its plies are found and made (`emit_moves`,
+`emit_apply`, written through the back-end object passed in: these modules import only
+the model). A module states only what differs from a `Motion`'s defaults. `functions`
+holds the built-in functions of expressions. docs/DESIGN.md shows how to add one.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
 from types import ModuleType
+from typing import Any, Callable
 
 from .. import ir
 from . import anywhere, chain, leap, place, push, slide, step, walk
 
-MOTIONS: dict[type[ir.Motion], ModuleType] = {
-    ir.Step: step,
-    ir.Slide: slide,
-    ir.Walk: walk,
-    ir.Push: push,
-    ir.Anywhere: anywhere,
-    ir.Place: place,
-    ir.Leap: leap,
+
+def _nothing(*args: Any) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Motion:
+    """A motion construct, as its module defines it (upper-case names, functions)."""
+
+    name: str
+    straight: bool = False  # its directions must have a straight line (links have none)
+    wide_pieces: bool = False  # it may move pieces covering several cells
+    from_a_cell: bool = True  # the piece leaves one cell, `from` (table lookups on it work)
+    from_per_candidate: bool = False  # `from` is known only with `here` (a push's far end)
+    path_grows: bool = False  # the ply passes cells, `path`, kept as it goes
+    projects: bool = False  # `where closer(here, from, T)` is tested by projection on lines
+    check: Callable[..., None] = _nothing  # (syntax ply, error, board size): its own checks
+    lower: Callable[..., ir.Motion] | None = None  # (syntax, dirs, expr) -> its model node
+    emit_support: Callable[..., None] = _nothing  # Python written before its generators
+    emit_moves: Callable[..., None] | None = None  # a generator's body (once per sink)
+    emit_apply: Callable[..., None] | None = None  # its apply function
+
+    @classmethod
+    def of(cls, module: ModuleType) -> Motion:
+        """The construct a module defines: FLAGS in capitals, functions by name."""
+        values = {}
+        for f in fields(cls)[1:]:
+            attr = f.name if f.name in _FUNCTIONS else f.name.upper()
+            if hasattr(module, attr):
+                values[f.name] = getattr(module, attr)
+        return cls(module.__name__.rsplit(".", 1)[1], **values)
+
+
+_FUNCTIONS = {"check", "lower", "emit_support", "emit_moves", "emit_apply"}
+_ALL = [Motion.of(m) for m in (step, slide, walk, push, anywhere, place, leap)]
+CHAINED = Motion.of(chain)
+
+# By keyword, for the checker and the lowering (which read the syntax tree) ...
+SYNTAX: dict[str, Motion] = {c.name: c for c in _ALL}
+# ... and by model class, for the back-ends.
+MOTIONS: dict[type[ir.Motion], Motion] = {
+    ir.Step: SYNTAX["step"], ir.Slide: SYNTAX["slide"], ir.Walk: SYNTAX["walk"],
+    ir.Push: SYNTAX["push"], ir.Anywhere: SYNTAX["anywhere"], ir.Place: SYNTAX["place"],
+    ir.Leap: SYNTAX["leap"],
 }
 
 
-# The motions by their keyword, for the checker (which reads the syntax tree).
-SYNTAX: dict[str, ModuleType] = {module.__name__.rsplit(".", 1)[1]: module
-                                 for module in (step, slide, walk, push, anywhere, place, leap)}
-
-
-def motion_module(motion: ir.Motion) -> ModuleType:
-    """The module that generates a motion's plies (a chained slide has its own)."""
+def motion_construct(motion: ir.Motion) -> Motion:
+    """The construct that generates a motion's plies (a chained slide has its own)."""
     if isinstance(motion, ir.Slide) and motion.chained:
-        return chain
+        return CHAINED
     return MOTIONS[type(motion)]

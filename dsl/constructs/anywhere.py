@@ -7,6 +7,7 @@ several cells, (rule, piece type, placement index) (the board's placements of th
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
+
 from .. import ir
 from .. import model as m
 
@@ -16,29 +17,13 @@ if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
 FITS_MAX_CELLS = 16  # up to this size, the placements inside each set of free cells are tabled
 
 
-STRAIGHT = False
 WIDE_PIECES = True  # the one motion of pieces covering several cells
-
-
-# What the back-end may assume of this motion's plies:
-FROM_A_CELL = True  # the piece leaves one cell, `from` (table lookups on it work)
-FROM_PER_CANDIDATE = False  # `from` is known only with `here` (a push: the line's far end)
-PATH_GROWS = False  # the ply passes cells, `path`, kept as it goes
-PROJECTS = False  # `where closer(here, from, T)` is tested by projection along each line
 
 
 def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
           expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
     return ir.Anywhere(mo.span)
-
-
-def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
-    """Nothing particular to `anywhere`."""
-
-
-def emit_support(g: RuleGen) -> None:
-    pass
 
 
 def emit_moves(g: RuleGen) -> None:

@@ -17,28 +17,12 @@ if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
 
 
 STRAIGHT = True  # a jump follows a direction
-WIDE_PIECES = False
-
-
-# What the back-end may assume of this motion's plies:
-FROM_A_CELL = True  # the piece leaves one cell, `from` (table lookups on it work)
-FROM_PER_CANDIDATE = False  # `from` is known only with `here` (a push: the line's far end)
-PATH_GROWS = False  # the ply passes cells, `path`, kept as it goes
-PROJECTS = False  # `where closer(here, from, T)` is tested by projection along each line
 
 
 def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
           expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
     return ir.Leap(mo.span, dirs)
-
-
-def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
-    """Nothing particular to a leap (its directions are checked with every motion's)."""
-
-
-def emit_support(g: RuleGen) -> None:
-    pass
 
 
 def emit_moves(g: RuleGen) -> None:

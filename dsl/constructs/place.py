@@ -6,6 +6,7 @@ Action: (rule, piece type, cell[, removed cells]).
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
+
 from .. import ir
 from .. import model as m
 
@@ -13,29 +14,13 @@ if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
     from rulecraft.interpreter.pyrules import RuleGen
 
 
-STRAIGHT = False
-WIDE_PIECES = False
-
-
-# What the back-end may assume of this motion's plies:
-FROM_A_CELL = False  # the piece leaves one cell, `from` (table lookups on it work)
-FROM_PER_CANDIDATE = False  # `from` is known only with `here` (a push: the line's far end)
-PATH_GROWS = False  # the ply passes cells, `path`, kept as it goes
-PROJECTS = False  # `where closer(here, from, T)` is tested by projection along each line
+FROM_A_CELL = False  # a new piece comes from no cell (`from` is refused)
 
 
 def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
           expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
     return ir.Place(mo.span)
-
-
-def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
-    """Nothing here: `from` in a place ply is refused where expressions are typed."""
-
-
-def emit_support(g: RuleGen) -> None:
-    pass
 
 
 def emit_moves(g: RuleGen) -> None:

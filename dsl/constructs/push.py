@@ -17,14 +17,8 @@ if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
 
 
 STRAIGHT = True
-WIDE_PIECES = False
-
-
-# What the back-end may assume of this motion's plies:
-FROM_A_CELL = False  # the piece leaves one cell, `from` (table lookups on it work)
-FROM_PER_CANDIDATE = True  # `from` is known only with `here` (a push: the line's far end)
-PATH_GROWS = False  # the ply passes cells, `path`, kept as it goes
-PROJECTS = False  # `where closer(here, from, T)` is tested by projection along each line
+FROM_A_CELL = False
+FROM_PER_CANDIDATE = True  # `from`, the line's far end, is known with `here`
 
 
 def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
@@ -59,10 +53,6 @@ def _tables(g: RuleGen) -> tuple[str, str]:
             shifts[(di, h)] = (mask | 1 << h, [(1 << c, 1 << x) for c, x in zip(line, targets)])
     return (g.c.const(("push", n, tuple(dirs)), table, "PUSH"),
             g.c.const(("shift", n, tuple(dirs)), shifts, "SHIFT"))
-
-
-def emit_support(g: RuleGen) -> None:
-    pass
 
 
 def emit_moves(g: RuleGen) -> None:

@@ -18,14 +18,8 @@ if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
 
 
 STRAIGHT = True
-WIDE_PIECES = False
-
-
-# What the back-end may assume of this motion's plies:
-FROM_A_CELL = True  # the piece leaves one cell, `from` (table lookups on it work)
-FROM_PER_CANDIDATE = False  # `from` is known only with `here` (a push: the line's far end)
-PATH_GROWS = True  # the ply passes cells, `path`, kept as it goes
-PROJECTS = True  # `where closer(here, from, T)` is tested by projection along each line
+PATH_GROWS = True
+PROJECTS = True
 
 
 def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
@@ -80,10 +74,6 @@ def _norms(board: boards.Board, dirs: list[str]) -> list[int]:
     """Each direction's squared length in the metric."""
     mx, my = board.metric
     return [dx * dx * mx + dy * dy * my for dx, dy in _steps(board, dirs)]
-
-
-def emit_support(g: RuleGen) -> None:
-    pass
 
 
 def emit_moves(g: RuleGen) -> None:

@@ -13,29 +13,11 @@ from .. import model as m
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
     from rulecraft.interpreter.pyrules import RuleGen
 
-STRAIGHT = False  # takes links (directionless edges) as steps too
-WIDE_PIECES = False
-
-
-# What the back-end may assume of this motion's plies:
-FROM_A_CELL = True  # the piece leaves one cell, `from` (table lookups on it work)
-FROM_PER_CANDIDATE = False  # `from` is known only with `here` (a push: the line's far end)
-PATH_GROWS = False  # the ply passes cells, `path`, kept as it goes
-PROJECTS = False  # `where closer(here, from, T)` is tested by projection along each line
-
 
 def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
           expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
     return ir.Step(mo.span, dirs)
-
-
-def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
-    """Nothing particular to a step (its directions are checked with every motion's)."""
-
-
-def emit_support(g: RuleGen) -> None:
-    pass
 
 
 def emit_moves(g: RuleGen) -> None:

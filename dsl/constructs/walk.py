@@ -15,17 +15,6 @@ if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
     from rulecraft.interpreter.pyrules import RuleGen
 
 
-STRAIGHT = False
-WIDE_PIECES = False
-
-
-# What the back-end may assume of this motion's plies:
-FROM_A_CELL = True  # the piece leaves one cell, `from` (table lookups on it work)
-FROM_PER_CANDIDATE = False  # `from` is known only with `here` (a push: the line's far end)
-PATH_GROWS = False  # the ply passes cells, `path`, kept as it goes
-PROJECTS = False  # `where closer(here, from, T)` is tested by projection along each line
-
-
 def route_free(p: m.PlyDecl, exprs: list[m.Expr | None], error: Callable[..., None], what: str,
                hint: str | None) -> None:
     """`path` is refused where a ply is known by its ends, whatever the route."""
@@ -44,10 +33,6 @@ def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
 
 def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
     route_free(p, [p.where] + [e.value for e in p.effects if e.kind == "remove"], error, "walk", None)
-
-
-def emit_support(g: RuleGen) -> None:
-    pass
 
 
 def emit_moves(g: RuleGen) -> None:
