@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from rulecraft.dsl import ir
 from rulecraft.dsl.diagnostics import Diagnostic, RulesetError
@@ -146,16 +147,31 @@ def generate(rs: Ruleset) -> Generated:
 
 def _compile(rs: Ruleset) -> Compiled:
     g = generate(rs)
-    source, ns, rules, tables, layout = g.source, g.globals, g.rules, g.tables, g.layout
+    ns = g.globals
+    # The source is built from checked names' indices and integers only (see pysource).
+    exec(compile(g.source, f"<rulecraft {rs.path}>", "exec"), ns)  # noqa: S102
     phases, turn_start, next_phase = _phases(rs)
-    n_players = len(rs.players)
-    code_obj = compile(source, f"<rulecraft {rs.path}>", "exec")
-    exec(code_obj, ns)  # noqa: S102 - source built from checked names' indices and integers only
+    n_players, rules = len(rs.players), g.rules
     codes = {(r.name, r.player): r.code for r in rules}
     gens = [[[ns[f"moves_{codes[(name, p)]}"] for name in ph.plies if (name, p) in codes]
              for ph in phases] for p in range(n_players)]
     exists = [[[ns[f"has_{codes[(name, p)]}"] for name in ph.plies if (name, p) in codes]
                for ph in phases] for p in range(n_players)]
+    pass_ok = [ph.allows_pass for ph in phases]
+    has_move, skip = _turn_functions(g.layout, phases, exists, next_phase, turn_start, n_players)
+    ns.update(has_move=has_move, _skip=skip, PASS=[ns[f"pass_{p}"] for p in range(n_players)])
+    apply = [ns[f"apply_{r.code}"] for r in rules[:-1]] + [ns["apply_pass"]]
+    ends = [ns[f"ends_{p}"] for p in range(n_players)]
+    chains = {r.code: ns[f"chains_{r.code}"] for r in rules if r.chained}
+    captures, count_captures = _capture_functions(g.layout, rules, [ns[f"taken_{r.code}"] for r in rules[:-1]],
+                                                  ns["OPP"])
+    return Compiled(g.layout, g.tables, rules, apply, gens, pass_ok, turn_start, ends, g.source, chains,
+                    has_move, _when_stuck(rs, g.layout), captures, count_captures)
+
+
+def _turn_functions(layout: Layout, phases: list[TurnPhase], exists: list, next_phase: list[int],
+                    turn_start: int, n_players: int) -> tuple[Callable, Callable]:
+    """has_move(state) and skip(state list), which the end rules and turn order call."""
     pass_ok = [ph.allows_pass for ph in phases]
     when_possible = [ph.when_possible for ph in phases]
     P, PH = layout.P, layout.PH
@@ -187,12 +203,14 @@ def _compile(rs: Ruleset) -> Compiled:
                 b[PH] = nxt
         return False
 
-    ns.update(has_move=has_move, _skip=skip, PASS=[ns[f"pass_{p}"] for p in range(n_players)])
-    apply = [ns[f"apply_{r.code}"] for r in rules[:-1]] + [ns["apply_pass"]]
-    ends = [ns[f"ends_{p}"] for p in range(n_players)]
-    chains = {r.code: ns[f"chains_{r.code}"] for r in rules if r.chained}
-    taken = [ns[f"taken_{r.code}"] for r in rules[:-1]]
-    opp = ns["OPP"]
+    return has_move, skip
+
+
+def _capture_functions(layout: Layout, rules: list[RuleInfo], taken: list,
+                       opp: list) -> tuple[Callable, Callable]:
+    """captures(state, action) and count_captures(state, actions): the one definition of
+    what a ply takes (taken_N), counted in the opponent's pieces."""
+    P = layout.P
 
     def captures(s, a) -> int:
         """The opponent's pieces action `a` takes off the board (0 for a pass)."""
@@ -214,8 +232,7 @@ def _compile(rs: Ruleset) -> Compiled:
             theirs |= s[i]
         return [(counters[a[0]](s, a) & theirs).bit_count() for a in actions]
 
-    return Compiled(layout, tables, rules, apply, gens, pass_ok, turn_start, ends, source, chains,
-                    has_move, _when_stuck(rs, layout), captures, count_captures)
+    return captures, count_captures
 
 
 def _when_stuck(rs: Ruleset, layout: Layout):

@@ -74,6 +74,16 @@ def emit_support(g: RuleGen) -> None:
         line(2, f"limit = {g.plain_expr(motion.limit, 'sc')}")
     for name, src in hoist.outer + hoist.piece:
         line(2, f"{name} = {src}")
+    _segments(g, rays, removal, tgt if per_cell else None, adj_path, more)
+    line(1, "return found")
+    line(0, "")
+
+
+def _segments(g: RuleGen, rays: str, removal: str, tgt: str | None, adj_path: dict, more: str) -> None:
+    """From cell c, each straight segment in a new direction; a cell where it may stop is
+    a chain found, and the search goes on from it if the segment took pieces.
+    `tgt`: the target set when it is computed per cell (else it is known already)."""
+    line, motion = g.line, g.motion
     line(2, f"for di, ray in enumerate(({rays},)):")
     line(3, "if di == last: continue")  # the same direction is the same segment
     line(3, "path = 0")
@@ -87,7 +97,7 @@ def emit_support(g: RuleGen) -> None:
         line(4, "if n > limit: break")
     line(4, "here = BIT[d]")
     line(4, "if here & occ: break")
-    if per_cell:
+    if tgt is not None:
         line(4, f"tgt = {tgt}")
     # Each segment must take pieces still on the board, other than the mover: a chain ends.
     if all(g.opponents_only(e) for e in g.ply.removals()):
@@ -102,8 +112,6 @@ def emit_support(g: RuleGen) -> None:
     line(4, "path |= here")
     for key, var in adj_path.items():
         line(4, f"{var} |= {g.c.adj(key)}[d]")
-    line(1, "return found")
-    line(0, "")
 
 
 def emit_moves(g: RuleGen) -> None:
