@@ -375,3 +375,22 @@ def test_leap_perft_by_hand(tmp_path):
     #   b1-c1: b2 to a2, c2, b1, b3; c3 four                     8
     #   b1-b3 (b2 taken): c3-a3, c2, c4, d3                      4
     assert perft(game, 2) == [4, 25]
+
+
+def test_a_push_removes_what_its_effects_name(tmp_path):
+    # A pushes a1 into b1; `remove opponent's man & adjacent(here)` takes c1 (next to b1):
+    # B has no man left, A wins. (The generator listed the removal; apply dropped it.)
+    game = variant(tmp_path, "shove", '''game "Push and remove"
+board square 4 x 1
+players A, B
+piece man: owner each, symbol M/m
+setup man of A: a1
+setup man of B: c1
+ply shove: move own man push 1 e onto empty then remove opponent's man & adjacent(here)
+end gone: mover wins if count(opponent's man) == 0
+''')
+    s = game.initial_state()
+    assert legal(game, s) == ["a1-b1"]
+    assert game.captures(s, game.action_from_text(s, "a1-b1")) == 1
+    after = play(game, "a1-b1")
+    assert (occupied(game, after), game.winner(after)) == ({"b1"}, 0)

@@ -69,8 +69,9 @@ def emit_moves(g: RuleGen) -> None:
 
 def emit_apply(g: RuleGen) -> None:
     _, shift = _tables(g)
+    removes = g.removal is not None  # taken off first; the line then moves as it stands
     g.line(0, f"def taken_{g.code}(s, a):")  # what stands where the line moves in
-    g.line(1, f"return BIT[a[3]] & {g.c.occ('s')}")
+    g.line(1, f"return BIT[a[3]] & {g.c.occ('s')}" + (" | a[4]" if removes else ""))
     g.line(0, "")
     g.line(0, f"def apply_{g.code}(s, a):")
     g.line(1, f"clear, pairs = {shift}[(a[1], a[3])]")
@@ -79,10 +80,13 @@ def emit_apply(g: RuleGen) -> None:
     g.captured()
     g.line(1, "b = list(s)")
     g.line(1, f"for i in range({g.L.types}):")  # every stack on the line shifts one cell
-    g.line(2, "m = s[i]")
+    g.line(2, "m = s[i] & ~a[4]" if removes else "m = s[i]")
     g.line(2, "if m & clear:")
     g.line(3, "moved = m & ~clear")
     g.line(3, "for src, dst in pairs:")
     g.line(4, "if m & src: moved |= dst")
     g.line(3, "b[i] = moved")
+    if removes:
+        g.line(2, "else:")
+        g.line(3, "b[i] = m")
     g.finish()
