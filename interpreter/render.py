@@ -2,12 +2,34 @@
 
 from __future__ import annotations
 
+from typing import Callable, Sequence
+
 from rulecraft.dsl.board import LINK, Board
+from rulecraft.dsl.ir import PieceType
 
 LATTICE_MAX_SIDE = 6  # larger hexagons are drawn as dots only, to stay readable
 
 
-def draw(board: Board, symbol_at) -> str:
+def draw_position(board: Board, types: Sequence[PieceType], state: tuple[int, ...],
+                  symbol_at: Callable[[int], str]) -> str:
+    """The board with a position's pieces; `symbol_at(cell)` gives a cell's top piece (or `.`)."""
+    carriers = {t.carrier for t in types if t.carrier is not None}
+    if not carriers:
+        return draw(board, symbol_at)
+
+    def stack_at(cell: int) -> str:
+        # A carrier is drawn as brackets around what stands on it: [Y], [ ].
+        bit = 1 << cell
+        if any(state[i] & bit for i in carriers):
+            top = symbol_at(cell)
+            return "[" + (" " if any(state[i] & bit for i in carriers if
+                                     types[i].symbol == top) else top) + "]"
+        return " " + symbol_at(cell) + " "
+
+    return draw(board, stack_at)
+
+
+def draw(board: Board, symbol_at: Callable[[int], str]) -> str:
     """The board drawn; `symbol_at(cell)` gives the character shown on a cell."""
     if board.shape == "square":
         body = _square(board, symbol_at)
