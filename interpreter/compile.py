@@ -10,6 +10,7 @@ from rulecraft.dsl.diagnostics import Diagnostic, RulesetError
 from rulecraft.dsl.ir import Outcome, Ruleset, TurnPhase
 
 from . import pyends, pysource
+from .actions import ActionFormat, Shape, action_format
 from .layout import Layout, make_layout
 from .pyexpr import ExprCompiler
 from .pyrules import emit_rule
@@ -25,12 +26,7 @@ class RuleInfo:
     code: int
     name: str  # the ply rule's name, or "pass"
     player: int | None
-    multi: bool  # moves a piece covering several cells (actions name a placement)
-    place: bool = False  # puts a new piece on the board
-    push: bool = False  # moves a line of pieces (the action names its far end and `here`)
-    removes: bool = False  # its actions carry the mask of the pieces they remove (a[4])
-    chained: bool = False  # its actions are chains of segments (notation: the route)
-    many: bool = False  # can place more than one piece type (notation names the symbol)
+    format: ActionFormat  # the layout of its action tuples
     kinds: int = 1  # how many piece types it moves or places
 
 
@@ -87,14 +83,11 @@ def _emit(rs: Ruleset, c: ExprCompiler, skips: bool) -> list[RuleInfo]:
             if not types:
                 continue
             code = len(rules)
-            emit_rule(c, ply, p, code, types)
-            place = isinstance(ply.motion, ir.Place)
-            rules.append(RuleInfo(code, ply.name, p, any(rs.types[t].size > 1 for t in types),
-                                  place=place, many=place and len(types) > 1,
-                                  push=isinstance(ply.motion, ir.Push), removes=bool(ply.removals()),
-                                  chained=isinstance(ply.motion, ir.Slide) and ply.motion.chained,
-                                  kinds=len(types)))
-    rules.append(RuleInfo(len(rules), "pass", None, False))
+            construct = emit_rule(c, ply, p, code, types)
+            fmt = action_format(construct.action, any(rs.types[t].size > 1 for t in types),
+                                bool(ply.removals()), len(types) > 1)
+            rules.append(RuleInfo(code, ply.name, p, fmt, kinds=len(types)))
+    rules.append(RuleInfo(len(rules), "pass", None, action_format("pass")))
     for p in range(len(rs.players)):
         pyends.emit_ends(c, p)
         pyends.emit_finish(c, p, skips)
@@ -162,7 +155,7 @@ def _compile(rs: Ruleset) -> Compiled:
     ns.update(has_move=has_move, _skip=skip, PASS=[ns[f"pass_{p}"] for p in range(n_players)])
     apply = [ns[f"apply_{r.code}"] for r in rules[:-1]] + [ns["apply_pass"]]
     ends = [ns[f"ends_{p}"] for p in range(n_players)]
-    chains = {r.code: ns[f"chains_{r.code}"] for r in rules if r.chained}
+    chains = {r.code: ns[f"chains_{r.code}"] for r in rules if r.format.shape is Shape.CHAIN}
     captures, count_captures = _capture_functions(g.layout, rules, [ns[f"taken_{r.code}"] for r in rules[:-1]],
                                                   ns["OPP"])
     return Compiled(g.layout, g.tables, rules, apply, gens, pass_ok, turn_start, ends, g.source, chains,

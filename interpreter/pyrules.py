@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from rulecraft.dsl import ir
-from rulecraft.dsl.constructs import motion_construct
+from rulecraft.dsl.constructs import Motion, motion_construct
 from rulecraft.dsl.ir import Word
 
 from . import limits, pyapply
@@ -182,8 +182,9 @@ class RuleGen:
                    ["b[t] = (s[t] & ~frm) | here"])
 
 
-def emit_rule(c: ExprCompiler, ply: ir.Ply, p: int, code: int, types: list[int]) -> None:
-    """The move generators (`moves_N`, `has_N`) and apply function of one rule for one player."""
+def emit_rule(c: ExprCompiler, ply: ir.Ply, p: int, code: int, types: list[int]) -> Motion:
+    """The move generators (`moves_N`, `has_N`) and apply function of one rule for one
+    player; the construct that wrote them."""
     g = RuleGen(c, ply, p, code, types)
     g.begin()
     g.module.emit_support(g)
@@ -194,4 +195,5 @@ def emit_rule(c: ExprCompiler, ply: ir.Ply, p: int, code: int, types: list[int])
         c.out.end_generator()
     g.begin()
     g.module.emit_apply(g)
+    return g.module
 

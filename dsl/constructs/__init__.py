@@ -32,6 +32,7 @@ class Motion:
     from_per_candidate: bool = False  # `from` is known only with `here` (a push's far end)
     path_grows: bool = False  # the ply passes cells, `path`, kept as it goes
     projects: bool = False  # `where closer(here, from, T)` is tested by projection on lines
+    action: str = "move"  # its actions' shape (interpreter/actions.py): move, place, push, chain
     check: Callable[..., None] = _nothing  # (syntax ply, error, board size): its own checks
     lower: Callable[..., ir.Motion] | None = None  # (syntax, dirs, expr) -> its model node
     emit_support: Callable[..., None] = _nothing  # Python written before its generators

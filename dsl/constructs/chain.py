@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
 
 
 PATH_GROWS = True  # each segment's path, kept as it goes
+ACTION = "chain"  # (rule, piece type, from, final cell, removed)
 
 
 def check_segments(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
 
 
 FROM_A_CELL = False  # a new piece comes from no cell (`from` is refused)
+ACTION = "place"  # (rule, piece type, cell)
 
 
 def lower(mo: m.Motion, dirs: tuple[str, ...] | None,

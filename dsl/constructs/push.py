@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
 STRAIGHT = True
 FROM_A_CELL = False
 FROM_PER_CANDIDATE = True  # `from`, the line's far end, is known with `here`
+ACTION = "push"  # (rule, direction, far end, here)
 
 
 def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
