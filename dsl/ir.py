@@ -1,6 +1,7 @@
 """The checked game model: what `check` returns and every back-end reads.
 
-Plain data, independent of any back-end: names resolved (cells to cell sets, kinds
+Plain data (read-only by convention: dataclasses without `frozen`, which would cost
+startup time), independent of any back-end: names resolved (cells to cell sets, kinds
 and owners to piece selections, variables, plies, directions to their labels),
 every expression typed, motions and effects one class each, end rules with a typed
 outcome. Every node keeps the span of the text it comes from. `dump` prints a model.
@@ -60,7 +61,7 @@ class Word(Enum):
 
 # ---------------------------------------------------------------- expressions
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Expr:
     span: Span | None
 
@@ -69,14 +70,14 @@ class Expr:
         raise NotImplementedError
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Num(Expr):
     value: int
 
     type = Type.NUMBER  # type: ignore[assignment]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Player(Expr):
     """A player named in the rules (its index)."""
 
@@ -85,7 +86,7 @@ class Player(Expr):
     type = Type.PLAYER  # type: ignore[assignment]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Cells(Expr):
     """A fixed set of cells: a cell, a region, or an expression of them."""
 
@@ -95,7 +96,7 @@ class Cells(Expr):
     type = Type.CELLS  # type: ignore[assignment]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Pieces(Expr):
     """The cells holding pieces of a kind (None: every kind) of some owner."""
 
@@ -105,7 +106,7 @@ class Pieces(Expr):
     type = Type.CELLS  # type: ignore[assignment]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Ref(Expr):
     """A keyword value: here, from, path, empty, captured, mover, ..."""
 
@@ -116,7 +117,7 @@ class Ref(Expr):
         return self.word.type
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass
 class VarRead(Expr):
     """A variable's value; `index` names the player of a per-player variable."""
 
@@ -126,7 +127,7 @@ class VarRead(Expr):
     type = Type.NUMBER  # type: ignore[assignment]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Dirs(Expr):
     """Direction labels (a group resolved), as a function's argument."""
 
@@ -135,7 +136,7 @@ class Dirs(Expr):
     type = Type.DIRS  # type: ignore[assignment]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class PlyName(Expr):
     """A ply rule named as an argument (last_ply, undoes), or `pass`."""
 
@@ -144,14 +145,14 @@ class PlyName(Expr):
     type = Type.PLY  # type: ignore[assignment]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Flag(Expr):
     name: str
 
     type = Type.FLAG  # type: ignore[assignment]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Call(Expr):
     """A built-in function (dsl.constructs.functions) applied to its arguments."""
 
@@ -164,7 +165,7 @@ class Call(Expr):
         return self.result
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Relate(Expr):
     """A declared relation applied to cells: the cells of the pieces theirs relate to."""
 
@@ -175,7 +176,7 @@ class Relate(Expr):
     type = Type.CELLS  # type: ignore[assignment]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Binary(Expr):
     """Numbers: + - *; cells: & | - (intersection, union, difference)."""
 
@@ -189,7 +190,7 @@ class Binary(Expr):
         return self.result
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Compare(Expr):
     op: str  # == != < <= > >=, or `in` (every cell of the left in the right, and some)
     left: Expr
@@ -198,7 +199,7 @@ class Compare(Expr):
     type = Type.BOOL  # type: ignore[assignment]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class BoolOp(Expr):
     op: str  # and, or
     left: Expr
@@ -207,14 +208,14 @@ class BoolOp(Expr):
     type = Type.BOOL  # type: ignore[assignment]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Not(Expr):
     operand: Expr
 
     type = Type.BOOL  # type: ignore[assignment]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Negate(Expr):
     operand: Expr
 
@@ -249,21 +250,21 @@ def mentions(expr: Expr | None, *words: Word) -> bool:
 
 # ---------------------------------------------------------------- motions
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Motion:
     span: Span
 
     name = ""  # the motion's keyword; construct modules register under it
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Step(Motion):
     dirs: tuple[str, ...] | None  # None: every edge
 
     name = "step"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Slide(Motion):
     """A straight line over empty cells: `slide [N] [up to LIMIT] [chained [up to K segments]]`."""
 
@@ -276,7 +277,7 @@ class Slide(Motion):
     name = "slide"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Walk(Motion):
     """Up to LIMIT steps through empty cells, turning at will; known by where it ends."""
 
@@ -286,7 +287,7 @@ class Walk(Motion):
     name = "walk"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Push(Motion):
     """A line of `count` pieces moves one step along a direction into `here`."""
 
@@ -296,7 +297,7 @@ class Push(Motion):
     name = "push"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Leap(Motion):
     """Over the one adjacent piece in a straight line, onto the cell beyond it."""
 
@@ -305,12 +306,12 @@ class Leap(Motion):
     name = "leap"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Anywhere(Motion):
     name = "anywhere"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Place(Motion):
     """A new piece from the supply (or its owner's reserve)."""
 
@@ -319,12 +320,12 @@ class Place(Motion):
 
 # ---------------------------------------------------------------- effects
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Effect:
     span: Span
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Assign(Effect):
     var: str
     index: Expr | None  # the player, for a per-player variable
@@ -333,26 +334,26 @@ class Assign(Effect):
     guard: Expr | None = None  # `when COND`
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Remove(Effect):
     """A ply's `remove CELLS`: taken off the board as the ply is made."""
 
     cells: Expr
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Reset(Effect):
     """An end rule's `reset setup`: the pieces and reserves as at the start."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class TurnTo(Effect):
     player: Expr
 
 
 # ---------------------------------------------------------------- rules
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class Ply:
     """A ply rule: which pieces move (or are placed), how, where to, on what condition."""
 
@@ -379,7 +380,7 @@ class Outcome(str, Enum):
     GOES_ON = "effects"  # the game goes on, changed by the rule's effects
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(eq=False)
 class End:
     span: Span
     name: str
@@ -402,7 +403,7 @@ class PieceType:
     reserve: int | None = None  # pieces each owner holds off the board; None: no limit
 
 
-@dataclass(frozen=True)
+@dataclass
 class Var:
     span: Span
     name: str
@@ -412,7 +413,7 @@ class Var:
     high: int
 
 
-@dataclass(frozen=True)
+@dataclass
 class TurnPhase:
     plies: list[str]  # ply rule names (resolved from `any`)
     allows_pass: bool

@@ -9,12 +9,16 @@ installed distribution's (pyproject.toml's `version`, the one place it is writte
 
 from __future__ import annotations
 
-import pkgutil
+import os
+import sys
 
 # Python started in a checkout finds this folder first (sys.path[0] is the current
 # directory), and the subpackages are not in it: the checkout keeps them in folders of
-# their own. So the installed `rulecraft` folders are searched too.
-__path__ = pkgutil.extend_path(__path__, __name__)
+# their own. So the installed `rulecraft` folders are searched too (what
+# pkgutil.extend_path does, without importing pkgutil: 10 ms of every command's start).
+__path__ = list(__path__) + [
+    d for d in (os.path.join(p, __name__) for p in sys.path if isinstance(p, str))
+    if os.path.isdir(d) and d not in __path__]
 
 
 def __getattr__(name: str) -> str:
