@@ -161,32 +161,61 @@ def _decls_of(path: str, text: str, sources: dict[str, str], chain: list[str],
     if source.stopped:  # too many errors: the rest of the file is unread, so stop here
         raise RulesetError(errors, sources, stopped=True)
     broken = set(source.broken)
-    problems: list[Diagnostic] = []
-    seen: dict[tuple[str, str], m.Decl] = {}
-    decls = []
-    is_variant = any(isinstance(d, m.VariantDecl) for d in source.decls)
-    for d in source.decls:
-        if isinstance(d, m.DropDecl) and not is_variant:
-            decls.append(d)  # refused below, whatever it names
-            continue
-        if d.key in seen:
-            problems.append(_twice(d, seen[d.key]))
-            continue
-        seen[d.key] = d
-        decls.append(d)
+    decls, problems = _once_each(source.decls)
     variants = [d for d in decls if isinstance(d, m.VariantDecl)]
     if ("variant", "") in broken:  # its base is unknown: nothing more can be said
         errors.extend(problems)
         return None, broken
     if not variants:
-        for d in decls:
-            if d.is_new or isinstance(d, m.DropDecl):
-                word = "new" if d.is_new else "drop"
-                problems.append(Diagnostic(d.span, f"'{word}' is used only in a variant",
-                                           'start the file with `variant of "BASE"`'))
+        problems += _variant_words(decls)
         errors.extend(problems)
         return (None if problems else decls), broken
-    v = variants[0]
+    base_path, real, base_text = _read_base(variants[0], path, chain, errors, sources)
+    base, base_broken = _decls_of(base_path, base_text, sources, chain + [real], errors)
+    if base is None:
+        errors.extend(problems)
+        return None, broken | base_broken
+    merged, unmerged = _merge(base, decls, base_path, base_broken)
+    problems += unmerged
+    errors.extend(problems)
+    if problems:
+        return None, broken | base_broken
+    return merged, broken | base_broken
+
+
+def _once_each(decls: list[m.Decl]) -> tuple[list[m.Decl], list[Diagnostic]]:
+    """The declarations of one file without those whose key came before, and an error for each."""
+    problems: list[Diagnostic] = []
+    seen: dict[tuple[str, str], m.Decl] = {}
+    kept = []
+    is_variant = any(isinstance(d, m.VariantDecl) for d in decls)
+    for d in decls:
+        if isinstance(d, m.DropDecl) and not is_variant:
+            kept.append(d)  # refused later, whatever it names
+            continue
+        if d.key in seen:
+            problems.append(_twice(d, seen[d.key]))
+            continue
+        seen[d.key] = d
+        kept.append(d)
+    return kept, problems
+
+
+def _variant_words(decls: list[m.Decl]) -> list[Diagnostic]:
+    """An error for each `new` and `drop` in a file that is not a variant."""
+    problems = []
+    for d in decls:
+        if d.is_new or isinstance(d, m.DropDecl):
+            word = "new" if d.is_new else "drop"
+            problems.append(Diagnostic(d.span, f"'{word}' is used only in a variant",
+                                       'start the file with `variant of "BASE"`'))
+    return problems
+
+
+def _read_base(v: m.VariantDecl, path: str, chain: list[str], errors: list[Diagnostic],
+               sources: dict[str, str]) -> tuple[str, str, str]:
+    """(path, real path, text) of the base that `variant of` names; raises RulesetError
+    (with `errors` before it) when there is none to read, or it would nest too deep or loop."""
     where = v.base_span or v.span
     shown = clip(v.base)
     if len(chain) > MAX_VARIANT_DEPTH:  # `chain` holds this file and the variants above it
@@ -213,13 +242,18 @@ def _decls_of(path: str, text: str, sources: dict[str, str], chain: list[str],
                                                 "a ruleset cannot be a variant of itself")],
                            sources)
     try:
-        base_text = read_text(base_path)
+        return base_path, real, read_text(base_path)
     except UnreadableFile as e:
         raise RulesetError(errors + [Diagnostic(where, f"base ruleset '{shown}': {e}")], sources) from None
-    base, base_broken = _decls_of(base_path, base_text, sources, chain + [real], errors)
-    if base is None:
-        errors.extend(problems)
-        return None, broken | base_broken
+
+
+def _merge(base: list[m.Decl], decls: list[m.Decl], base_path: str,
+           base_broken: set[tuple[str, str]]) -> tuple[list[m.Decl], list[Diagnostic]]:
+    """A variant's declarations over its base's, each replacing, adding (`new`) or dropping
+    one; and an error for each that cannot. Takes out of `base_broken` the keys of the
+    broken declarations that the variant's make up for.
+    """
+    problems: list[Diagnostic] = []
     merged: list[m.Decl | None] = list(base)
     index = {d.key: i for i, d in enumerate(merged)}
     base_name = os.path.basename(base_path)[:-5] if base_path.endswith(".game") else base_path
@@ -251,10 +285,7 @@ def _decls_of(path: str, text: str, sources: dict[str, str], chain: list[str],
             hint = _near(d.key, index) or "to add it to the base, start the line with `new`"
             problems.append(Diagnostic(_name_span(d), f"variant replaces {describe_key(d.key)}, "
                                                       f"which {base_name} does not have", hint))
-    errors.extend(problems)
-    if problems:
-        return None, broken | base_broken
-    return [d for d in merged if d is not None], broken | base_broken
+    return [d for d in merged if d is not None], problems
 
 
 def _short(path: str) -> str:

@@ -1,0 +1,125 @@
+"""Checks of the board (its shape, removed cells, links, goals), its directions, and the players."""
+
+from __future__ import annotations
+
+from . import board as boards
+from . import model as m
+from .check_state import CheckerState
+
+
+class BoardChecks(CheckerState):
+    def check_board(self, decls: list[m.BoardDecl], removes: list[m.RemoveDecl],
+                    links: list[m.LinkDecl], goals: list[m.GoalDecl]) -> boards.Board | None:
+        """The board the last `board` line builds, with its removes, links and goals; None
+        (after an error) when there is none to check the rest against."""
+        if not decls:
+            span = self.decls[0].span if self.decls else None
+            self.error(span, "the ruleset declares no board", "add a line such as `board square 5 x 5`")
+            return None
+        d = decls[-1]
+        try:
+            board = boards.build(d.shape, d.width, d.height, [o for o, _ in d.options])
+        except boards.BoardError as e:
+            self.error(d.span, str(e))
+            return None
+        cells = self.removed_cells(board, removes)
+        if cells and len(set(cells)) == board.size:
+            self.error(removes[-1].span, "this removes every cell of the board: none is left to play on")
+            return None
+        if cells:
+            board = boards.remove_cells(board, cells)
+        for link in links:
+            self.add_link(board, link)
+        for goal in goals:
+            self.check_goal(board, goal)
+        return board
+
+    def removed_cells(self, board: boards.Board, removes: list[m.RemoveDecl]) -> list[int]:
+        cells = []
+        for r in removes:
+            for name, span in r.cells:
+                if name not in board.index:
+                    self.error(span, f"cannot remove '{name}': no such cell",
+                               self.suggest(name, board.index))
+                else:
+                    cells.append(board.index[name])
+        return cells
+
+    def add_link(self, board: boards.Board, link: m.LinkDecl) -> None:
+        ends = []
+        for name, span in (link.a, link.b):
+            if name not in board.index:
+                self.error(span, f"cannot link '{name}': no such cell",
+                           self.suggest(name, board.index))
+            else:
+                ends.append(board.index[name])
+        if len(ends) == 2:
+            if ends[0] == ends[1]:
+                self.error(link.span, "a link joins two different cells")
+            else:
+                boards.add_link(board, *ends)
+
+    def check_goal(self, board: boards.Board, goal: m.GoalDecl) -> None:
+        self.broken.add(goal.name)
+        if goal.name in board.index:
+            self.error(goal.name_span, f"goal '{goal.name}' has the name of a cell")
+            return
+        cells, ok = [], True
+        for name, span in goal.cells:
+            if name not in board.index or board.index[name] in board.goals:
+                self.error(span, f"a goal is entered from a cell of the board; '{name}' is not one",
+                           self.suggest(name, board.index))
+                ok = False
+            else:
+                cells.append(board.index[name])
+        lattice = [d for d in board.directions if d != boards.LINK]
+        dirs = []
+        for name, span in goal.dirs:
+            resolved = board.resolve_dirs([name])
+            if name not in lattice and name not in board.groups:
+                self.error(span, f"a goal is entered by a direction of the board; this board has "
+                                 f"no direction '{name}' (it has: {', '.join(lattice)})",
+                           self.suggest(name, lattice))
+                ok = False
+                continue
+            dirs += [d for d in resolved if d not in dirs]
+        inside = [(c, d, board.neighbour(c, d)) for c in (cells if ok else []) for d in dirs
+                  if board.neighbour(c, d) is not None]
+        if inside:
+            c, d, other = inside[0]
+            self.error(goal.span, f"{board.names[c]} already has a neighbour to the {d} "
+                                  f"({board.names[other]}); a goal is entered by a step "
+                                  f"that leaves the board")
+            ok = False
+        if ok:
+            boards.add_goal(board, goal.name, cells, dirs)
+            self.broken.discard(goal.name)
+
+    def check_players(self, decls: list[m.PlayersDecl]) -> list[tuple[str, m.Span]] | None:
+        """The players of the last `players` line; None (after an error) unless there are two."""
+        if not decls:
+            span = self.decls[0].span if self.decls else None
+            self.error(span, "the ruleset declares no players",
+                       "add a line such as `players White, Black` (the first moves first)")
+            return None
+        names = decls[-1].names
+        if len(names) != 2:
+            self.error(decls[-1].span, f"rulecraft plays two-player games; this one names {len(names)}")
+            return None
+        return names
+
+    def check_dirs(self, dirs: list[tuple[str, m.Span]] | None, straight: bool = False) -> None:
+        """Each direction named is one of the board's (and, for a `straight` motion, not a link)."""
+        for name, span in dirs or []:
+            if name not in self.board.directions and name not in self.board.groups:
+                known = self.board.directions + list(self.board.groups)
+                hint = self.suggest(name, known)
+                b = self.board
+                if b.shape == "square" and name in boards.SQUARE_GROUPS["diagonal"] + ["diagonal"]:
+                    hint = (f"add `with diagonals` to the board declaration "
+                            f"(`board square {b.width} x {b.height} with diagonals`)")
+                self.error(span, f"unknown direction '{name}' (this board has: {', '.join(known)})",
+                           hint)
+            elif straight and name == boards.LINK:
+                self.error(span, "a link has no direction, so no straight line follows it",
+                           "move along links with `step link`")

@@ -1,0 +1,153 @@
+"""Checks of the rules of play: plies, their effects, the turn, end rules, `after each ply`."""
+
+from __future__ import annotations
+
+from . import constructs
+from . import model as m
+from .check_exprs import ExprChecks
+from .ir import TurnPhase
+
+
+class RuleChecks(ExprChecks):
+    # ------------------------------------------------------------------ plies
+    def check_plies(self, plies: list[m.PlyDecl]) -> dict[str, m.PlyDecl]:
+        """Check each ply rule; the rules by name (the first of a name, reserved ones left out)."""
+        ply_names: dict[str, m.PlyDecl] = {}
+        self.ply_names = [p.name for p in plies]
+        self.remembers = False
+        for p in plies:
+            if p.name in ply_names or p.name in ("any", "pass"):
+                self.error(p.name_span, f"ply '{p.name}' is declared twice" if p.name in ply_names
+                           else f"'{p.name}' is a reserved ply name")
+                continue
+            ply_names[p.name] = p
+            self.check_ply(p)
+        if not plies and "ply" not in self.broken_kinds:
+            self.error(None if not self.decls else self.decls[0].span,
+                       "the ruleset declares no ply: nothing can ever move",
+                       "add a rule such as `ply step: move own piece step onto empty`")
+        return ply_names
+
+    def check_ply(self, p: m.PlyDecl) -> None:
+        self.placing = p.motion.kind == "place"
+        try:
+            self._check_ply(p)
+        finally:
+            self.placing = False
+
+    def _check_ply(self, p: m.PlyDecl) -> None:
+        construct = constructs.SYNTAX[p.motion.kind]
+        if p.kind != "piece" and p.kind not in self.kinds:
+            self.error(p.kind_span, f"unknown piece '{p.kind}'", self.suggest(p.kind, self.kinds))
+        elif not construct.wide_pieces and any(
+                self.kinds[k].size > 1 for k in ([p.kind] if p.kind != "piece" else self.kinds)):
+            self.error(p.motion.span, f"pieces covering several cells move only `anywhere`; "
+                                      f"'{p.motion.kind}' is not supported for them")
+        elif p.kind == "piece":
+            self.check_one_size(p)
+        self.check_dirs(p.motion.dirs, straight=construct.straight)
+        construct.check(p, self.error, self.board.size)
+        if p.motion.limit is not None:
+            self.expect(p.motion.limit, "number", ply=True, here=False)
+        if p.onto is not None:
+            self.expect(p.onto, "cells", ply=True)
+        if p.where is not None:
+            self.in_ply = True
+            self.expect(p.where, "bool", ply=True)
+            self.in_ply = False
+        for eff in p.effects:
+            self.check_effect(eff)
+
+    def check_one_size(self, p: m.PlyDecl) -> None:
+        """`piece` in a ply selects kinds of one size: a ply names one placement table."""
+        for player in range(len(self.players or [])):
+            owners = {"own": [player], "opponent's": [1 - player]}.get(p.owner, [player, None])
+            sizes = sorted({t.size for t in self.types if t.owner in owners})
+            if len(sizes) > 1:
+                self.error(p.kind_span, f"'piece' here means pieces covering {sizes[0]} and "
+                                        f"{sizes[-1]} cells: one rule moves pieces of one size",
+                           "write one rule per kind")
+                return
+
+    def check_effect(self, eff: m.Effect, in_end: bool = False, after: bool = False) -> None:
+        """An effect of a ply, an end rule (`in_end`) or `after each ply` (`after`)."""
+        if eff.kind == "remove":
+            if in_end or after:
+                self.error(eff.span, "`remove` is an effect of plies only")
+            else:
+                self.expect(eff.value, "cells", ply=True)
+            return
+        if eff.guard is not None:
+            self.expect(eff.guard, "bool", ply=not (in_end or after), captured=not in_end)
+        if eff.kind != "assign":
+            word = "reset setup" if eff.kind == "reset" else "turn to"
+            if not in_end:
+                self.error(eff.span, f"`{word}` is an effect of end rules only")
+            elif eff.kind == "turn":
+                self.expect(eff.player, "player", ply=False)
+            return
+        var = self.vars.get(eff.var)
+        if var is None:
+            self.error(eff.var_span, f"unknown variable '{eff.var}'", self.suggest(eff.var, self.vars))
+            return
+        if var.per_player and eff.index is None:
+            self.error(eff.var_span, f"'{eff.var}' is kept per player: say whose",
+                       f"write {eff.var}[mover]")
+        elif not var.per_player and eff.index is not None:
+            self.error(eff.index.span, f"'{eff.var}' is not kept per player: drop the [...]")
+        elif eff.index is not None:
+            self.expect(eff.index, "player", ply=not (in_end or after))
+        self.expect(eff.value, "number", ply=not (in_end or after), captured=not in_end)
+
+    # ------------------------------------------------------------------ turn, ends, after
+    def check_turns(self, turns: list[m.TurnDecl], plies: dict[str, m.PlyDecl]
+                    ) -> tuple[list[TurnPhase] | None, list[TurnPhase]]:
+        """(the first turn's phases if declared, every other turn's): without a `turn`
+        line, a turn is one ply of any rule."""
+        turn = first = None
+        for t in turns:
+            phases = self.check_turn(t, plies)
+            if t.first:
+                first = phases
+            else:
+                turn = phases
+        if turn is None:
+            turn = [TurnPhase(list(plies), False, False)]
+        return first, turn
+
+    def check_turn(self, t: m.TurnDecl, plies: dict[str, m.PlyDecl]) -> list[TurnPhase]:
+        phases = []
+        for ph in t.phases:
+            names: list[str] = []
+            allows_pass = False
+            for name, span in ph.plies:
+                if name == "any":
+                    names.extend(n for n in plies if n not in names)
+                elif name == "pass":
+                    allows_pass = True
+                elif name not in plies:
+                    self.error(span, f"unknown ply '{name}'", self.suggest(name, plies))
+                elif name not in names:
+                    names.append(name)
+            phases.append(TurnPhase(names, allows_pass, ph.when_possible))
+        return phases
+
+    def check_ends(self, ends: list[m.EndDecl]) -> None:
+        seen: set[str] = set()
+        for e in ends:
+            if e.name in seen:
+                self.error(e.name_span, f"end rule '{e.name}' is declared twice")
+            seen.add(e.name)
+            self.check_end(e)
+
+    def check_end(self, e: m.EndDecl) -> None:
+        if e.player is not None:
+            self.expect(e.player, "player", ply=False, stuck=True)
+        self.expect(e.cond, "bool", ply=False, stuck=True)
+        for eff in e.effects:
+            self.check_effect(eff, in_end=True)
+
+    def check_after(self, after: list[m.AfterDecl]) -> None:
+        for a in after:
+            for eff in a.effects:
+                self.check_effect(eff, in_end=False, after=True)

@@ -1,0 +1,86 @@
+"""How the parser, the checker and the loader are cut into modules: each module and function
+of a bounded size, imports in one direction, and the names other code imports from
+dsl.parse, dsl.check and dsl.load still there."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+
+import pytest
+
+DSL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "dsl")
+MAX_MODULE_LINES = 500
+MAX_FUNCTION_LINES = 60
+
+# Each module with the modules of dsl/ it may import: layers, each importing only those below.
+LAYERS = {
+    "file_text": set(),
+    "lark_parser": set(),
+    "syntax_errors": {"model", "diagnostics", "lark_parser"},
+    "to_model": {"model"},
+    "parse": {"model", "diagnostics", "file_text", "lark_parser", "syntax_errors", "to_model"},
+    "check_state": {"board", "model", "diagnostics", "ir"},
+    "check_board": {"board", "model", "check_state"},
+    "check_exprs": {"board", "model", "constructs", "check_board", "lark_parser"},
+    "check_pieces": {"model", "ir", "placements", "check_exprs"},
+    "check_rules": {"constructs", "model", "ir", "check_exprs"},
+    "check": {"board", "ir", "model", "diagnostics", "lower", "memory", "check_exprs", "check_pieces",
+              "check_rules", "check_state"},
+    "load": {"model", "check", "diagnostics", "parse"},
+}
+
+
+def source(name: str) -> str:
+    with open(os.path.join(DSL, name + ".py"), encoding="utf-8") as f:
+        return f.read()
+
+
+def dsl_imports(name: str) -> set[str]:
+    """The modules of dsl/ that a module imports (relative imports: `.x`, `from . import x`)."""
+    found = set()
+    for node in ast.walk(ast.parse(source(name))):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            found |= {node.module.split(".")[0]} if node.module else {a.name for a in node.names}
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(LAYERS))
+def test_modules_and_functions_are_short(name):
+    text = source(name)
+    assert len(text.splitlines()) <= MAX_MODULE_LINES
+    long = [(node.name, node.end_lineno - node.lineno + 1) for node in ast.walk(ast.parse(text))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
+    assert not long, f"dsl/{name}.py: functions over {MAX_FUNCTION_LINES} lines: {long}"
+
+
+@pytest.mark.parametrize("name", sorted(LAYERS))
+def test_imports_point_one_way(name):
+    assert dsl_imports(name) <= LAYERS[name], f"dsl/{name}.py imports {dsl_imports(name) - LAYERS[name]}"
+
+
+def test_importing_the_checker_does_not_load_the_parser():
+    # interpreter/commands.py imports dsl.check for `Ruleset`: Lark stays unloaded.
+    code = "import sys, rulecraft.dsl.check\nprint('lark' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("module, names", [
+    ("parse", ["BOM", "CONTROL", "MAX_BRACKETS", "MAX_FILE_BYTES", "MAX_NESTING", "MAX_NUMBER",
+               "NAMED_KINDS", "TERMINAL_WORDS", "WORD", "ParsedSource", "UnreadableFile",
+               "declaration_keywords", "expression_keywords", "grammar_parser", "intended_key",
+               "parse_partial", "parse_source", "read_text", "split_declarations", "_parser_cache"]),
+    ("check", ["BAD_SYMBOLS", "FUNCTIONS", "MAX_PIECE_SIZE", "RESERVED_NAMES", "TEXT_FIELDS",
+               "TYPE_WORDS", "Ruleset", "cells_of_mask", "check"]),
+    ("load", ["NotARuleset", "bundled_dir", "bundled_names", "describe_key", "find_ruleset", "load",
+              "resolve"]),
+])
+def test_names_are_importable_where_they_were(module, names):
+    import importlib
+
+    loaded = importlib.import_module(f"rulecraft.dsl.{module}")
+    assert [n for n in names if not hasattr(loaded, n)] == []
