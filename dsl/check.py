@@ -41,6 +41,8 @@ class _Checker(PieceChecks, RuleChecks):
         if board is None or players is None:
             raise RulesetError(self.errors, self.sources)
         self.declare_board_and_players(board, players)
+        # Known before anything is typed: last_ply(...) may be misused before the plies.
+        self.ply_names = [p.name for p in get(m.PlyDecl)]
         self.types = self.check_pieces(get(m.PieceDecl))
         self.check_regions_and_vars(get(m.RegionDecl), get(m.VarDecl))
         for r in get(m.RelationDecl):
@@ -56,7 +58,9 @@ class _Checker(PieceChecks, RuleChecks):
         if not game and "game" not in self.broken_kinds:
             self.error(self.decls[0].span if self.decls else None,
                        "the ruleset has no title", 'add a line such as `game "My Game"`')
-        if self.errors:
+        if self.errors or self.broken_kinds:
+            # A declaration with a syntax error is missing: the model is not made (the
+            # loader reports the syntax errors; uses of its names were left untyped).
             raise RulesetError(self.errors, self.sources)
 
         after_effects = after[-1].effects if after else []

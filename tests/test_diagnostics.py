@@ -361,3 +361,29 @@ def test_diagnostic(group, name, tmp_path):
 def test_every_case_has_its_expected_text():
     for base, cases, expected in GROUPS.values():
         assert set(cases) == set(expected)
+
+
+def test_previous_ply_functions_outside_rules(tmp_path):
+    # last_ply() and undoes() in a region or a setup line (they used to crash the checker)
+    text = ('game "g"\nboard square 3 x 3\nplayers A, B\npiece man: owner each, symbol M/m\n'
+            'region r: last_ply(hop)\nsetup man of A: undoes(hop)\nply hop: move own man step\n')
+    assert diagnose(text, tmp_path) == (
+        "t.game:5:11: error: expected a set of cells, found a condition\n"
+        "    region r: last_ply(hop)\n"
+        "              ^~~~~~~~~~~~~\n"
+        "t.game:6:17: error: undoes() compares a ply with the one before it; it is used only "
+        "in a ply's `where`\n"
+        "    setup man of A: undoes(hop)\n"
+        "                    ^~~~~~~~~~~")
+
+
+def test_a_name_whose_declaration_has_a_syntax_error_stops_at_that_error(tmp_path):
+    # The rule reading q is left untyped; the ruleset is refused with the syntax error
+    # alone (the model used to be made from the untyped rule, and crashed).
+    text = ('game "g"\nboard square 3 x 3\nplayers A, B\npiece man: owner each, symbol M/m\n'
+            'var q = 10000000000000000000000\nsetup man of A: a1\n'
+            'ply p: move own man step where not (1 < q)\n')
+    assert diagnose(text, tmp_path) == (
+        "t.game:5:9: error: number 1000000000000000... is larger than the limit of 1,000,000,000\n"
+        "    var q = 10000000000000000000000\n"
+        "            ^~~~~~~~~~~~~~~~~~~~~~~")
