@@ -15,7 +15,7 @@ import pytest
 
 from rulecraft.interpreter import cli, load_game
 from rulecraft.interpreter.analysis import PerftBudgetError, perft
-from rulecraft.interpreter.search import solver
+from rulecraft.interpreter.search import memory, solution_file, solver
 from rulecraft.interpreter.search.agents import make_agent
 from rulecraft.interpreter.search.alphabeta import AlphaBeta
 from rulecraft.interpreter.search.proof import ProofSearch, proof_value
@@ -152,7 +152,7 @@ def test_huge_header_length(tmp_path):
 
 
 def test_header_length_over_the_limit(tmp_path, monkeypatch):
-    monkeypatch.setattr(solver, "MAX_HEADER", 100)
+    monkeypatch.setattr(solution_file, "MAX_HEADER", 100)
     hlen = int.from_bytes(good_bytes()[8:12], "little")
     assert load_error(tmp_path, good_bytes()) == \
         f"damaged: a header length of {hlen:,} bytes is over the limit of 100"
@@ -268,7 +268,7 @@ def test_bad_symmetries(tmp_path, symmetries, message):
 
 
 def test_too_many_symmetries(tmp_path, monkeypatch):
-    monkeypatch.setattr(solver, "MAX_CANDIDATES", 1)
+    monkeypatch.setattr(solution_file, "MAX_CANDIDATES", 1)
     assert load_error(tmp_path, build(parts()[0])) == (
         "header field 'symmetries' holds 8 permutations, more than the 1 a board may have")
 
@@ -476,7 +476,7 @@ def test_max_memory_stops_a_proof_search(capsys):
 
 
 def test_the_default_memory_cap_follows_the_available_memory(capsys, monkeypatch):
-    monkeypatch.setattr(solver, "available_memory", lambda: 8 << 20)
+    monkeypatch.setattr(memory, "available_memory", lambda: 8 << 20)
     assert solver.default_memory_cap() == 6 << 20
     code, out, err = run(capsys, "analyze", "three-musketeers", "--position",
                          "ooooM/ooooo/ooMoo/ooooo/Moooo Musketeers")
@@ -488,7 +488,7 @@ def test_the_default_memory_cap_follows_the_available_memory(capsys, monkeypatch
 
 
 def test_the_default_memory_cap_without_a_figure(monkeypatch):
-    monkeypatch.setattr(solver, "available_memory", lambda: None)
+    monkeypatch.setattr(memory, "available_memory", lambda: None)
     assert solver.default_memory_cap() == 3 << 29  # 3/4 of 2 GiB
 
 

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 
 from ..game import Game, State
 from .codec import Codec, SolveError
-from .solver import AUTO, Progress, _memory_limit, format_bytes
+from .memory import AUTO, format_bytes, memory_limit
+from .progress import Progress
 from .symmetry import Canonicalizer, Perm, board_symmetries, canonicalizer_bytes
 
 INF = 1 << 60
@@ -62,7 +63,7 @@ class ProofSearch:
         self.depth_limit = depth_limit
         self.codec = Codec(game)
         perms = board_symmetries(game) if symmetry is True else list(symmetry or [])
-        self.max_memory = _memory_limit(max_memory)
+        self.max_memory = memory_limit(max_memory)
         tables = canonicalizer_bytes(perms, self.codec.masks, self.codec.cells) \
             if len(perms) > 1 else 0
         if self.max_memory is not None and tables > self.max_memory:
@@ -182,16 +183,21 @@ class ProofSearch:
                 kids.append((c, k, (INF, 0) if repeats else None, guess))
         return kids
 
-    def _mid(self, state: State, thpn: int, thdn: int, dl: int | None) -> None:
+    def _expand(self) -> bool:
+        """Count one expansion and show progress; False once a budget or cap stops the search."""
         self.nodes += 1
         if not self.nodes & 8191:
             pn, dn = self._root_numbers
             self._progress.update(f"proof search: {self.nodes:,} nodes, {len(self.table):,} in "
                                   f"table, root pn {pn:,} dn {dn:,}")
         if self._limit is not None and self.nodes > self._limit:
-            return
-        if self._table_cap is not None and len(self.table) > self._table_cap \
-                and self._over_table_cap() or self._stopped:
+            return False
+        return not (self._table_cap is not None and len(self.table) > self._table_cap
+                    and self._over_table_cap() or self._stopped)
+
+    def _mid(self, state: State, thpn: int, thdn: int, dl: int | None) -> None:
+        """Search below `state` until its (pn, dn) reach the thresholds, then store them."""
+        if not self._expand():
             return
         g = self.game
         key = self.key(state, dl)
