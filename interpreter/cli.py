@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Sequence
 
-from rulecraft.dsl import ir
+from rulecraft.dsl.dump import dump
 from rulecraft.dsl.diagnostics import RulesetError, printable
 from rulecraft.dsl.load import bundled_names, load
 
@@ -288,10 +288,10 @@ def cmd_compile(args: argparse.Namespace) -> int:
     lines = source.count("\n") + (not source.endswith("\n"))
     shown = printable(args.file)
     if args.emit_model and not args.json:
-        print(ir.dump(ruleset))
+        print(dump(ruleset))
     elif args.json:
         data = {"file": shown, "title": ruleset.title, "rules": len(ruleset.plies), "lines": lines}
-        extra = {"source": source} if args.emit_source else {"model": ir.dump(ruleset)} \
+        extra = {"source": source} if args.emit_source else {"model": dump(ruleset)} \
             if args.emit_model else {}
         emit_json({**data, **extra})
     elif args.emit_source:  # as generated: the language keeps control characters out of names

@@ -1,6 +1,7 @@
 """The game model `check` returns (dsl/ir.py): resolved, typed, printable, with spans."""
 
 from rulecraft.dsl import ir
+from rulecraft.dsl.dump import dump
 from rulecraft.dsl.load import load
 
 SMALL = '''game "Small"
@@ -50,7 +51,7 @@ def test_every_node_keeps_its_span(tmp_path):
 
 
 def test_the_model_prints(tmp_path):
-    text = ir.dump(small(tmp_path).plies[0])
+    text = dump(small(tmp_path).plies[0])
     assert text == """Ply
   name: 'go'
   owner: OWN
