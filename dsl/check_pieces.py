@@ -62,7 +62,7 @@ class PieceChecks(ExprChecks):
                     self.error(span, f"symbol '{sym}' is already used (line {symbols[sym].line})")
                 else:
                     symbols[sym] = span
-                types.append(PieceType(d.name, owner, sym, d.size))
+                types.append(PieceType(d.name, owner, sym, d.size, span=d.span))
         if not decls and "piece" not in self.broken_kinds:
             self.error(self.decls[0].span, "the ruleset declares no pieces")
         self.stack_types(types)

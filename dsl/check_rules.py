@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import constructs
 from . import model as m
+from .constructs import effects
 from .check_exprs import ExprChecks
 from .ir import TurnPhase
 
@@ -71,33 +72,7 @@ class RuleChecks(ExprChecks):
 
     def check_effect(self, eff: m.Effect, in_end: bool = False, after: bool = False) -> None:
         """An effect of a ply, an end rule (`in_end`) or `after each ply` (`after`)."""
-        if eff.kind == "remove":
-            if in_end or after:
-                self.error(eff.span, "`remove` is an effect of plies only")
-            else:
-                self.expect(eff.value, "cells", ply=True)
-            return
-        if eff.guard is not None:
-            self.expect(eff.guard, "bool", ply=not (in_end or after), captured=not in_end)
-        if eff.kind != "assign":
-            word = "reset setup" if eff.kind == "reset" else "turn to"
-            if not in_end:
-                self.error(eff.span, f"`{word}` is an effect of end rules only")
-            elif eff.kind == "turn":
-                self.expect(eff.player, "player", ply=False)
-            return
-        var = self.vars.get(eff.var)
-        if var is None:
-            self.error(eff.var_span, f"unknown variable '{eff.var}'", self.suggest(eff.var, self.vars))
-            return
-        if var.per_player and eff.index is None:
-            self.error(eff.var_span, f"'{eff.var}' is kept per player: say whose",
-                       f"write {eff.var}[mover]")
-        elif not var.per_player and eff.index is not None:
-            self.error(eff.index.span, f"'{eff.var}' is not kept per player: drop the [...]")
-        elif eff.index is not None:
-            self.expect(eff.index, "player", ply=not (in_end or after))
-        self.expect(eff.value, "number", ply=not (in_end or after), captured=not in_end)
+        effects.check(self, eff, in_end, after)
 
     # ------------------------------------------------------------------ turn, ends, after
     def check_turns(self, turns: list[m.TurnDecl], plies: dict[str, m.PlyDecl]
@@ -129,7 +104,7 @@ class RuleChecks(ExprChecks):
                     self.error(span, f"unknown ply '{name}'", self.suggest(name, plies))
                 elif name not in names:
                     names.append(name)
-            phases.append(TurnPhase(names, allows_pass, ph.when_possible))
+            phases.append(TurnPhase(names, allows_pass, ph.when_possible, ph.span))
         return phases
 
     def check_ends(self, ends: list[m.EndDecl]) -> None:

@@ -401,6 +401,7 @@ class PieceType:
     level: int = 0  # 0 on the board; 1 standing on a level-0 piece (`on KIND`); ...
     carrier: int | None = None  # the type this one stands on
     reserve: int | None = None  # pieces each owner holds off the board; None: no limit
+    span: Span | None = None  # the piece declaration
 
 
 @dataclass
@@ -418,6 +419,7 @@ class TurnPhase:
     plies: list[str]  # ply rule names (resolved from `any`)
     allows_pass: bool
     when_possible: bool
+    span: Span | None = None  # the phase in its turn declaration (None: the default turn)
 
 
 class Compulsory(str, Enum):

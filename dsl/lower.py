@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import board as boards
 from . import constructs
+from .constructs import effects
 from . import ir
 from . import model as m
 
@@ -79,14 +80,7 @@ class Lowering:
         return constructs.SYNTAX[mo.kind].lower(mo, self.dirs(mo.dirs), self.opt)
 
     def effect(self, eff: m.Effect) -> ir.Effect:
-        if eff.kind == "remove":
-            return ir.Remove(eff.span, self.expr(eff.value))
-        if eff.kind == "reset":
-            return ir.Reset(eff.span)
-        if eff.kind == "turn":
-            return ir.TurnTo(eff.span, self.expr(eff.player))
-        return ir.Assign(eff.span, eff.var, self.opt(eff.index), eff.op, self.expr(eff.value),
-                         self.opt(eff.guard))
+        return effects.lower(self, eff)
 
     def ply(self, p: m.PlyDecl) -> ir.Ply:
         onto = self.expr(p.onto) if p.onto is not None else ir.Ref(p.span, ir.Word.EMPTY)

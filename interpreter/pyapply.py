@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Callable
 
 from rulecraft.dsl import ir
+from rulecraft.dsl.constructs import effects
 from rulecraft.dsl.ir import Word
 
 from .pyexpr import UNROLL, Ctx, ExprCompiler
-from .limits import range_guard
 
 
 def subset_of(e: ir.Expr, leaf: Callable[[ir.Expr], bool]) -> bool:
@@ -164,21 +164,7 @@ def emit_effects(c: ExprCompiler, ply: ir.Ply | None, p: int) -> None:
     previous one; what comes after it reads the ply itself."""
     bx = Ctx("b", p, here="here", frm="frm")
     for eff in ply.assigns() if ply is not None else []:
-        emit_assign(c, eff, bx, 1)
+        effects.emit_python(c, eff, bx, 1)
     emit_memory(c, ply)
     for eff in c.rs.after:
-        emit_assign(c, eff, bx, 1)
-
-
-def emit_assign(c: ExprCompiler, eff: ir.Assign, cx: Ctx, indent: int) -> None:
-    """`var op value [when guard]`, and the check that the variable keeps to its range."""
-    target = c.var_slot(eff.var, eff.index, cx)
-    if eff.guard is not None:
-        c.out.line(indent, f"if {c.expr(eff.guard, cx)}:")
-        indent += 1
-    c.out.line(indent, f"{target} {eff.op} {c.expr(eff.value, cx)}")
-    var = next(v for v in c.rs.vars if v.name == eff.var)
-    fixed = eff.op == "=" and isinstance(eff.value, ir.Num)
-    if not (fixed and var.low <= eff.value.value <= var.high):  # else: checked statically
-        guard = c.const(("range", var.name), range_guard(var.span, var.name, var.low, var.high), "RANGE")
-        c.out.line(indent, f"if not {var.low} <= {target} <= {var.high}: {guard}({target})")
+        effects.emit_python(c, eff, bx, 1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rulecraft.dsl import ir
+from rulecraft.dsl.constructs import effects
 from rulecraft.dsl.ir import Outcome, Word
 
 from . import pyapply
@@ -56,7 +57,7 @@ def emit_ends(c: ExprCompiler, p: int) -> None:
             # The game goes on, changed; the rules below see the changed position.
             changed = True
             for eff in end.effects:
-                emit_end_effect(c, eff, cx)
+                effects.emit_python(c, eff, cx, 2)
             if stuck_known:
                 out.line(2, "stuck = not has_move(b)")
             continue
@@ -70,19 +71,6 @@ def emit_ends(c: ExprCompiler, p: int) -> None:
     out.line(1, f"b[{L.OUT}] = -1")
     out.line(1, "return tuple(b)")
     out.line(0, "")
-
-
-def emit_end_effect(c: ExprCompiler, eff: ir.Effect, cx: Ctx) -> None:
-    out, L = c.out, c.L
-    if isinstance(eff, ir.Reset):
-        out.line(2, f"b[:{L.types}] = SETUP")
-        for slot in L.reserve_offsets.values():
-            out.line(2, f"b[{slot}] = INITIAL[{slot}]")
-    elif isinstance(eff, ir.TurnTo):
-        out.line(2, f"b[{L.P}] = {c.expr(eff.player, cx)}")
-        out.line(2, f"b[{L.PH}] = TURN_START")
-    else:
-        pyapply.emit_assign(c, eff, cx, 2)
 
 
 def emit_pass(c: ExprCompiler, p: int) -> None:

@@ -8,6 +8,7 @@ from rulecraft.dsl import ir
 from rulecraft.dsl.constructs import functions
 from rulecraft.dsl.ir import Ruleset, Word
 
+from . import limits
 from .layout import Layout
 from .pysource import PySource
 from .tables import Tables
@@ -169,6 +170,11 @@ class ExprCompiler:
             return f"{cx.s}[{base}]"
         idx = self.expr(index, cx)
         return f"{cx.s}[{base + int(idx)}]" if idx.isdigit() else f"{cx.s}[{base} + {idx}]"
+
+    def range_guard(self, var: ir.Var) -> str:
+        """The function that stops play when `var` leaves its range, with its error."""
+        guard = limits.range_guard(var.span, var.name, var.low, var.high)
+        return self.const(("range", var.name), guard, "RANGE")
 
     def previous_index(self, name: str) -> int:
         """How the previous ply's rule is remembered: 1 + its index, or 1 + the rule count for a pass."""
