@@ -13,7 +13,6 @@ import sys
 from typing import Any, Sequence
 
 from .commands import add_command, files_under
-from .scenarios import run_files
 
 PASSED, FAILED, USAGE = 0, 1, 2
 SUFFIXES = (".yaml", ".yml")
@@ -62,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
     except _UsageError as e:
         print(f"rulecraft test: error: {e}", file=sys.stderr)
         return USAGE
+    # Loaded here: yaml and the scenario runner are a tenth of every other command's start.
+    from .scenarios import run_files
+
     report = run_files(files)
     if args.json:
         print(json.dumps(report.to_json(), indent=None, separators=(", ", ": ")))

@@ -77,11 +77,16 @@ def test_the_main_cli_imports_each_sub_cli_at_the_top():
     assert "importlib" not in found  # no registration by import strings
 
 
-def test_the_sub_clis_import_no_other_cli_and_nothing_inside_functions():
+# Imported by a command when it runs, not at every start (yaml and the scenario runner).
+LAZY = {"rulecraft.interpreter.scenarios", "rulecraft.interpreter.scenarios.run_files"}
+
+
+def test_the_sub_clis_import_no_other_cli_and_only_their_runners_inside_functions():
     for name in SUB_CLIS:
         found = imports(name, MODULES[name])
         assert not [m for m, _ in found if m in SUB_CLIS], f"{name} imports another sub-CLI"
-        assert all(top for _, top in found), f"{name} imports inside a function: {found}"
+        inside = {m for m, top in found if not top}
+        assert inside <= LAZY, f"{name} imports inside a function: {inside - LAZY}"
 
 
 def test_the_resolution_of_relative_imports():
