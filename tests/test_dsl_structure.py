@@ -84,3 +84,34 @@ def test_names_are_importable_where_they_were(module, names):
 
     loaded = importlib.import_module(f"rulecraft.dsl.{module}")
     assert [n for n in names if not hasattr(loaded, n)] == []
+
+
+REPO = os.path.dirname(DSL)
+
+
+def stage_modules() -> list[str]:
+    out = []
+    for stage in ("dsl", "interpreter", "rulecraft"):
+        for folder, _, files in os.walk(os.path.join(REPO, stage)):
+            out += [os.path.relpath(os.path.join(folder, f), REPO) for f in files if f.endswith(".py")]
+    return sorted(out)
+
+
+@pytest.mark.parametrize("path", stage_modules())
+def test_every_module_of_the_stages_is_short(path):
+    with open(os.path.join(REPO, path), encoding="utf-8") as f:
+        text = f.read()
+    assert len(text.splitlines()) <= MAX_MODULE_LINES
+    long = [(node.name, node.end_lineno - node.lineno + 1) for node in ast.walk(ast.parse(text))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
+    assert not long, f"{path}: functions over {MAX_FUNCTION_LINES} lines: {long}"
+
+
+def test_the_model_and_the_constructs_never_load_the_back_end():
+    # dsl/constructs name the back-end's types for type checkers only (TYPE_CHECKING).
+    code = ("import sys, rulecraft.dsl.load, rulecraft.dsl.constructs, rulecraft.dsl.dump; "
+            "from rulecraft.dsl.load import load; load('three-musketeers'); "
+            "print([m for m in sys.modules if m.startswith('rulecraft.interpreter')])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
