@@ -70,7 +70,7 @@ class _Checker(PieceChecks, RuleChecks):
             t.reserve = self.kinds[t.kind].reserve
         comp = get(m.CompulsoryDecl)
         compulsory = ir.Compulsory("maximum" if comp[-1].maximum else "any") if comp else None
-        low = Lowering(board, self.regions, self.relations)
+        low = Lowering(board, self.regions, self.relations, self.typed, self.refs)
         return Ruleset(game[-1].title if game else "", self.path, board, self.player_names, self.types,
                        self.regions, [low.var(v) for v in self.vars.values()], setup,
                        [low.ply(p) for p in plies], first, turn, [low.end(e) for e in ends],

@@ -1,7 +1,8 @@
 """Typing of expressions: each node's type and what each name denotes, or an error.
 
 Types are words: "number", "bool", "player", "cells", "dirs" (and "ply", "flag" for the
-arguments some functions take). Typing sets `.type` and `.ref` on the syntax tree, which
+arguments some functions take). Typing records each node's type and each name's meaning in
+`typed` and `refs` (by node), which
 the lowering (dsl/lower.py) reads.
 """
 
@@ -51,13 +52,13 @@ class ExprChecks(BoardChecks):
 
     def typeof(self, e: m.Expr, static: bool = False, ply: bool = False,
                stuck: bool = False, here: bool = True) -> str | None:
-        """Type `e` and its subexpressions (setting .type/.ref); None after an error.
+        """Type `e` and its subexpressions (recorded in `typed`, names in `refs`); None after an error.
 
         `static`: the value must be known before play (a region, a setup line); the rest
         as for `expect`.
         """
         t = self._typeof(e, static, ply, stuck, here)
-        e.type = t
+        self.typed[id(e)] = t
         return t
 
     def _typeof(self, e: m.Expr, static: bool, ply: bool, stuck: bool, here_ok: bool) -> str | None:
@@ -147,7 +148,7 @@ class ExprChecks(BoardChecks):
             return None
         category = entry[0]
         if category == "cell":
-            e.ref = ("cell", self.board.index[e.name])
+            self.refs[id(e)] = ("cell", self.board.index[e.name])
             return "cells"
         if category == "region":
             return self.type_region(e)
@@ -155,18 +156,18 @@ class ExprChecks(BoardChecks):
             if static:
                 self.error(e.span, f"'{e.name}' is a player; this needs a set of cells")
                 return None
-            e.ref = ("player", self.player_names.index(e.name))
+            self.refs[id(e)] = ("player", self.player_names.index(e.name))
             return "player"
         if category == "piece kind":
             if static:
                 self.error(e.span, PIECES_MOVE)
                 return None
-            e.ref = ("kind", e.name)
+            self.refs[id(e)] = ("kind", e.name)
             return "cells"
         if category == "variable":
             return self.type_variable(e, static)
         if category == "direction":
-            e.ref = ("dirs", self.board.resolve_dirs([e.name]))
+            self.refs[id(e)] = ("dirs", self.board.resolve_dirs([e.name]))
             return "dirs"
         if category == "relation":
             self.error(e.span, f"'{e.name}' is a relation: it takes a set of cells",
@@ -200,7 +201,7 @@ class ExprChecks(BoardChecks):
         if e.name not in self.regions:
             self.error(e.span, f"region '{e.name}' is used before it is declared")
             return None
-        e.ref = ("region", e.name)
+        self.refs[id(e)] = ("region", e.name)
         return "cells"
 
     def type_variable(self, e: m.Name, static: bool) -> str | None:
@@ -214,7 +215,7 @@ class ExprChecks(BoardChecks):
         if static:
             self.error(e.span, VARIABLES_CHANGE)
             return None
-        e.ref = ("var", e.name)
+        self.refs[id(e)] = ("var", e.name)
         return "number"
 
     # ------------------------------------------------------------------ operators
@@ -324,7 +325,7 @@ class ExprChecks(BoardChecks):
             if not isinstance(flag, m.Name) or flag.name != "contiguous":
                 self.error(flag.span, "line() takes `contiguous` as its fourth argument, or nothing")
                 return False
-            flag.type, flag.ref = "flag", ("flag", "contiguous")
+            self.typed[id(flag)], self.refs[id(flag)] = "flag", ("flag", "contiguous")
         required = [p for p in params if not p.endswith("?")]
         if not len(required) <= len(e.args) <= len(params):
             count = str(len(params)) if len(required) == len(params) else f"{len(required)} or {len(params)}"
@@ -356,7 +357,7 @@ class ExprChecks(BoardChecks):
                            self.suggest(arg.name, names) if isinstance(arg, m.Name) else None)
                 ok = False
             else:
-                arg.ref, arg.type = ("ply", arg.name), "ply"
+                self.refs[id(arg)], self.typed[id(arg)] = ("ply", arg.name), "ply"
         return result if ok else None
 
     # ------------------------------------------------------------------ static cell sets
@@ -373,13 +374,13 @@ class ExprChecks(BoardChecks):
     def eval_static(self, e: m.Expr) -> frozenset[int]:
         """The cells of a typed static expression (static_cells checked it)."""
         if isinstance(e, m.Name):
-            kind, value = e.ref
+            kind, value = self.refs[id(e)]
             return frozenset([value]) if kind == "cell" else self.regions[value]
         if isinstance(e, m.BinOp):
             a, b = self.eval_static(e.left), self.eval_static(e.right)
             return {"|": a | b, "&": a & b, "-": a - b, "+": a | b}[e.op]
         if isinstance(e, m.Call) and e.func == "adjacent":
             src = self.eval_static(e.args[0])
-            dirs = self.board.resolve_dirs(e.args[1].ref[1]) if len(e.args) > 1 else None
+            dirs = self.board.resolve_dirs(self.refs[id(e.args[1])][1]) if len(e.args) > 1 else None
             return frozenset(n for c in src for n in self.board.neighbours(c, dirs))
         raise AssertionError(f"not static: {e}")

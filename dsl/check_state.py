@@ -44,6 +44,10 @@ class CheckerState:
         self.path = path
         self.sources = sources
         self.errors: list[Diagnostic] = []
+        # What typing found, by expression node (the syntax tree itself is left as parsed):
+        # its type ("cells", "number", ...) and, for a name, what it denotes.
+        self.typed: dict[int, str | None] = {}
+        self.refs: dict[int, tuple] = {}
         self.names: dict[str, tuple[str, m.Span | None]] = {}  # name -> (category, where)
         # Names and kinds whose declaration failed (`broken`: keys of syntax errors): no cascade.
         self.broken: set[str] = {n for _, n in broken if n}

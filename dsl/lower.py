@@ -1,7 +1,7 @@
 """The checked syntax tree -> the game model (dsl.ir): names resolved, types fixed.
 
 Runs after every check passed, so each expression here has its type and each name
-what it denotes (set by the checker); nothing here can fail.
+what it denotes (the checker's findings); nothing here can fail.
 """
 
 from __future__ import annotations
@@ -18,8 +18,10 @@ _MOVED = {"own": ir.Owner.OWN, "opponent's": ir.Owner.OPPONENT, None: ir.Owner.O
 
 class Lowering:
     def __init__(self, board: boards.Board, regions: dict[str, frozenset[int]],
-                 relations: dict[str, list[tuple[str, str]]]):
+                 relations: dict[str, list[tuple[str, str]]], typed: dict[int, str | None],
+                 refs: dict[int, tuple]):
         self.board, self.regions, self.relations = board, regions, relations
+        self.typed, self.refs = typed, refs  # the checker's findings, by node
 
     def expr(self, e: m.Expr) -> ir.Expr:
         s = e.span
@@ -36,9 +38,9 @@ class Lowering:
         if isinstance(e, m.Call):
             if e.func in self.relations:
                 return ir.Relate(s, e.func, tuple(self.relations[e.func]), self.expr(e.args[0]))
-            return ir.Call(s, e.func, tuple(self.expr(a) for a in e.args), ir.Type(e.type))
+            return ir.Call(s, e.func, tuple(self.expr(a) for a in e.args), ir.Type(self.typed[id(e)]))
         if isinstance(e, m.BinOp):
-            return ir.Binary(s, e.op, self.expr(e.left), self.expr(e.right), ir.Type(e.type))
+            return ir.Binary(s, e.op, self.expr(e.left), self.expr(e.right), ir.Type(self.typed[id(e)]))
         if isinstance(e, m.Compare):
             return ir.Compare(s, e.op, self.expr(e.left), self.expr(e.right))
         if isinstance(e, m.BoolOp):
@@ -50,7 +52,7 @@ class Lowering:
         raise AssertionError(e)
 
     def name(self, e: m.Name) -> ir.Expr:
-        kind, val = e.ref
+        kind, val = self.refs[id(e)]
         s = e.span
         if kind == "cell":
             return ir.Cells(s, 1 << int(val), e.name)

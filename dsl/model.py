@@ -1,13 +1,14 @@
-"""The typed model of a .game file: one node class per construct, each with its source span.
+"""The syntax tree of a .game file: declarations and expressions as written, each node
+with its source span.
 
-The parser builds these nodes; the checker fills in `Expr.type` and `Expr.ref` and
-assembles a `Game`; the compiler reads only this model, never the syntax tree.
+The parser builds these nodes and nothing changes them after: the checker records
+what it finds (types, what names denote) beside them, and returns the game model
+(dsl/ir.py), which is all the back-ends read.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 # A variable without `in LOW..HIGH` keeps to -VAR_BOUND..VAR_BOUND (as large as a number
 # in the source may be), so no value grows without end.
@@ -30,10 +31,6 @@ class Span:
 @dataclass(eq=False)
 class Expr:
     span: Span
-    # Filled in by the checker: "number", "bool", "player", "cells" or "dirs".
-    type: str | None = field(default=None, init=False)
-    # Filled in by the checker for names: what the name denotes.
-    ref: Any = field(default=None, init=False)
 
 
 @dataclass(eq=False)
