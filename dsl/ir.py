@@ -252,70 +252,12 @@ def mentions(expr: Expr | None, *words: Word) -> bool:
 
 @dataclass(eq=False)
 class Motion:
+    """How a ply's piece moves: one subclass per motion, defined in its construct module
+    (dsl/constructs/step.py's `Step`, ...)."""
+
     span: Span
 
-    name = ""  # the motion's keyword; construct modules register under it
-
-
-@dataclass(eq=False)
-class Step(Motion):
-    dirs: tuple[str, ...] | None  # None: every edge
-
-    name = "step"
-
-
-@dataclass(eq=False)
-class Slide(Motion):
-    """A straight line over empty cells: `slide [N] [up to LIMIT] [chained [up to K segments]]`."""
-
-    dirs: tuple[str, ...]  # every direction when none are written (links have none)
-    limit: Expr | None = None
-    least: int | None = None  # at least N steps (exactly N without `up to`)
-    chained: bool = False  # turning segments while each removes
-    segments: int | None = None
-
-    name = "slide"
-
-
-@dataclass(eq=False)
-class Walk(Motion):
-    """Up to LIMIT steps through empty cells, turning at will; known by where it ends."""
-
-    dirs: tuple[str, ...] | None
-    limit: Expr
-
-    name = "walk"
-
-
-@dataclass(eq=False)
-class Push(Motion):
-    """A line of `count` pieces moves one step along a direction into `here`."""
-
-    dirs: tuple[str, ...]
-    count: int
-
-    name = "push"
-
-
-@dataclass(eq=False)
-class Leap(Motion):
-    """Over the one adjacent piece in a straight line, onto the cell beyond it."""
-
-    dirs: tuple[str, ...] | None  # every direction when none are written
-
-    name = "leap"
-
-
-@dataclass(eq=False)
-class Anywhere(Motion):
-    name = "anywhere"
-
-
-@dataclass(eq=False)
-class Place(Motion):
-    """A new piece from the supply (or its owner's reserve)."""
-
-    name = "place"
+    name = ""  # the motion's keyword
 
 
 # ---------------------------------------------------------------- effects

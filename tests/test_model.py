@@ -1,6 +1,7 @@
 """The game model `check` returns (dsl/ir.py): resolved, typed, printable, with spans."""
 
 from rulecraft.dsl import ir
+from rulecraft.dsl.constructs.step import Step
 from rulecraft.dsl.dump import dump
 from rulecraft.dsl.load import load
 
@@ -28,7 +29,7 @@ def test_names_are_resolved_and_typed(tmp_path):
     rs = small(tmp_path)
     (go,) = rs.plies
     assert (go.owner, go.kind) == (ir.Owner.OWN, "man")
-    assert isinstance(go.motion, ir.Step) and go.motion.dirs == ("n", "e", "s", "w")
+    assert isinstance(go.motion, Step) and go.motion.dirs == ("n", "e", "s", "w")
     where = go.where
     assert isinstance(where, ir.Compare) and where.op == "in"
     cells = where.right

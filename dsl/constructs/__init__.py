@@ -33,6 +33,7 @@ class Motion:
     path_grows: bool = False  # the ply passes cells, `path`, kept as it goes
     projects: bool = False  # `where closer(here, from, T)` is tested by projection on lines
     action: str = "move"  # its actions' shape (interpreter/actions.py): move, place, push, chain
+    node: type[ir.Motion] | None = None  # its class in the model
     check: Callable[..., None] = _nothing  # (syntax ply, error, board size): its own checks
     lower: Callable[..., ir.Motion] | None = None  # (syntax, dirs, expr) -> its model node
     emit_support: Callable[..., None] = _nothing  # Python written before its generators
@@ -57,15 +58,11 @@ CHAINED = Motion.of(chain)
 # By keyword, for the checker and the lowering (which read the syntax tree) ...
 SYNTAX: dict[str, Motion] = {c.name: c for c in _ALL}
 # ... and by model class, for the back-ends.
-MOTIONS: dict[type[ir.Motion], Motion] = {
-    ir.Step: SYNTAX["step"], ir.Slide: SYNTAX["slide"], ir.Walk: SYNTAX["walk"],
-    ir.Push: SYNTAX["push"], ir.Anywhere: SYNTAX["anywhere"], ir.Place: SYNTAX["place"],
-    ir.Leap: SYNTAX["leap"],
-}
+MOTIONS: dict[type[ir.Motion], Motion] = {c.node: c for c in _ALL}
 
 
 def motion_construct(motion: ir.Motion) -> Motion:
     """The construct that generates a motion's plies (a chained slide has its own)."""
-    if isinstance(motion, ir.Slide) and motion.chained:
+    if getattr(motion, "chained", False):
         return CHAINED
     return MOTIONS[type(motion)]

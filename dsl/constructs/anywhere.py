@@ -6,6 +6,7 @@ several cells, (rule, piece type, placement index) (the board's placements of th
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from .. import ir
@@ -17,13 +18,21 @@ if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
 FITS_MAX_CELLS = 16  # up to this size, the placements inside each set of free cells are tabled
 
 
+@dataclass(eq=False)
+class Anywhere(ir.Motion):
+    name = "anywhere"
+
+
+NODE = Anywhere  # the model's node of this motion
+
+
 WIDE_PIECES = True  # the one motion of pieces covering several cells
 
 
 def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
           expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
-    return ir.Anywhere(mo.span)
+    return Anywhere(mo.span)
 
 
 def emit_moves(g: RuleGen) -> None:

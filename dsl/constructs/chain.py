@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from .. import ir
-from .slide import straight
+from .slide import Slide, straight
 from .walk import route_free
 from .. import model as m
 
@@ -41,7 +41,7 @@ def check_route(p: m.PlyDecl, error: Callable[..., None]) -> None:
 
 def emit_support(g: RuleGen) -> None:
     """`chains_N(s, t, c0, routes=False)`: every chain from c0, {(final, removed): routes}."""
-    motion: ir.Slide = g.motion
+    motion: Slide = g.motion
     rays = ", ".join(g.c.const(("rays", d), g.t.rays(d), "RAY") for d in straight(g.rs.board, motion.dirs))
     hoist = g.hoister(f"c{g.code}_", {"here", "path"})  # per segment start: the position, from
     adj_path = g.adj_path or {}

@@ -6,6 +6,7 @@ capture). Action: (rule, piece type, from cell, to cell[, removed cells]).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from .. import ir
@@ -16,13 +17,25 @@ if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
     from rulecraft.interpreter.pyrules import RuleGen
 
 
+@dataclass(eq=False)
+class Leap(ir.Motion):
+    """Over the one adjacent piece in a straight line, onto the cell beyond it."""
+
+    dirs: tuple[str, ...] | None  # every direction when none are written
+
+    name = "leap"
+
+
+NODE = Leap  # the model's node of this motion
+
+
 STRAIGHT = True  # a jump follows a direction
 
 
 def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
           expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
-    return ir.Leap(mo.span, dirs)
+    return Leap(mo.span, dirs)
 
 
 def emit_moves(g: RuleGen) -> None:

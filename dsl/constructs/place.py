@@ -5,6 +5,7 @@ Action: (rule, piece type, cell[, removed cells]).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from .. import ir
@@ -14,6 +15,16 @@ if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
     from rulecraft.interpreter.pyrules import RuleGen
 
 
+@dataclass(eq=False)
+class Place(ir.Motion):
+    """A new piece from the supply (or its owner's reserve)."""
+
+    name = "place"
+
+
+NODE = Place  # the model's node of this motion
+
+
 FROM_A_CELL = False  # a new piece comes from no cell (`from` is refused)
 ACTION = "place"  # (rule, piece type, cell)
 
@@ -21,7 +32,7 @@ ACTION = "place"  # (rule, piece type, cell)
 def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
           expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
-    return ir.Place(mo.span)
+    return Place(mo.span)
 
 
 def emit_moves(g: RuleGen) -> None:

@@ -6,6 +6,7 @@ line moves with it. Action: (rule, direction index, far cell of the line, here).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from .slide import straight
@@ -14,6 +15,19 @@ from .. import model as m
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
     from rulecraft.interpreter.pyrules import RuleGen
+
+
+@dataclass(eq=False)
+class Push(ir.Motion):
+    """A line of `count` pieces moves one step along a direction into `here`."""
+
+    dirs: tuple[str, ...]
+    count: int
+
+    name = "push"
+
+
+NODE = Push  # the model's node of this motion
 
 
 STRAIGHT = True
@@ -25,7 +39,7 @@ ACTION = "push"  # (rule, direction, far end, here)
 def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
           expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
-    return ir.Push(mo.span, dirs, mo.count)
+    return Push(mo.span, dirs, mo.count)
 
 
 def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:

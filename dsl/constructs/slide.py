@@ -7,6 +7,7 @@ piece type, from cell, to cell[, removed cells]). Chained slides: see chain.py.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from .. import board as boards
@@ -17,6 +18,22 @@ if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
     from rulecraft.interpreter.pyrules import RuleGen
 
 
+@dataclass(eq=False)
+class Slide(ir.Motion):
+    """A straight line over empty cells: `slide [N] [up to LIMIT] [chained [up to K segments]]`."""
+
+    dirs: tuple[str, ...]  # every direction when none are written (links have none)
+    limit: ir.Expr | None = None
+    least: int | None = None  # at least N steps (exactly N without `up to`)
+    chained: bool = False  # turning segments while each removes
+    segments: int | None = None
+
+    name = "slide"
+
+
+NODE = Slide  # the model's node of this motion
+
+
 STRAIGHT = True
 PATH_GROWS = True
 PROJECTS = True
@@ -25,7 +42,7 @@ PROJECTS = True
 def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
           expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
-    return ir.Slide(mo.span, dirs, expr(mo.limit), mo.least, mo.chained, mo.segments)
+    return Slide(mo.span, dirs, expr(mo.limit), mo.least, mo.chained, mo.segments)
 
 
 def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
@@ -88,7 +105,7 @@ def emit_moves(g: RuleGen) -> None:
 
 
 def _rays(g: RuleGen, dirs: list[str]) -> None:
-    motion: ir.Slide = g.motion
+    motion: Slide = g.motion
     rays = tuple(g.c.const(("rays", d), g.t.rays(d), "RAY") for d in dirs)
     # Two lines from one cell may reach the same cell (3-A-Side's goals): one ply.
     dedupe = g.t.rays_overlap(dirs)

@@ -5,6 +5,7 @@ Action: (rule, piece type, from cell, to cell[, removed cells]).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from .. import ir
@@ -14,14 +15,24 @@ if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
     from rulecraft.interpreter.pyrules import RuleGen
 
 
+@dataclass(eq=False)
+class Step(ir.Motion):
+    dirs: tuple[str, ...] | None  # None: every edge
+
+    name = "step"
+
+
+NODE = Step  # the model's node of this motion
+
+
 def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
           expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
-    return ir.Step(mo.span, dirs)
+    return Step(mo.span, dirs)
 
 
 def emit_moves(g: RuleGen) -> None:
-    motion: ir.Step = g.motion
+    motion: Step = g.motion
     g.head(occ=False)
     g.each_piece(before=_from_targets if g.tgt_level == 0 else None)
     g.dests(3, f"{g.c.adj(motion.dirs)}[c]" + (" & tgt" if g.tgt_level < 2 else ""),

@@ -6,6 +6,7 @@ from cell, to cell[, removed cells]).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from .. import ir
@@ -13,6 +14,19 @@ from .. import model as m
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
     from rulecraft.interpreter.pyrules import RuleGen
+
+
+@dataclass(eq=False)
+class Walk(ir.Motion):
+    """Up to LIMIT steps through empty cells, turning at will; known by where it ends."""
+
+    dirs: tuple[str, ...] | None
+    limit: ir.Expr
+
+    name = "walk"
+
+
+NODE = Walk  # the model's node of this motion
 
 
 def route_free(p: m.PlyDecl, exprs: list[m.Expr | None], error: Callable[..., None], what: str,
@@ -28,7 +42,7 @@ def route_free(p: m.PlyDecl, exprs: list[m.Expr | None], error: Callable[..., No
 def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
           expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
-    return ir.Walk(mo.span, dirs, expr(mo.limit))
+    return Walk(mo.span, dirs, expr(mo.limit))
 
 
 def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
@@ -36,7 +50,7 @@ def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
 
 
 def emit_moves(g: RuleGen) -> None:
-    motion: ir.Walk = g.motion
+    motion: Walk = g.motion
     g.head(occ=True)
     g.each_piece()
     g.line(3, f"limit = {g.plain_expr(motion.limit)}")
