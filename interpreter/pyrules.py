@@ -3,7 +3,7 @@
 `RuleGen` holds what every motion shares: the piece types it moves, the target set
 (`onto`), the condition (`where`) and the removals, compiled with what does not change
 per candidate hoisted out of the loops, and the one way a candidate becomes a ply.
-The motion's own module (dsl.constructs, found by `motion_module`) writes the loops.
+The motion's construct (dsl.constructs, found by `motion_construct`) writes the loops.
 """
 
 from __future__ import annotations
@@ -50,10 +50,10 @@ class RuleGen:
         self.c, self.out, self.rs, self.t, self.L = c, c.out, c.rs, c.t, c.L
         self.ply, self.motion, self.p, self.code, self.types = ply, ply.motion, p, code, types
         self.multi = max(self.rs.types[t].size for t in types) > 1
-        self.module = motion_construct(ply.motion)
+        self.construct = motion_construct(ply.motion)
         onto = ply.onto
         self.tgt_level = 2 if ir.mentions(onto, Word.HERE) else 1 if ir.mentions(onto, Word.FROM) else 0
-        mod = self.module
+        mod = self.construct
         if mod.from_per_candidate and self.tgt_level == 1:  # e.g. a push's `from`: known per line
             self.tgt_level = 2
         # A piece standing on another kind (`on KIND`) only ever moves onto one of those.
@@ -64,7 +64,7 @@ class RuleGen:
         """Compile the target, condition and removals afresh (each generator hoists its own)."""
         c, ply, code = self.c, self.ply, self.code
         self.tgt_src = c.expr(ply.onto, Ctx("s", self.p, here="here", frm="frm"))
-        mod = self.module
+        mod = self.construct
         self.hoist = Hoister(f"h{code}_", {"here", "path"} | ({"from"} if mod.from_per_candidate else set()))
         single = not self.multi and mod.from_a_cell
         self.adj_path = {k: f"adjp{i}" for i, k in enumerate(path_adjacencies(ply))} \
@@ -114,7 +114,7 @@ class RuleGen:
         """The generator's start: the occupied cells if the motion reads them, the target."""
         if occ:
             self.line(1, f"occ = {self.c.occ('s')}")
-        if not self.module.path_grows and any(
+        if not self.construct.path_grows and any(
                 ir.mentions(e, Word.PATH) for e in [self.ply.where] + self.ply.removals()):
             self.line(1, "path = 0")
         self.target(0, 1)
@@ -163,10 +163,11 @@ class RuleGen:
         """`e` in state `s` with nothing hoisted (here and from as the loops set them)."""
         return self.c.expr(e, Ctx(s, self.p, here="here", frm="frm"))
 
-    def apply(self, head: list[str], removed: str | None, put: list[str], keep: str | None = None,
-              frm_moves: bool = True) -> None:
-        """The apply function (see pyapply.emit_apply)."""
-        pyapply.emit_apply(self.c, self.ply, self.p, self.code, head, removed, put, keep, frm_moves)
+    def apply(self, head: list[str], removed: str | None, put: list[str], keep: str | None = None) -> None:
+        """The apply function (see pyapply.emit_apply); a piece that leaves a cell takes
+        what stands on it along."""
+        pyapply.emit_apply(self.c, self.ply, self.p, self.code, head, removed, put, keep,
+                           self.construct.from_a_cell)
 
     def captured(self) -> None:
         """`captured = ...` if the effects read it."""
@@ -187,13 +188,13 @@ def emit_rule(c: ExprCompiler, ply: ir.Ply, p: int, code: int, types: list[int])
     player; the construct that wrote them."""
     g = RuleGen(c, ply, p, code, types)
     g.begin()
-    g.module.emit_support(g)
+    g.construct.emit_support(g)
     for sink in (Sink.LIST, Sink.EXISTS):
         g.begin()
         c.out.generator(code, sink)
-        g.module.emit_moves(g)
+        g.construct.emit_moves(g)
         c.out.end_generator()
     g.begin()
-    g.module.emit_apply(g)
-    return g.module
+    g.construct.emit_apply(g)
+    return g.construct
 

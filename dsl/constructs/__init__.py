@@ -3,8 +3,9 @@
 A motion's module holds what is particular to it: its checks, its model node, what a
 back-end may assume of its plies, and how its plies are found and made (`emit_moves`,
 `emit_apply`, written through the back-end object passed in: these modules import only
-the model). A module states only what differs from a `Motion`'s defaults. `functions`
-holds the built-in functions of expressions. docs/DESIGN.md shows how to add one.
+the model). A module states only what differs from a `Motion`'s defaults. `effects`
+holds the effects family, `functions` the built-in functions of expressions.
+docs/DESIGN.md shows how to add a construct.
 """
 
 from __future__ import annotations

@@ -13,13 +13,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from .. import ir
+from .. import model as m
 from .slide import Slide, straight
 from .walk import route_free
-from .. import model as m
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
     from rulecraft.interpreter.pyrules import RuleGen
-
 
 
 PATH_GROWS = True  # each segment's path, kept as it goes

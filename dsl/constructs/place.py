@@ -53,4 +53,4 @@ def emit_apply(g: RuleGen) -> None:
     if reserve_slots:
         table = g.c.const(("reserve slots", tuple(reserve_slots.items())), reserve_slots, "RESERVE")
         put += [f"slot = {table}.get(t)", "if slot is not None: b[slot] -= 1"]
-    g.apply(["frm = 0", "here = BIT[a[2]]"], "a[3]" if g.removal else None, put, frm_moves=False)
+    g.apply(["frm = 0", "here = BIT[a[2]]"], "a[3]" if g.removal else None, put)

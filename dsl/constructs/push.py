@@ -1,7 +1,8 @@
 """`push N [DIRS]`: a line of N pieces moves one step along a direction into the cell `here`.
 
 Whatever stands in `here` is taken (if the target set allows it); every stack on the
-line moves with it. Action: (rule, direction index, far cell of the line, here).
+line moves with it. Action: (rule, direction index, far cell of the line, here[, removed
+cells]); the removed cells are taken off before the line moves.
 """
 
 from __future__ import annotations
@@ -9,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from .slide import straight
 from .. import ir
 from .. import model as m
+from .slide import straight
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
     from rulecraft.interpreter.pyrules import RuleGen
