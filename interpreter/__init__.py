@@ -24,12 +24,13 @@ _LAZY = {"Action": ".game", "Game": ".game", "IllegalActionError": ".game",
          "RulesetError": "rulecraft.dsl.diagnostics"}
 
 
-def load_game(name: str) -> "Game":
-    """Load, check and compile a ruleset by path or bundled name (raises RulesetError)."""
+def load_game(name: str, backend: str = "python") -> "Game":
+    """Load, check and compile a ruleset by path or bundled name (raises RulesetError);
+    `backend`: "python", "native" or "auto" (see Game)."""
     from rulecraft.dsl.load import load
 
     from .game import Game
-    return Game(load(name))
+    return Game(load(name), backend)
 
 
 def __getattr__(name: str) -> Any:

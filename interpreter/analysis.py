@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,6 +33,12 @@ def perft(game: Game, state: State, depth: int, max_nodes: int | None = None) ->
         raise ValueError(f"perft depth must be 0 or more, found {depth}")
     if depth == 0:
         return 1
+    if game.native is not None and max_nodes is None:
+        from .native.library import NativeError  # noqa: PLC0415
+        try:
+            return game.native.perft(state, depth)
+        except NativeError:
+            pass  # a rule's error (a variable out of range, ...): the Python back-end raises it
     legal, apply = game.legal_actions, game.apply
     actions = legal(state)
     if depth == 1:
@@ -91,25 +96,52 @@ class PlayoutStats:
         return self.plies / self.seconds if self.seconds > 0 else 0.0
 
 
+GOLDEN = 0x9E3779B97F4A7C15
+MASK64 = (1 << 64) - 1
+
+
+class SplitMix:
+    """splitmix64, the generator of random playouts on both back-ends (runtime.c has the
+    same), so that a seed plays the same games whichever back-end runs them."""
+
+    def __init__(self, seed: int, game_index: int):
+        self.x = (seed ^ ((game_index + 1) * GOLDEN)) & MASK64
+
+    def next(self) -> int:
+        self.x = z = (self.x + GOLDEN) & MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+
 def random_playouts(game: Game, games: int, seed: int, max_plies: int = 1000,
                     start: State | None = None,
                     each_game: Callable[[], None] | None = None) -> PlayoutStats:
     """Play `games` uniformly random games (each stopped at `max_plies`); `each_game` is
-    called after each one (a progress display)."""
-    rng = random.Random(seed)
+    called after each one (a progress display). Game i draws from SplitMix(seed, i), a
+    ply chosen as next() % (number of legal plies). A native game plays them in C, on
+    both cores, without `each_game`."""
+    first = game.initial_state() if start is None else start
+    begin = time.perf_counter()
+    if game.native is not None and each_game is None:
+        from .native.library import NativeError  # noqa: PLC0415
+        try:
+            w0, w1, draws, unfinished, plies = game.native.playouts(first, games, seed, max_plies)
+            return PlayoutStats(games, [w0, w1], draws, unfinished, plies, time.perf_counter() - begin)
+        except NativeError:
+            pass  # a rule's error: the games played again in Python, which raises it
     wins = [0] * len(game.players)
     draws = unfinished = plies = 0
-    begin = time.perf_counter()
-    first = game.initial_state() if start is None else start
-    legal, apply, choice = game.legal_actions, game.apply, rng.choice
-    for _ in range(games):
+    legal, apply = game.legal_actions, game.apply
+    for g in range(games):
+        rng = SplitMix(seed, g)
         s = first
         n = 0
         while n < max_plies:
             actions = legal(s)
             if not actions:
                 break
-            s = apply(s, choice(actions))
+            s = apply(s, actions[rng.next() % len(actions)])
             n += 1
         plies += n
         if each_game is not None:

@@ -21,13 +21,14 @@ from rulecraft.dsl.load import bundled_names, load
 
 from . import completion, play_cli, scenarios_cli
 from .analysis import PerftBudgetError, perft, random_playouts
-from .commands import (OK, RULESET_ERROR, USAGE, UsageError, add_command, command_started,
+from .commands import (OK, RULESET_ERROR, USAGE, UsageError, add_command, command_started, make_game,
                        emit_json, errors_reported, files_under, json_error, load_or_report,
                        load_ruleset_or_report, start_state)
 from .compile import compile_ruleset
 from .describe import outcome_of, rule_lines, rules_of
 from .game import Game, State
 from .limits import RuleLimitError
+from .native.build import NativeUnavailable
 from .progress import Meter
 from .search import cli as search_cli
 
@@ -77,7 +78,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for name in ruleset_names(args.files):
         shown = printable(name)
         try:
-            game = Game(load(name))
+            game = make_game(load(name))
         except RulesetError as e:
             status = RULESET_ERROR
             results.append({"file": shown, "ok": False, "errors": e.formatted()})
@@ -239,7 +240,8 @@ def cmd_random(args: argparse.Namespace) -> int:
     game = load_or_report(args.file)
     state = start_state(game, args.position)
     with Meter("games", args.games, quiet=args.quiet) as meter:
-        stats = random_playouts(game, args.games, args.seed, args.max_plies, state, meter.advance)
+        stats = random_playouts(game, args.games, args.seed, args.max_plies, state,
+                               None if game.native else meter.advance)
     data = {
         "games": stats.games,
         "wins": {p: stats.wins[i] for i, p in enumerate(game.players)},
@@ -380,8 +382,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if problem:
         print(f"rulecraft {args.command}: error: {problem}", file=sys.stderr)
         return USAGE
-    command_started()
     try:
+        command_started(args)
         return args.func(args)
     except RulesetError as e:
         json_error(args, "the ruleset has errors", e.formatted() or None)
@@ -393,6 +395,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as e:
         print(f"rulecraft {args.command}: error: {printable(str(e))}", file=sys.stderr)
         json_error(args, printable(str(e)))
+        return USAGE
+    except NativeUnavailable as e:
+        print(f"rulecraft {args.command}: error: the native back-end: {e}", file=sys.stderr)
+        json_error(args, f"the native back-end: {e}")
         return USAGE
     except KeyboardInterrupt:
         return 130

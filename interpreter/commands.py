@@ -43,7 +43,22 @@ def add_command(subparsers, name: str, summary: str, description: str,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress display (check, compile: print the errors only)")
+    p.add_argument("--backend", choices=("auto", "python", "native"), default=None, metavar="B",
+                   help="what runs the rules: auto (the default), python or native (C)")
     return p
+
+
+_backend = ["auto"]  # the running command's --backend
+
+
+def backend() -> str:
+    """The back-end the running command's games use (`--backend`, else $RULECRAFT_BACKEND, else auto)."""
+    return _backend[0]
+
+
+def make_game(ruleset: Ruleset) -> Game:
+    """The compiled game, on the running command's back-end."""
+    return Game(ruleset, backend())
 
 
 def files_under(folder: str, suffixes: str | tuple[str, ...]) -> list[str]:
@@ -76,7 +91,7 @@ def load_ruleset_or_report(name: str) -> Ruleset:
 def load_or_report(name: str) -> Game:
     """The compiled game, or its diagnostics printed and RulesetError raised."""
     with errors_reported():
-        return Game(load(name))
+        return make_game(load(name))
 
 
 def start_state(game: Game, position: str | None) -> State:
@@ -100,9 +115,14 @@ def emit_json(data: object) -> None:
     _emitted[0] = True
 
 
-def command_started() -> None:
-    """Forget the JSON printed by a previous command (`main` may run many in a process)."""
+def command_started(args: argparse.Namespace | None = None) -> None:
+    """Forget the JSON printed by a previous command (`main` may run many in a process);
+    take its back-end."""
     _emitted[0] = False
+    chosen = getattr(args, "backend", None) or os.environ.get("RULECRAFT_BACKEND") or "auto"
+    if chosen not in ("auto", "python", "native"):
+        raise UsageError(f"RULECRAFT_BACKEND: unknown back-end '{chosen}' (auto, python or native)")
+    _backend[0] = chosen
 
 
 def json_error(args: argparse.Namespace, message: str, errors: list[str] | None = None) -> None:

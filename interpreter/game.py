@@ -30,7 +30,10 @@ class IllegalActionError(ValueError):
 class Game:
     """A compiled game: initial state, legal actions, apply, outcome; `notation`, its texts."""
 
-    def __init__(self, ruleset: Ruleset):
+    def __init__(self, ruleset: Ruleset, backend: str = "python"):
+        """`backend`: "python", "native" (the rules compiled to C; NativeUnavailable
+        without a C compiler) or "auto" (native when it can be built, else Python with a
+        one-line notice on stderr)."""
         self.ruleset = ruleset
         self.players: list[str] = list(ruleset.players)
         self.title = ruleset.title
@@ -49,6 +52,15 @@ class Game:
         self._initial = self._build_initial()
         from .notation import Notation  # here: notation.py imports this module's types
         self.notation = Notation(self)
+        self.native = None  # the NativeLibrary when the native back-end runs the rules
+        if backend != "python":
+            from .native.backend import attach  # here: only a native game loads ctypes
+            attach(self, backend)
+
+    @property
+    def backend(self) -> str:
+        """Which back-end runs the rules: "python" or "native"."""
+        return "python" if self.native is None else "native"
 
     # ------------------------------------------------------------ protocol
     def initial_state(self) -> State:

@@ -40,6 +40,10 @@ class Motion:
     emit_support: Callable[..., None] = _nothing  # Python written before its generators
     emit_moves: Callable[..., None] | None = None  # a generator's body (once per sink)
     emit_apply: Callable[..., None] | None = None  # its apply function
+    # The native back-end's C, the same plies in the same order (interpreter/native):
+    emit_c_support: Callable[..., None] | None = None
+    emit_c_moves: Callable[..., None] | None = None
+    emit_c_apply: Callable[..., None] | None = None
 
     @classmethod
     def of(cls, module: ModuleType) -> Motion:
@@ -52,7 +56,8 @@ class Motion:
         return cls(module.__name__.rsplit(".", 1)[1], **values)
 
 
-_FUNCTIONS = {"check", "lower", "emit_support", "emit_moves", "emit_apply"}
+_FUNCTIONS = {"check", "lower", "emit_support", "emit_moves", "emit_apply", "emit_c_support",
+              "emit_c_moves", "emit_c_apply"}
 _ALL = [Motion.of(m) for m in (step, slide, walk, push, anywhere, place, leap)]
 CHAINED = Motion.of(chain)
 

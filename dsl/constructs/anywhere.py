@@ -13,6 +13,7 @@ from .. import ir
 from .. import model as m
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from rulecraft.interpreter.native.crules import CRuleGen
     from rulecraft.interpreter.pyrules import RuleGen
 
 FITS_MAX_CELLS = 16  # up to this size, the placements inside each set of free cells are tabled
@@ -71,3 +72,44 @@ def emit_apply(g: RuleGen) -> None:
     size = g.rs.types[g.types[0]].size
     pl = g.c.const(("placements", size), g.t.placement_masks(size), "PL")
     g.apply(["frm = s[t]", f"here = {pl}[a[2]]"], None, ["b[t] = here"], keep="~(here & ~frm)")
+
+
+def emit_c_moves(g: CRuleGen) -> None:
+    g.head(occ=False)
+    if g.multi:
+        _c_wide(g)
+        return
+    g.each_piece()
+    g.dests(3, "m_andn(tgt, frm)" if g.tgt_level < 2 else "m_andn(FULL, frm)", "t, c, d")
+    g.end_piece()
+
+
+def _c_wide(g: CRuleGen) -> None:
+    """Each placement, in index order (the order of `_wide`'s FITS table as of its PL)."""
+    size = g.rs.types[g.types[0]].size
+    masks = g.t.placement_masks(size)
+    pl = g.out.mask_table(("placements", size), masks, "PL")
+    types, count = g.c.types_table(g.types)
+    g.line(1, f"for (int ti = 0; ti < {count}; ti++) {{")
+    g.line(2, f"int t = {types}[ti];")
+    g.base(2)
+    g.line(2, "M frm = s->c[t];")
+    g.line(2, "if (!m_any(frm)) continue;")
+    g.target(1, 2)
+    g.line(2, "M free = m_or(tgt, frm);" if g.tgt_level < 2 else "M free = FULL;")
+    g.line(2, f"for (int i = 0; i < {len(masks)}; i++) {{")
+    g.line(3, f"M here = {pl}[i];")
+    g.line(3, "if (m_eq(here, frm) || m_any(m_andn(here, free))) continue;")
+    g.candidate(3, "t, i")
+    g.line(2, "}")
+    g.line(1, "}")
+
+
+def emit_c_apply(g: CRuleGen) -> None:
+    if not g.multi:
+        g.apply_move()
+        return
+    size = g.rs.types[g.types[0]].size
+    pl = g.out.mask_table(("placements", size), g.t.placement_masks(size), "PL")
+    g.apply(["M frm = s->c[t];", f"M here = {pl}[a->x[1]];"], None, ["b->c[t] = here;"],
+            clear="m_andn(here, frm)")

@@ -84,3 +84,32 @@ def _assign(c: ExprCompiler, eff: ir.Assign, cx: Ctx, indent: int) -> None:
     fixed = eff.op == "=" and isinstance(eff.value, ir.Num)
     if not (fixed and var.low <= eff.value.value <= var.high):  # else: checked statically
         c.out.line(indent, f"if not {var.low} <= {target} <= {var.high}: {c.range_guard(var)}({target})")
+
+
+def emit_c(c, eff: ir.Effect, cx, indent: int) -> None:
+    """An effect on the state `cx.s` in C (the native back-end's CExpr passes itself in);
+    a variable leaving its range returns RC_ERR_RANGE, where Python raises."""
+    out, L, b = c.out, c.L, cx.s
+    if isinstance(eff, ir.Reset):
+        for i in range(L.types):
+            out.line(indent, f"{b}->c[{i}] = SETUP[{i}];")
+        for slot in L.reserve_offsets.values():
+            out.line(indent, f"{c.slot(b, slot)} = {c.rs.types[_reserve_type(L, slot)].reserve};")
+    elif isinstance(eff, ir.TurnTo):
+        out.line(indent, f"{c.P(b)} = {c.expr(eff.player, cx)};")
+        out.line(indent, f"{c.PH(b)} = TURN_START;")
+    elif isinstance(eff, ir.Assign):
+        target = c.var_slot(eff.var, eff.index, cx)
+        guard = f"if ({c.expr(eff.guard, cx)}) " if eff.guard is not None else ""
+        out.line(indent, f"{guard}{{")
+        out.line(indent + 1, f"{target} {eff.op} {c.expr(eff.value, cx)};")
+        var = next(v for v in c.rs.vars if v.name == eff.var)
+        fixed = eff.op == "=" and isinstance(eff.value, ir.Num)
+        if not (fixed and var.low <= eff.value.value <= var.high):
+            out.line(indent + 1, f"if (!({var.low}LL <= {target} && {target} <= {var.high}LL)) "
+                                 f"return RC_ERR_RANGE;")
+        out.line(indent, "}")
+
+
+def _reserve_type(layout, slot: int) -> int:
+    return next(t for t, s in layout.reserve_offsets.items() if s == slot)

@@ -97,3 +97,66 @@ def _line(c: ExprCompiler, e: ir.Call, cx: Ctx) -> str:
         return f"_run({cells_src}, {n}, {wins})"
     lines = c.const(("lines", dirs), c.t.line_masks(list(dirs)), "LINES")
     return f"_line({cells_src}, {n}, {lines})"
+
+
+def emit_c(c, e: ir.Call, cx) -> str:
+    """A call as a C expression (the native back-end's CExpr passes itself in); the same
+    values as `emit_python`, helpers `rc_adjacent`, `rc_line`, ... from its prelude."""
+    args, s = e.args, cx.s
+    if e.func == "count":
+        return f"((int64_t)m_pop({c.expr(args[0], cx)}))"
+    if e.func == "adjacent":
+        dirs = args[1].labels if len(args) > 1 else None
+        what = args[0]
+        if _is(what, ir.Word.PATH) and cx.adj_path is not None and dirs in cx.adj_path:
+            return cx.adj_path[dirs]
+        if (_is(what, ir.Word.HERE) or _is(what, ir.Word.FROM)) and cx.single:
+            return f"{c.adj(dirs)}[m_cell({c.expr(what, cx)})]"
+        return f"rc_adjacent({c.expr(what, cx)}, {c.adj(dirs)})"
+    if e.func == "closer":
+        a, b, t = (c.expr(x, cx) for x in args)
+        mx, my = c.rs.board.metric
+        return f"rc_closer({a}, {b}, {t}, LATTICE, {mx}, {my})"
+    if e.func in ("line", "aligned", "in_a_row"):
+        return _line_c(c, e, cx)
+    slot = c.slot(s, c.L.memory) if c.L.memory is not None else None
+    if e.func == "last_ply":
+        if not args:
+            return f"({slot} != 0)"
+        idx = sorted(c.previous_index(a.name) for a in args)
+        return "(" + " || ".join(f"{slot} == {i}" for i in idx) + ")"
+    if e.func == "undoes":
+        idx = [c.previous_index(a.name) for a in args]
+        rule = " || ".join(f"{slot} == {i}" for i in idx)
+        frm_slot, to_slot = c.slot(s, c.L.memory + 1), c.slot(s, c.L.memory + 2)
+        return f"(({rule}) && m_eq({cx.frm}, {to_slot}) && m_eq({cx.here}, {frm_slot}))"
+    raise AssertionError(e.func)
+
+
+def _line_c(c, e: ir.Call, cx) -> str:
+    args = e.args
+    if e.func == "aligned":
+        cells, dirs_arg, n_expr, contiguous = args[0], args[1], None, False
+    else:
+        cells, dirs_arg, n_expr = args[1], args[2], args[0]
+        contiguous = e.func == "in_a_row" or len(args) > 3
+    cells_src = c.expr(cells, cx)
+    dirs = dirs_arg.labels
+    whole = n_expr is None or (isinstance(n_expr, ir.Call) and n_expr.func == "count"
+                               and c.expr(n_expr.args[0], cx) == cells_src)
+    t = c.t
+    if whole and not contiguous:  # all of C on one line: one through its lowest cell
+        lines = t.line_masks(list(dirs))
+        flat, off = c.out.ragged_masks(("through", dirs), [[ln for ln in lines if ln >> i & 1]
+                                                           for i in range(t.n)], "THROUGH")
+        return f"rc_aligned({cells_src}, {flat}, {off})"
+    n = c.expr(n_expr, cx)
+    if contiguous:
+        wins = t.windows(list(dirs))
+        lengths = [int(n_expr.value)] if isinstance(n_expr, ir.Num) else range(1, wins.longest + 1)
+        rows = [wins[k] if k in lengths and 1 <= k <= wins.longest else [] for k in range(wins.longest + 1)]
+        flat, off = c.out.ragged_masks(("windows", dirs, tuple(lengths)), rows, "WIN")
+        return f"rc_run({cells_src}, {n}, {flat}, {off}, {wins.longest})"
+    lines = t.line_masks(list(dirs))
+    table = c.out.mask_table(("lines", dirs), lines, "LINES")
+    return f"rc_line({cells_src}, {n}, {table}, {len(lines)})"

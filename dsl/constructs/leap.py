@@ -14,6 +14,7 @@ from .. import model as m
 from .slide import straight
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from rulecraft.interpreter.native.crules import CRuleGen
     from rulecraft.interpreter.pyrules import RuleGen
 
 
@@ -53,4 +54,26 @@ def emit_moves(g: RuleGen) -> None:
 
 
 def emit_apply(g: RuleGen) -> None:
+    g.apply_move()
+
+
+def emit_c_moves(g: CRuleGen) -> None:
+    rays = g.c.rays(straight(g.rs.board, g.motion.dirs))
+    g.head(occ=True)
+    g.each_piece()
+    g.line(3, f"for (int di = 0; di < {rays.count}; di++) {{")
+    g.line(4, f"const int *line = {rays.flat}[di] + {rays.off}[di][c];")
+    g.line(4, f"int len = {rays.off}[di][c + 1] - {rays.off}[di][c];")
+    g.line(4, "if (len < 2 || !m_has(occ, line[0])) continue;")
+    g.line(4, "M path = m_bit(line[0]); (void)path;")
+    g.line(4, "int d = line[1];")
+    g.line(4, "M here = m_bit(d);")
+    if g.tgt_level < 2:
+        g.line(4, "if (!m_any(m_and(here, tgt))) continue;")
+    g.candidate(4, "t, c, d")
+    g.line(3, "}")
+    g.end_piece()
+
+
+def emit_c_apply(g: CRuleGen) -> None:
     g.apply_move()

@@ -12,6 +12,7 @@ from .. import ir
 from .. import model as m
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from rulecraft.interpreter.native.crules import CRuleGen
     from rulecraft.interpreter.pyrules import RuleGen
 
 
@@ -54,3 +55,25 @@ def emit_apply(g: RuleGen) -> None:
         table = g.c.const(("reserve slots", tuple(reserve_slots.items())), reserve_slots, "RESERVE")
         put += [f"slot = {table}.get(t)", "if slot is not None: b[slot] -= 1"]
     g.apply(["frm = 0", "here = BIT[a[2]]"], "a[3]" if g.removal else None, put)
+
+
+def emit_c_moves(g: CRuleGen) -> None:
+    slots = [g.c.int_index[g.L.reserve_offsets[t]] if t in g.L.reserve_offsets else -1 for t in g.types]
+    types = g.out.int_table(("types", tuple(g.types)), g.types, "TY")
+    where = g.out.int_table(("reserve", tuple(slots)), slots, "RS")
+    g.head(occ=False)
+    g.line(1, "M frm = m_zero(); (void)frm;")
+    g.line(1, f"for (int k = 0; k < {len(g.types)}; k++) {{")
+    g.line(2, f"int t = {types}[k], slot = {where}[k];")
+    g.line(2, "if (slot >= 0 && s->v[slot] <= 0) continue;")
+    g.base(2)
+    g.dests(2, g.all_or_target(), "t, d")
+    g.line(1, "}")
+
+
+def emit_c_apply(g: CRuleGen) -> None:
+    put = ["b->c[t] = m_or(b->c[t], here);"]
+    for t in g.types:
+        if t in g.L.reserve_offsets:
+            put.append(f"if (t == {t}) {g.c.slot('b', g.L.reserve_offsets[t])} -= 1;")
+    g.apply(["M frm = m_zero();", "M here = m_bit(a->x[1]);"], "a->rem" if g.removal else None, put)

@@ -15,6 +15,7 @@ from .. import model as m
 from .slide import straight
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from rulecraft.interpreter.native.crules import CRuleGen
     from rulecraft.interpreter.pyrules import RuleGen
 
 
@@ -48,7 +49,7 @@ def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
         error(p.motion.span, f"a push moves a line of 1 to {cells} pieces")
 
 
-def _tables(g: RuleGen) -> tuple[str, str]:
+def _geometry(g: RuleGen | CRuleGen) -> tuple[list, dict]:
     """Per cell `here`: the lines that can push into it (direction, mask, far end); per
     (direction, here): the cells cleared and each (from, to) shift."""
     board, t = g.rs.board, g.t
@@ -67,8 +68,14 @@ def _tables(g: RuleGen) -> tuple[str, str]:
             table[h].append((di, mask, line[-1]))
             targets = [h] + line[:-1]
             shifts[(di, h)] = (mask | 1 << h, [(1 << c, 1 << x) for c, x in zip(line, targets)])
-    return (g.c.const(("push", n, tuple(dirs)), table, "PUSH"),
-            g.c.const(("shift", n, tuple(dirs)), shifts, "SHIFT"))
+    return table, shifts
+
+
+def _tables(g: RuleGen) -> tuple[str, str]:
+    """The geometry as the Python module's constants."""
+    table, shifts = _geometry(g)
+    key = (g.motion.count, tuple(straight(g.rs.board, g.motion.dirs)))
+    return g.c.const(("push",) + key, table, "PUSH"), g.c.const(("shift",) + key, shifts, "SHIFT")
 
 
 def emit_moves(g: RuleGen) -> None:
@@ -105,4 +112,62 @@ def emit_apply(g: RuleGen) -> None:
     if removes:
         g.line(2, "else:")
         g.line(3, "b[i] = m")
+    g.finish()
+
+
+def _c_tables(g: CRuleGen) -> tuple[str, ...]:
+    """`_tables` flattened for C: per here, its lines (PD direction, PM mask, PF far end);
+    per (direction, here): the cleared cells (SC) and the shifts (SS source, SD target)."""
+    dirs = straight(g.rs.board, g.motion.dirs)
+    n, cells = g.motion.count, g.t.n
+    table, shift = _geometry(g)
+    out, key = g.out, ("push", n, tuple(dirs))
+    pd, off = out.ragged(key + ("d",), [[di for di, _, _ in row] for row in table], "PD")
+    pm = out.mask_table(key + ("m",), [mk for row in table for _, mk, _ in row], "PM")
+    pf = out.int_table(key + ("f",), [far for row in table for _, _, far in row], "PF")
+    clear = [shift.get((di, h), (0, []))[0] for di in range(len(dirs)) for h in range(cells)]
+    pairs = [shift.get((di, h), (0, []))[1] for di in range(len(dirs)) for h in range(cells)]
+    sc = out.mask_table(key + ("clear",), clear, "SC")
+    ss, soff = out.ragged(key + ("src",), [[m.bit_length() - 1 for m, _ in p] for p in pairs], "SS")
+    sd = out.int_table(key + ("dst",), [d.bit_length() - 1 for p in pairs for _, d in p], "SD")
+    return pd, off, pm, pf, sc, ss, soff, sd
+
+
+def emit_c_moves(g: CRuleGen) -> None:
+    pd, off, pm, pf, *_ = _c_tables(g)
+    g.head(occ=False)
+    g.line(1, f"M movable = {g.c.types_expr(g.types, 's')};")
+    g.line(1, f"M dests = {g.all_or_target()};")
+    g.out.bits(1, "dests", "d")
+    g.line(2, "M here = m_bit(d);")
+    g.line(2, f"for (int k = {off}[d]; k < {off}[d + 1]; k++) {{")
+    g.line(3, f"int di = {pd}[k], far = {pf}[k];")
+    g.line(3, f"if (!m_eq(m_and(movable, {pm}[k]), {pm}[k])) continue;")
+    g.line(3, "M frm = m_bit(far); (void)frm;")
+    g.candidate(3, "di, far, d")
+    g.line(2, "}")
+    g.out.close(1)
+
+
+def emit_c_apply(g: CRuleGen) -> None:
+    *_, sc, ss, soff, sd = _c_tables(g)
+    removes = g.removal is not None
+    g.out.function(f"M taken_{g.code}(const S *s, const A *a)")
+    g.line(1, f"return m_or(m_and(m_bit(a->x[2]), {g.c.occ('s')}), {'a->rem' if removes else 'm_zero()'});")
+    g.out.end()
+    g.out.function(f"int apply_{g.code}(const S *s, const A *a, S *b)")
+    g.line(1, f"int key = a->x[0] * {g.t.n} + a->x[2];")
+    g.line(1, f"M clear = {sc}[key];")
+    g.line(1, "M frm = m_bit(a->x[1]), here = m_bit(a->x[2]); (void)frm; (void)here;")
+    g.captured()
+    g.line(1, "*b = *s;")
+    g.line(1, f"for (int i = 0; i < {g.L.types}; i++) {{")  # every stack on the line shifts one cell
+    g.line(2, "M m = m_andn(s->c[i], a->rem);" if removes else "M m = s->c[i];")
+    g.line(2, "if (m_any(m_and(m, clear))) {")
+    g.line(3, "M moved = m_andn(m, clear);")
+    g.line(3, f"for (int k = {soff}[key]; k < {soff}[key + 1]; k++)")
+    g.line(4, f"if (m_has(m, {ss}[k])) moved = m_or(moved, m_bit({sd}[k]));")
+    g.line(3, "b->c[i] = moved;")
+    g.line(2, "}" + (" else b->c[i] = m;" if removes else ""))
+    g.line(1, "}")
     g.finish()

@@ -15,6 +15,7 @@ from .. import ir
 from .. import model as m
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from rulecraft.interpreter.native.crules import CRuleGen
     from rulecraft.interpreter.pyrules import RuleGen
 
 
@@ -155,4 +156,57 @@ def _rays(g: RuleGen, dirs: list[str]) -> None:
 
 
 def emit_apply(g: RuleGen) -> None:
+    g.apply_move()
+
+
+def emit_c_moves(g: CRuleGen) -> None:
+    """As `emit_moves`; `where` read per cell (Python's projection of `closer` on the lines
+    is exact, so the plies are the same)."""
+    motion: Slide = g.motion
+    dirs = straight(g.rs.board, motion.dirs)
+    rays = g.c.rays(dirs)
+    dedupe = g.t.rays_overlap(dirs)
+    least = motion.least or 1
+    bounded = motion.limit is not None or motion.least is not None
+    g.head(occ=True)
+    g.each_piece()
+    if motion.limit is not None:
+        g.line(3, f"int64_t limit = {g.plain_expr(motion.limit)};")
+        g.line(3, f"if (limit < {least}) continue;")
+    elif motion.least is not None:
+        g.line(3, f"int64_t limit = {least};")
+    if dedupe:
+        g.line(3, "M seen = m_zero();")
+    g.line(3, f"for (int di = 0; di < {rays.count}; di++) {{")
+    g.line(4, f"const int *ray = {rays.flat}[di] + {rays.off}[di][c];")
+    g.line(4, f"int len = {rays.off}[di][c + 1] - {rays.off}[di][c];")
+    g.line(4, "int64_t n = 0; (void)n;")
+    g.line(4, "M path = m_zero(); (void)path;")
+    for var in (g.adj_path or {}).values():
+        g.line(4, f"M {var} = m_zero();")
+    g.line(4, "for (int k = 0; k < len; k++) {")
+    g.line(5, "int d = ray[k];")
+    g.line(5, "n++;")
+    if bounded:
+        g.line(5, "if (n > limit) break;")
+    g.line(5, "M here = m_bit(d);")
+    g.target(2, 5)
+    test = "m_any(m_and(here, tgt))" + (" && m_any(m_and(here, base))" if g.riders else "") \
+        + (f" && n >= {least}" if least > 1 else "") + (" && !m_has(seen, d)" if dedupe else "") \
+        + (f" && ({g.where})" if g.where else "")
+    g.line(5, f"if ({test}) {{")
+    if dedupe:
+        g.line(6, "seen = m_or(seen, here);")
+    g.found(6, "t, c, d")
+    g.line(5, "}")
+    g.line(5, "if (m_any(m_and(here, occ))) break;")
+    g.line(5, "path = m_or(path, here);")
+    for key, var in (g.adj_path or {}).items():
+        g.line(5, f"{var} = m_or({var}, {g.c.adj(key)}[d]);")
+    g.line(4, "}")
+    g.line(3, "}")
+    g.end_piece()
+
+
+def emit_c_apply(g: CRuleGen) -> None:
     g.apply_move()

@@ -12,6 +12,7 @@ from .. import ir
 from .. import model as m
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from rulecraft.interpreter.native.crules import CRuleGen
     from rulecraft.interpreter.pyrules import RuleGen
 
 
@@ -56,4 +57,35 @@ def _from_targets(g: RuleGen) -> None:
 
 
 def emit_apply(g: RuleGen) -> None:
+    g.apply_move()
+
+
+def emit_c_moves(g: CRuleGen) -> None:
+    motion: Step = g.motion
+    adj = g.c.adj(motion.dirs)
+    g.head(occ=False)
+    g.each_piece(before=_c_from_targets if g.tgt_level == 0 else None)
+    g.dests(3, f"m_and({adj}[c], tgt)" if g.tgt_level < 2 else f"{adj}[c]", "t, c, d")
+    g.end_piece()
+
+
+def _c_from_targets(g: CRuleGen) -> None:
+    """As `_from_targets`: fewer targets than pieces, each target's sources."""
+    dirs = g.motion.dirs
+    back = g.out.mask_table(("back", dirs), g.t.reverse_adjacency(None if dirs is None else list(dirs)), "BACK")
+    g.line(2, "if (m_pop(pieces) > m_pop(tgt)) {")
+    g.line(3, "M dests = tgt;")
+    g.out.bits(3, "dests", "d")
+    g.line(4, "M here = m_bit(d);")
+    g.line(4, f"M sources = m_and({back}[d], pieces);")
+    g.out.bits(4, "sources", "c")
+    g.line(5, "M frm = m_bit(c); (void)frm;")
+    g.candidate(5, "t, c, d")
+    g.out.close(4)
+    g.out.close(3)
+    g.line(3, "continue;")
+    g.line(2, "}")
+
+
+def emit_c_apply(g: CRuleGen) -> None:
     g.apply_move()

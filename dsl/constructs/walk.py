@@ -13,6 +13,7 @@ from .. import ir
 from .. import model as m
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from rulecraft.interpreter.native.crules import CRuleGen
     from rulecraft.interpreter.pyrules import RuleGen
 
 
@@ -66,4 +67,25 @@ def emit_moves(g: RuleGen) -> None:
 
 
 def emit_apply(g: RuleGen) -> None:
+    g.apply_move()
+
+
+def emit_c_moves(g: CRuleGen) -> None:
+    motion: Walk = g.motion
+    g.head(occ=True)
+    g.each_piece()
+    g.line(3, f"int64_t limit = {g.plain_expr(motion.limit)};")
+    g.line(3, "M seen = frm, frontier = frm, reached = m_zero();")
+    g.line(3, "for (int64_t i = 0; i < limit; i++) {")
+    g.line(4, f"M step = m_andn(rc_adjacent(frontier, {g.c.adj(motion.dirs)}), seen);")
+    g.line(4, "reached = m_or(reached, step);")
+    g.line(4, "seen = m_or(seen, step);")
+    g.line(4, "frontier = m_andn(step, occ);")  # a walk goes on through empty cells only
+    g.line(4, "if (!m_any(frontier)) break;")
+    g.line(3, "}")
+    g.dests(3, "m_and(reached, tgt)" if g.tgt_level < 2 else "reached", "t, c, d")
+    g.end_piece()
+
+
+def emit_c_apply(g: CRuleGen) -> None:
     g.apply_move()

@@ -1,0 +1,221 @@
+"""End rules, turn order, the pass ply and the game's entry points, in C.
+
+The twin of pyends and of the turn logic in compile.py and game.py: `ends_P`,
+`finish_P`, `pass_P`, `rc_has_move`, the skip of `when possible` phases, and the
+ABI's `rc_legal` (compulsory capture applied), `rc_apply` and `rc_outcome`.
+"""
+
+from __future__ import annotations
+
+from rulecraft.dsl import ir
+from rulecraft.dsl.ir import Outcome, Word
+
+from ..pyends import lazy_tail
+from . import capply
+from .cexpr import CCtx, CExpr
+
+
+def emit_ends(c: CExpr, p: int) -> None:
+    """`ends_P(b, moves, settle)`: the end rules for a ply just made by `p` (pyends.emit_ends)."""
+    out = c.out
+    cx = CCtx("b", p, stuck="stuck", next_is_mover=False)
+    out.function(f"int ends_{p}(S *b, int moves, int settle)")
+    out.line(1, "(void)moves; (void)settle;")
+    stuck_known = changed = False
+    tail = lazy_tail(c.rs)
+    rules: list[ir.End | None] = list(c.rs.ends) + [None] if tail is None else list(c.rs.ends[:tail])
+    for end in rules:
+        cond = end.cond if end is not None else ir.Ref(None, Word.STUCK)
+        if ir.mentions(cond, Word.STUCK) and not stuck_known:
+            out.line(1, "int stuck = !rc_has_move(b);" if changed else "int stuck = !moves && !rc_has_move(b);")
+            stuck_known = True
+        if end is None:
+            out.line(1, f"if (stuck) {{ {c.OUT('b')} = 1 - {c.P('b')}; return 0; }}")
+            continue
+        goes_on = end.outcome is Outcome.GOES_ON
+        out.line(1, f"if ({'!settle && ' if goes_on else ''}{c.expr(cond, cx)}) {{")
+        if goes_on:
+            changed = True
+            from rulecraft.dsl.constructs import effects  # noqa: PLC0415
+            for eff in end.effects:
+                effects.emit_c(c, eff, cx, 2)
+            if stuck_known:
+                out.line(2, "stuck = !rc_has_move(b);")
+            out.line(1, "}")
+            continue
+        if end.outcome is Outcome.DRAW:
+            out.line(2, f"{c.OUT('b')} = {c.L.players};")
+        elif end.outcome is Outcome.WINS:
+            out.line(2, f"{c.OUT('b')} = {c.expr(end.player, cx)};")
+        else:
+            out.line(2, f"{c.OUT('b')} = 1 - {c.expr(end.player, cx)};")
+        out.line(2, "return 0;")
+        out.line(1, "}")
+    out.line(1, f"{c.OUT('b')} = -1;")
+    out.line(1, "return 0;")
+    out.end()
+
+
+def emit_finish(c: CExpr, p: int, skips: bool) -> None:
+    """`finish_P(b, ph)`: the next phase (or the other player's turn), then the end rules."""
+    out = c.out
+    out.function(f"int finish_{p}(S *b, int64_t ph)")
+    out.line(1, "int nph = NEXT[ph];")
+    out.line(1, f"if (nph < 0) {{ {c.P('b')} = {1 - p}; {c.PH('b')} = TURN_START; }}")
+    out.line(1, f"else {{ {c.P('b')} = {p}; {c.PH('b')} = nph; }}")
+    out.line(1, f"return ends_{p}(b, rc_skip(b), 0);" if skips else f"return ends_{p}(b, 0, 0);")
+    out.end()
+
+
+def emit_pass(c: CExpr, p: int) -> None:
+    """`pass_P`: nothing moves; the effects after each ply apply."""
+    out = c.out
+    out.function(f"int pass_{p}(const S *s, S *b)")
+    out.line(1, "M here = m_zero(), frm = m_zero(); (void)here; (void)frm;")
+    capply.emit_captured(c, None, p, None)
+    out.line(1, "*b = *s;")
+    capply.emit_effects(c, None, p)
+    out.line(1, f"return finish_{p}(b, {c.PH('s')});")
+    out.end()
+
+
+def emit_turns(c: CExpr, phases: list[ir.TurnPhase], codes: dict, n_players: int) -> None:
+    """`rc_has_move` and `rc_skip` (compile._turn_functions), over each [player][phase]'s rules."""
+    out = c.out
+    out.function("int rc_has_move(const S *s)")
+    out.line(1, f"switch ((int){c.P('s')} * {len(phases)} + (int){c.PH('s')}) {{")
+    for p in range(n_players):
+        for k, ph in enumerate(phases):
+            out.line(1, f"case {p * len(phases) + k}:")
+            if ph.allows_pass:
+                out.line(2, "return 1;")
+                continue
+            for name in ph.plies:
+                if (name, p) in codes:
+                    out.line(2, f"if (has_{codes[(name, p)]}(s)) return 1;")
+            out.line(2, "return 0;")
+    out.line(1, "}")
+    out.line(1, "return 0;")
+    out.end()
+    out.function("int rc_skip(S *b)")
+    out.line(1, f"for (int i = 0; i < {2 * len(phases) + 2}; i++) {{")
+    out.line(2, f"int64_t ph = {c.PH('b')};")
+    out.line(2, "if (!WHEN_POSSIBLE[ph]) return 0;")
+    out.line(2, "if (rc_has_move(b)) return 1;")
+    out.line(2, "int nxt = NEXT[ph];")
+    out.line(2, f"if (nxt < 0) {{ {c.P('b')} = ({c.P('b')} + 1) % {n_players}; {c.PH('b')} = TURN_START; }}")
+    out.line(2, f"else {c.PH('b')} = nxt;")
+    out.line(1, "}")
+    out.line(1, "return 0;")
+    out.end()
+
+
+def emit_legal(c: CExpr, phases: list[ir.TurnPhase], codes: dict, n_players: int, pass_code: int) -> None:
+    """`rc_legal`: every legal ply in Game.legal_actions' order, compulsory capture applied."""
+    out = c.out
+    out.function("int rc_legal(const S *s, Buf *out)")
+    out.line(1, "out->n = 0;")
+    out.line(1, f"if ({c.OUT('s')} >= 0) return 0;")
+    out.line(1, "int e = 0;")
+    out.line(1, f"switch ((int){c.P('s')} * {len(phases)} + (int){c.PH('s')}) {{")
+    for p in range(n_players):
+        for k, ph in enumerate(phases):
+            out.line(1, f"case {p * len(phases) + k}:")
+            for name in ph.plies:
+                if (name, p) in codes:
+                    out.line(2, f"if ((e = moves_{codes[(name, p)]}(s, out)) < 0) return e;")
+            if ph.allows_pass:
+                out.line(2, f"if (buf_push(out, act({pass_code}, 0, 0, 0, m_zero()))) return RC_ERR_MEMORY;")
+            out.line(2, "break;")
+    out.line(1, "}")
+    if c.rs.compulsory is not None:
+        out.line(1, "if (out->n) rc_must_capture(s, out);")
+    out.line(1, "return out->n;")
+    out.end()
+
+
+def emit_captures(c: CExpr, rules: list, maximum: bool) -> None:
+    """`rc_captured` (the opponent's pieces on some cells) and the compulsory-capture filter."""
+    out, rs = c.out, c.rs
+    out.function("int64_t rc_captured(const S *s, M taken, int p)")
+    out.line(1, "int64_t n = 0;")
+    for p in range(len(rs.players)):
+        out.line(1, f"if (p == {p}) {{")
+        for i, t in enumerate(rs.types):
+            if t.owner == 1 - p:
+                count = "1" if t.size > 1 else f"m_pop(m_and(s->c[{i}], taken))"
+                out.line(2, f"if (m_any(m_and(s->c[{i}], taken))) n += {count};")
+        out.line(1, "}")
+    out.line(1, "return n;")
+    out.end()
+    out.function("M rc_taken(const S *s, const A *a)")
+    out.line(1, "switch (a->r) {")
+    for r in rules:
+        if r.player is not None:
+            out.line(1, f"case {r.code}: return taken_{r.code}(s, a);")
+    out.line(1, "}")
+    out.line(1, "return m_zero();")
+    out.end()
+    out.function("void rc_must_capture(const S *s, Buf *out)")
+    out.line(1, "int64_t best = 0; int k = 0;")
+    out.line(1, "int64_t *n = malloc((size_t)out->n * sizeof(int64_t));")
+    out.line(1, "if (!n) return;")  # an allocation failure leaves the plies unfiltered
+    narrow = all(t.size == 1 for t in rs.types if t.owner is not None)
+    if narrow:  # as Game.count_captures: the cells taken that hold the opponent's pieces
+        out.line(1, "M theirs = m_zero();")
+        for p in range(len(rs.players)):
+            union = c.types_expr([i for i, t in enumerate(rs.types) if t.owner == 1 - p], "s")
+            out.line(1, f"if ({c.P('s')} == {p}) theirs = {union};")
+        count = "m_pop(m_and(rc_taken(s, &out->a[i]), theirs))"
+    else:
+        count = f"rc_captured(s, rc_taken(s, &out->a[i]), (int){c.P('s')})"
+    out.line(1, f"for (int i = 0; i < out->n; i++) {{ n[i] = {count}; if (n[i] > best) best = n[i]; }}")
+    keep = "n[i] == best" if maximum else "n[i] > 0"
+    out.line(1, f"if (best > 0) {{ for (int i = 0; i < out->n; i++) if ({keep}) out->a[k++] = out->a[i]; "
+                "out->n = k; }")
+    out.line(1, "free(n);")
+    out.end()
+
+
+def emit_dispatch(c: CExpr, rules: list, n_players: int) -> None:
+    """`rc_apply`: the action's rule's apply function (or the pass of the player to move)."""
+    out = c.out
+    out.function("int rc_apply(const S *s, const A *a, S *b)")
+    out.line(1, "switch (a->r) {")
+    for r in rules:
+        if r.player is not None:
+            out.line(1, f"case {r.code}: return apply_{r.code}(s, a, b);")
+    out.line(1, "}")
+    out.line(1, f"switch ((int){c.P('s')}) {{")
+    for p in range(n_players):
+        out.line(1, f"case {p}: return pass_{p}(s, b);")
+    out.line(1, "}")
+    out.line(1, "return RC_ERR_RANGE;")
+    out.end()
+
+
+def emit_outcome(c: CExpr, n_players: int) -> None:
+    """`rc_outcome`: the state's outcome, a stuck player to move settled lazily (compile._when_stuck)."""
+    out, rs = c.out, c.rs
+    out.function("int rc_outcome(const S *s)")
+    out.line(1, f"int o = (int){c.OUT('s')};")
+    tail = lazy_tail(rs)
+    if tail is None:
+        out.line(1, "return o;")
+        out.end()
+        return
+    out.line(1, "if (o >= 0 || rc_has_move(s)) return o;")
+    P = f"(int){c.P('s')}"
+    if tail == len(rs.ends):
+        out.line(1, f"return ({P} + 1) % {n_players};")
+    else:
+        end = rs.ends[tail]
+        who = end.player
+        fixed = who.index if isinstance(who, ir.Player) else None
+        if end.outcome is Outcome.DRAW:
+            out.line(1, f"return {n_players};")
+        elif end.outcome is Outcome.WINS:
+            out.line(1, f"return {fixed if fixed is not None else P};")
+        else:
+            out.line(1, f"return {1 - fixed if fixed is not None else '1 - ' + P};")
+    out.end()

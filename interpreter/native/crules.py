@@ -1,0 +1,163 @@
+"""One ply rule for one player -> its C move generators and apply function.
+
+`CRuleGen` is the C twin of pyrules.RuleGen: what every motion shares (the piece
+types, the target set, the condition, the removals, the one way a candidate becomes
+a ply). The motion's construct writes the loops (`emit_c_moves`, `emit_c_apply`), in
+the same order as its Python, so both back-ends list the same plies in the same order.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from rulecraft.dsl import ir
+from rulecraft.dsl.constructs import Motion, motion_construct
+from rulecraft.dsl.ir import Word
+
+from .. import limits
+from ..pyapply import opponents_only
+from ..pyrules import path_adjacencies
+from ..pysource import Sink
+from . import capply
+from .cexpr import CCtx, CExpr
+
+
+class CRuleGen:
+    """The shared parts of one rule's C for one player (code: its index in the rules)."""
+
+    def __init__(self, c: CExpr, ply: ir.Ply, p: int, code: int, types: list[int]):
+        self.c, self.out, self.rs, self.t, self.L = c, c.out, c.rs, c.t, c.L
+        self.ply, self.motion, self.p, self.code, self.types = ply, ply.motion, p, code, types
+        self.multi = max(self.rs.types[t].size for t in types) > 1
+        self.construct: Motion = motion_construct(ply.motion)
+        onto = ply.onto
+        self.tgt_level = 2 if ir.mentions(onto, Word.HERE) else 1 if ir.mentions(onto, Word.FROM) else 0
+        mod = self.construct
+        if mod.from_per_candidate and self.tgt_level == 1:
+            self.tgt_level = 2
+        self.riders = not mod.from_per_candidate and any(
+            self.rs.types[t].carrier is not None for t in types)
+        self.tgt_src = c.expr(onto, CCtx("s", p, here="here", frm="frm"))
+        single = not self.multi and mod.from_a_cell
+        self.adj_path = {k: f"adjp{i}" for i, k in enumerate(path_adjacencies(ply))} \
+            if mod.path_grows else None
+        self.cx = CCtx("s", p, here="here", frm="frm", path="path", single=single, adj_path=self.adj_path)
+        self.where = c.expr(ply.where, self.cx) if ply.where is not None else None
+        removals = [c.expr(e, self.cx) for e in ply.removals()]
+        self.removal = None
+        for r in removals:
+            self.removal = r if self.removal is None else f"m_or({self.removal}, {r})"
+        self.sink = Sink.LIST
+
+    # ------------------------------------------------------------ pieces of a generator
+    def line(self, indent: int, text: str) -> None:
+        self.out.line(indent, text)
+
+    def target(self, level: int, indent: int) -> None:
+        """`M tgt = ...;` where it is known: per call (0), per piece (1) or per cell (2)."""
+        if self.tgt_level == level:
+            self.line(indent, f"M tgt = {self.tgt_src};")
+
+    def base(self, indent: int) -> None:
+        if self.riders:
+            self.line(indent, "M base = SUPPORT[t] >= 0 ? s->c[SUPPORT[t]] : FULL;")
+
+    def candidate(self, indent: int, payload: str) -> None:
+        """A candidate ply: kept if it lands on the target set and meets the condition
+        (`continue` goes on to the next candidate)."""
+        if self.riders:
+            self.line(indent, "if (!m_any(m_and(here, base))) continue;")
+        if self.tgt_level == 2:
+            self.target(2, indent)
+            self.line(indent, "if (!m_any(m_and(here, tgt))) continue;" if not self.multi
+                      else "if (m_any(m_andn(here, tgt))) continue;")
+        if self.where is not None:
+            self.line(indent, f"if (!({self.where})) continue;")
+        self.found(indent, payload)
+
+    def payload(self, fields: str) -> str:
+        """`act(...)`'s arguments: the rule, up to three fields, the removed cells."""
+        items = [str(self.code)] + [f.strip() for f in fields.split(",") if f.strip()]
+        items += ["0"] * (4 - len(items))
+        return ", ".join(items + [self.removal or "m_zero()"])
+
+    def found(self, indent: int, fields: str) -> None:
+        self.out.ply(indent, self.payload(fields))
+
+    def head(self, occ: bool) -> None:
+        """The generator's start: the occupied cells if the motion reads them, the target."""
+        if occ:
+            self.line(1, f"M occ = {self.c.occ('s')};")
+        if not self.construct.path_grows and any(
+                ir.mentions(e, Word.PATH) for e in [self.ply.where] + self.ply.removals()):
+            self.line(1, "M path = m_zero();")
+        self.target(0, 1)
+
+    def each_piece(self, before: Callable[[CRuleGen], None] | None = None) -> None:
+        """Each piece of the moved types (indent 3 inside): t, frm, c; close with end_piece."""
+        types, count = self.c.types_table(self.types)
+        self.line(1, f"for (int ti = 0; ti < {count}; ti++) {{")
+        self.line(2, f"int t = {types}[ti];")
+        self.base(2)
+        self.line(2, "M pieces = s->c[t];")
+        if before is not None:
+            before(self)
+        self.out.bits(2, "pieces", "c")
+        self.line(3, "M frm = m_bit(c);")
+        self.target(1, 3)
+
+    def end_piece(self) -> None:
+        self.out.close(2)
+        self.out.close(1)
+
+    def dests(self, indent: int, mask: str, fields: str) -> None:
+        """Each cell of `mask` as `here` (cell d), a candidate."""
+        self.line(indent, f"M dests = {mask};")
+        self.out.bits(indent, "dests", "d")
+        self.line(indent + 1, "M here = m_bit(d);")
+        self.candidate(indent + 1, fields)
+        self.out.close(indent)
+
+    def all_or_target(self) -> str:
+        return "tgt" if self.tgt_level < 2 else "FULL"
+
+    def ctx(self, s: str, **where: object) -> CCtx:
+        return CCtx(s, self.p, here="here", frm="frm", **where)  # type: ignore[arg-type]
+
+    opponents_only = staticmethod(opponents_only)
+
+    def chain_budget(self) -> int:
+        return limits.MAX_CHAIN_STATES
+
+    def plain_expr(self, e: ir.Expr, s: str = "s") -> str:
+        """`e` in state `s` (here and from as the loops set them)."""
+        return self.c.expr(e, CCtx(s, self.p, here="here", frm="frm"))
+
+    def apply(self, head: list[str], removed: str | None, put: list[str], clear: str | None = None) -> None:
+        capply.emit_apply(self.c, self.ply, self.p, self.code, head, removed, put, clear,
+                          self.construct.from_a_cell)
+
+    def captured(self) -> None:
+        capply.emit_captured(self.c, self.ply, self.p, self.code)
+
+    def finish(self) -> None:
+        capply.finish(self.c, self.ply, self.p)
+
+    def apply_move(self) -> None:
+        """The apply function of a one-cell piece moved from x[1] to x[2] (removals in rem)."""
+        self.apply(["M frm = m_bit(a->x[1]);", "M here = m_bit(a->x[2]);"],
+                   "a->rem" if self.removal else None, ["b->c[t] = m_or(m_andn(s->c[t], frm), here);"])
+
+
+def emit_rule(c: CExpr, ply: ir.Ply, p: int, code: int, types: list[int]) -> Motion:
+    """`moves_N`, `has_N` and `apply_N` of one rule for one player, in C."""
+    g = CRuleGen(c, ply, p, code, types)
+    if g.construct.emit_c_support is not None:
+        g.construct.emit_c_support(g)
+    for sink in (Sink.LIST, Sink.EXISTS):
+        c.out.generator(code, sink)
+        g.sink = sink
+        g.construct.emit_c_moves(g)
+        c.out.end_generator()
+    g.construct.emit_c_apply(g)
+    return g.construct

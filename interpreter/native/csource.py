@@ -1,0 +1,126 @@
+"""A small builder of C source: named constant tables, functions, bit loops and ply sinks.
+
+Only integers and identifiers made here reach the source: no text of a .game file
+ever does (the model's names are resolved to indices before).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from ..pysource import MAX_SOURCE_LINES, Sink, TooLarge
+
+
+_LOCAL = re.compile(r"^(M|int|int64_t) ([a-z_][a-z_0-9]* = [^;]*(?:, [a-z_][a-z_0-9]* = [^;]*)*);$")
+_NAMES = re.compile(r"(?:^|, )([a-z_][a-z_0-9]*) = ")
+
+
+class CSource:
+    """The game's C: `decls` (tables, prototypes) before `lines` (function bodies)."""
+
+    def __init__(self, cells: int):
+        self.cells = cells
+        self.words = max(1, (cells + 63) // 64)
+        self.decls: list[str] = []
+        self.protos: list[str] = []
+        self.lines: list[str] = []
+        self._ids: dict[tuple, str] = {}
+        self.sink = Sink.LIST
+
+    def line(self, indent: int, text: str) -> None:
+        if len(self.lines) + len(self.decls) >= MAX_SOURCE_LINES:
+            raise TooLarge(len(self.lines))
+        # A local a ruleset's rules may not read (`here` in a rule that never names it):
+        # marked used, so that every warning stays an error.
+        found = _LOCAL.match(text)
+        if found:
+            text += "".join(f" (void){name};" for name in _NAMES.findall(found.group(2)))
+        self.lines.append("    " * indent + text)
+
+    def decl(self, text: str) -> None:
+        if len(self.lines) + len(self.decls) >= MAX_SOURCE_LINES:
+            raise TooLarge(len(self.decls))
+        self.decls.append(text)
+
+    def function(self, signature: str) -> None:
+        """`static SIGNATURE {`: its prototype goes first, so functions call each other freely."""
+        self.protos.append(f"static __attribute__((unused)) {signature};")
+        self.line(0, f"static {signature} {{")
+
+    def end(self) -> None:
+        self.line(0, "}")
+        self.line(0, "")
+
+    # ------------------------------------------------------------ constants
+    def mask(self, value: int) -> str:
+        """A mask literal: `{{word, ...}}`."""
+        words = ", ".join(f"0x{(value >> (64 * i)) & 0xFFFFFFFFFFFFFFFF:x}ULL" for i in range(self.words))
+        return "{{" + words + "}}"
+
+    def named(self, key: tuple, prefix: str, make) -> str:
+        """A table declared once under a name made here; `make(name)` writes its declaration."""
+        if key not in self._ids:
+            name = f"{prefix}{len(self._ids)}"
+            self._ids[key] = name
+            self.decl(make(name))
+        return self._ids[key]
+
+    def mask_const(self, value: int) -> str:
+        return self.named(("mask", value), "K", lambda n: f"static const M {n} = {self.mask(value)};")
+
+    def mask_table(self, key: tuple, values: list[int], prefix: str = "T") -> str:
+        """`static const M NAME[] = {...}` (at least one entry, so C accepts it)."""
+        body = ", ".join(self.mask(v) for v in values) or self.mask(0)
+        return self.named(("masks",) + key, prefix, lambda n: f"static const M {n}[] = {{{body}}};")
+
+    def int_table(self, key: tuple, values: Iterable[int], prefix: str = "I") -> str:
+        body = ", ".join(str(int(v)) for v in values) or "0"
+        return self.named(("ints",) + key, prefix, lambda n: f"static const int {n}[] = {{{body}}};")
+
+    def ragged(self, key: tuple, rows: list[list[int]], prefix: str) -> tuple[str, str]:
+        """Rows of cells as one flat table and its offsets: row i is flat[off[i] .. off[i+1])."""
+        off = [0]
+        for r in rows:
+            off.append(off[-1] + len(r))
+        flat = self.int_table(key + ("flat",), [c for r in rows for c in r], prefix)
+        return flat, self.int_table(key + ("off",), off, prefix)
+
+    def ragged_masks(self, key: tuple, rows: list[list[int]], prefix: str) -> tuple[str, str]:
+        """Rows of masks as one flat mask table and its offsets."""
+        off = [0]
+        for r in rows:
+            off.append(off[-1] + len(r))
+        flat = self.mask_table(key + ("flat",), [m for r in rows for m in r], prefix)
+        return flat, self.int_table(key + ("off",), off, prefix)
+
+    # ------------------------------------------------------------ loops and sinks
+    def bits(self, indent: int, mask: str, cell: str) -> None:
+        """`while` over the cells of the M variable `mask` (which it empties): `int cell`
+        and `M cell_m` (its one-bit mask) inside, at indent + 1."""
+        self.line(indent, f"while (m_any({mask})) {{")
+        self.line(indent + 1, f"int {cell} = m_poplow(&{mask});")
+
+    def close(self, indent: int) -> None:
+        self.line(indent, "}")
+
+    def generator(self, code: int, sink: Sink) -> None:
+        self.sink = sink
+        if sink is Sink.LIST:
+            self.function(f"int moves_{code}(const S *s, Buf *out)")
+        else:
+            self.function(f"int has_{code}(const S *s)")
+
+    def ply(self, indent: int, payload: str) -> None:
+        """A ply found (`payload`: the action's fields): listed, or the answer."""
+        if self.sink is Sink.LIST:
+            self.line(indent, f"if (buf_push(out, act({payload}))) return RC_ERR_MEMORY;")
+        else:
+            self.line(indent, "return 1;")
+
+    def end_generator(self) -> None:
+        self.line(1, "return 0;")
+        self.end()
+
+    def source(self) -> str:
+        return "\n".join(self.decls + [""] + self.protos + [""] + self.lines) + "\n"

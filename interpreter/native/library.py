@@ -1,0 +1,162 @@
+"""A game's native library, loaded with ctypes: states and actions converted to and from
+the flat arrays of the C ABI (docs/DESIGN.md, "The native back-end")."""
+
+from __future__ import annotations
+
+import ctypes
+from array import array
+from typing import Sequence
+
+from rulecraft.dsl.ir import Ruleset
+
+from ..compile import RuleInfo
+from .build import build
+from .cgen import generate_c
+
+_U64 = ctypes.POINTER(ctypes.c_uint64)
+_I64 = ctypes.POINTER(ctypes.c_int64)
+WORD = (1 << 64) - 1
+
+# what each error code the C returns means (the Python back-end raises the real error)
+ERRORS = {-2: "a variable left its range", -3: "a chain search passed its budget",
+          -4: "out of memory"}
+
+
+class NativeError(RuntimeError):
+    """The native code stopped on an error (see ERRORS)."""
+
+
+class NativeLibrary:
+    """One ruleset's compiled C: legal plies, apply, outcome, perft and playouts."""
+
+    def __init__(self, rs: Ruleset, rules: list[RuleInfo]):
+        gen = generate_c(rs)
+        self.source = gen.source
+        self.path = build(gen.source)
+        lib = ctypes.CDLL(str(self.path))
+        info = (ctypes.c_int64 * 6)()
+        lib.rc_info(info)
+        self.cells, self.words, self.nc, self.ni = info[0], info[1], info[2], info[3]
+        if [(r.code, r.name, r.player, r.format) for r in gen.rules] != \
+                [(r.code, r.name, r.player, r.format) for r in rules]:
+            raise AssertionError("the native and Python back-ends numbered the rules differently")
+        self.rules = rules
+        self.cell_slots = gen.layout.cell_slots()
+        self.int_slots = [s.index for s in gen.layout.slots if not s.kind.holds_cells]
+        self.length = gen.layout.length
+        self.state_len = self.nc * self.words + self.ni
+        self.action_len = 4 + self.words
+        self._widths = [(len(r.format.fields) - (1 if r.format.removes else 0), r.format.removes)
+                        for r in rules]
+        for name, res, args in (("rc_flat_legal", ctypes.c_int, [_U64, _I64, ctypes.c_int]),
+                                ("rc_flat_apply", ctypes.c_int, [_U64, _I64, _U64]),
+                                ("rc_flat_outcome", ctypes.c_int, [_U64]),
+                                ("rc_perft", ctypes.c_int64, [_U64, ctypes.c_int, ctypes.c_int]),
+                                ("rc_playouts", ctypes.c_int, [_U64, ctypes.c_int64, ctypes.c_uint64,
+                                                               ctypes.c_int64, ctypes.c_int, _I64])):
+            f = getattr(lib, name)
+            f.restype, f.argtypes = res, args
+        self.lib = lib
+        self._cap = 256
+        self._acts = (ctypes.c_int64 * (self._cap * self.action_len))()
+        self._st = (ctypes.c_uint64 * self.state_len)()
+        self._out = (ctypes.c_uint64 * self.state_len)()
+        self._act = (ctypes.c_int64 * self.action_len)()
+
+    # ------------------------------------------------------------ conversions
+    def _state_in(self, state: Sequence[int], buf) -> None:
+        w, k = self.words, 0
+        for slot in self.cell_slots:
+            v = state[slot]
+            for i in range(w):
+                buf[k] = (v >> (64 * i)) & WORD
+                k += 1
+        for slot in self.int_slots:
+            buf[k] = state[slot] & WORD
+            k += 1
+
+    def _state_out(self, buf) -> tuple[int, ...]:
+        out = [0] * self.length
+        w, k = self.words, 0
+        for slot in self.cell_slots:
+            v = 0
+            for i in range(w):
+                v |= buf[k] << (64 * i)
+                k += 1
+            out[slot] = v
+        for slot in self.int_slots:
+            v = buf[k]
+            out[slot] = v - (1 << 64) if v >> 63 else v
+            k += 1
+        return tuple(out)
+
+    def _action_in(self, action: Sequence[int]) -> None:
+        buf = self._act
+        n, removes = self._widths[action[0]]
+        buf[0] = action[0]
+        for i in range(3):
+            buf[1 + i] = action[1 + i] if i < n else 0
+        rem = action[-1] if removes else 0
+        for i in range(self.words):
+            buf[4 + i] = ((rem >> (64 * i)) & WORD) - (1 << 64 if (rem >> (64 * i + 63)) & 1 else 0)
+
+    def _action_out(self, buf, at: int) -> tuple[int, ...]:
+        r = buf[at]
+        n, removes = self._widths[r]
+        items = (r,) + tuple(buf[at + 1 + i] for i in range(n))
+        if not removes:
+            return items
+        rem = 0
+        for i in range(self.words):
+            rem |= (buf[at + 4 + i] & WORD) << (64 * i)
+        return items + (rem,)
+
+    # ------------------------------------------------------------ the protocol
+    def legal(self, state: Sequence[int]) -> list[tuple[int, ...]] | int:
+        """The legal actions, or the C's error code."""
+        self._state_in(state, self._st)
+        while True:
+            n = self.lib.rc_flat_legal(self._st, self._acts, self._cap)
+            if n <= self._cap:
+                break
+            self._cap = n
+            self._acts = (ctypes.c_int64 * (n * self.action_len))()
+        if n < 0:
+            return n
+        step = self.action_len
+        return [self._action_out(self._acts, i * step) for i in range(n)]
+
+    def apply(self, state: Sequence[int], action: Sequence[int]) -> tuple[int, ...] | int:
+        """The state after `action`, or the C's error code."""
+        self._state_in(state, self._st)
+        self._action_in(action)
+        e = self.lib.rc_flat_apply(self._st, self._act, self._out)
+        return e if e else self._state_out(self._out)
+
+    def outcome(self, state: Sequence[int]) -> int:
+        self._state_in(state, self._st)
+        return self.lib.rc_flat_outcome(self._st)
+
+    def flat(self, state: Sequence[int]):
+        """A state as a fresh flat C array (for the long-running calls, which may run on threads)."""
+        buf = (ctypes.c_uint64 * self.state_len)()
+        self._state_in(state, buf)
+        return buf
+
+    def perft(self, state: Sequence[int], depth: int, threads: int = 2) -> int:
+        n = self.lib.rc_perft(self.flat(state), depth, threads)
+        if n < 0:
+            raise NativeError(ERRORS.get(n, f"error {n}"))
+        return n
+
+    def playouts(self, state: Sequence[int], games: int, seed: int, max_plies: int,
+                 threads: int = 2) -> list[int]:
+        """Wins of players 0 and 1, draws, unfinished games, plies."""
+        stats = (ctypes.c_int64 * 5)()
+        e = self.lib.rc_playouts(self.flat(state), games, seed & WORD, max_plies, threads, stats)
+        if e:
+            raise NativeError(ERRORS.get(e, f"error {e}"))
+        return list(stats)
+
+
+__all__ = ["NativeError", "NativeLibrary", "array"]

@@ -1,0 +1,177 @@
+/* rulecraft native back-end: what every game's generated C starts with.
+   A set of cells is an M: RC_W 64-bit words, cell i at bit i % 64 of word i / 64. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <time.h>
+#include <pthread.h>
+
+typedef struct { uint64_t w[RC_W]; } M;
+typedef struct { M c[RC_NC]; int64_t v[RC_NI]; } S;
+typedef struct { int32_t r; int32_t x[3]; M rem; } A;
+typedef struct { A *a; int n, cap; } Buf;
+
+#define RC_ERR_RANGE (-2)
+#define RC_ERR_CHAIN (-3)
+#define RC_ERR_MEMORY (-4)
+
+static inline M m_zero(void) { M r; memset(&r, 0, sizeof r); return r; }
+static inline M m_bit(int i) { M r = m_zero(); r.w[i >> 6] = (uint64_t)1 << (i & 63); return r; }
+static inline M m_and(M a, M b) { for (int i = 0; i < RC_W; i++) a.w[i] &= b.w[i]; return a; }
+static inline M m_or(M a, M b) { for (int i = 0; i < RC_W; i++) a.w[i] |= b.w[i]; return a; }
+static inline M m_andn(M a, M b) { for (int i = 0; i < RC_W; i++) a.w[i] &= ~b.w[i]; return a; }
+static inline M m_xor(M a, M b) { for (int i = 0; i < RC_W; i++) a.w[i] ^= b.w[i]; return a; }
+static inline int m_any(M a) { uint64_t x = 0; for (int i = 0; i < RC_W; i++) x |= a.w[i]; return x != 0; }
+static inline int m_eq(M a, M b) { for (int i = 0; i < RC_W; i++) if (a.w[i] != b.w[i]) return 0; return 1; }
+static inline int m_pop(M a) { int n = 0; for (int i = 0; i < RC_W; i++) n += __builtin_popcountll(a.w[i]); return n; }
+static inline int m_has(M a, int c) { return (int)((a.w[c >> 6] >> (c & 63)) & 1); }
+static inline int m_low(M a) {
+    for (int i = 0; i < RC_W; i++) if (a.w[i]) return 64 * i + __builtin_ctzll(a.w[i]);
+    return -1;
+}
+static inline int m_high(M a) {
+    for (int i = RC_W - 1; i >= 0; i--) if (a.w[i]) return 64 * i + 63 - __builtin_clzll(a.w[i]);
+    return -1;
+}
+/* the cell a one-cell mask names (the highest of several; the last cell for none, as the
+   Python back-end's `mask.bit_length() - 1` indexes its tables) */
+static inline int m_cell(M a) { int c = m_high(a); return c < 0 ? RC_CELLS - 1 : c; }
+static inline int m_poplow(M *a) {
+    for (int i = 0; i < RC_W; i++)
+        if (a->w[i]) { int c = 64 * i + __builtin_ctzll(a->w[i]); a->w[i] &= a->w[i] - 1; return c; }
+    return -1;
+}
+/* a < b as the numbers the masks are (the order the Python back-end sorts pieces in) */
+static inline int m_less(M a, M b) {
+    for (int i = RC_W - 1; i >= 0; i--) if (a.w[i] != b.w[i]) return a.w[i] < b.w[i];
+    return 0;
+}
+/* the cells of `inner` all in `outer`, and some: the language's `in` */
+static inline int m_within(M inner, M outer) { return m_any(inner) && !m_any(m_andn(inner, outer)); }
+
+static __attribute__((unused)) int buf_push(Buf *b, A a) {
+    if (b->n == b->cap) {
+        int cap = b->cap ? 2 * b->cap : 64;
+        A *p = realloc(b->a, (size_t)cap * sizeof(A));
+        if (!p) return RC_ERR_MEMORY;
+        b->a = p; b->cap = cap;
+    }
+    b->a[b->n++] = a;
+    return 0;
+}
+
+static __attribute__((unused)) void buf_free(Buf *b) { free(b->a); b->a = NULL; b->n = b->cap = 0; }
+
+static inline A act(int32_t r, int32_t x0, int32_t x1, int32_t x2, M rem) {
+    A a; a.r = r; a.x[0] = x0; a.x[1] = x1; a.x[2] = x2; a.rem = rem; return a;
+}
+
+/* the cells next to any of `cells`, along one adjacency table */
+static inline M rc_adjacent(M cells, const M *adj) {
+    M out = m_zero();
+    while (m_any(cells)) out = m_or(out, adj[m_poplow(&cells)]);
+    return out;
+}
+
+/* at least n of `cells` on one of the lines (maximal straight lines) */
+static __attribute__((unused)) int rc_line(M cells, int64_t n, const M *lines, int count) {
+    if (n < 1) return 0;
+    for (int i = 0; i < count; i++) if (m_pop(m_and(cells, lines[i])) >= n) return 1;
+    return 0;
+}
+
+/* every cell of `cells` (one or more) on one line: through[off[c]..off[c+1]) are the lines through c */
+static __attribute__((unused)) int rc_aligned(M cells, const M *lines, const int *off) {
+    int c = m_low(cells);
+    if (c < 0) return 0;
+    for (int i = off[c]; i < off[c + 1]; i++) if (!m_any(m_andn(cells, lines[i]))) return 1;
+    return 0;
+}
+
+/* n (1 or more) of `cells` next to each other in a line: windows of length n at wins[off[n]..off[n+1]) */
+static __attribute__((unused)) int rc_run(M cells, int64_t n, const M *wins, const int *off, int longest) {
+    if (n < 1 || n > longest) return 0;
+    for (int i = off[n]; i < off[n + 1]; i++) if (m_eq(m_and(cells, wins[i]), wins[i])) return 1;
+    return 0;
+}
+
+/* some cell of `targets` strictly nearer to cell a than to cell b, on the lattice */
+static __attribute__((unused)) int rc_closer(M a, M b, M targets, const int32_t (*lat)[2], int64_t mx, int64_t my) {
+    int ca = m_cell(a), cb = m_cell(b);
+    int64_t ax = lat[ca][0], ay = lat[ca][1], bx = lat[cb][0], by = lat[cb][1];
+    int64_t dx = 2 * mx * (ax - bx), dy = 2 * my * (ay - by);
+    int64_t rhs = mx * (ax * ax - bx * bx) + my * (ay * ay - by * by);
+    while (m_any(targets)) {
+        int e = m_poplow(&targets);
+        if (lat[e][0] * dx + lat[e][1] * dy > rhs) return 1;
+    }
+    return 0;
+}
+
+/* ---- chained slides: a depth-first search over (cell, removed so far, last direction,
+   segments), each state expanded once, and the chains found (final cell, removed) in the
+   order first found. Per thread, reused from call to call (a stamp marks what is current). */
+typedef struct { M removed; int32_t c, last, len; uint32_t stamp; } ChainKey;
+typedef struct { ChainKey *keys; uint32_t stamp, mask, count; } ChainSet;
+typedef struct { int32_t c, last, len; M removed; } ChainItem;
+typedef struct { ChainItem *a; int n, cap; } ChainList;
+
+static __thread __attribute__((unused)) ChainSet rc_expanded, rc_found_set;
+static __thread __attribute__((unused)) ChainList rc_stack, rc_found;
+
+static __attribute__((unused)) int chainset_reset(ChainSet *set, uint32_t slots) {
+    if (!set->keys) {
+        set->keys = calloc(slots, sizeof(ChainKey));
+        if (!set->keys) return RC_ERR_MEMORY;
+        set->mask = slots - 1;
+    }
+    if (++set->stamp == 0) { memset(set->keys, 0, (size_t)(set->mask + 1) * sizeof(ChainKey)); set->stamp = 1; }
+    set->count = 0;
+    return 0;
+}
+
+static __attribute__((unused)) int chainset_add(ChainSet *set, int c, M removed, int last, int len);
+
+/* twice the slots, the current keys moved over (a set stays under half full) */
+static __attribute__((unused)) int chainset_grow(ChainSet *set) {
+    ChainSet old = *set;
+    set->keys = calloc((size_t)(old.mask + 1) * 2, sizeof(ChainKey));
+    if (!set->keys) { *set = old; return RC_ERR_MEMORY; }
+    set->mask = old.mask * 2 + 1; set->stamp = 1; set->count = 0;
+    for (uint32_t k = 0; k <= old.mask; k++) {
+        ChainKey *e = &old.keys[k];
+        if (e->stamp == old.stamp) chainset_add(set, e->c, e->removed, e->last, e->len);
+    }
+    free(old.keys);
+    return 0;
+}
+
+/* 1 if (c, removed, last, len) is new (and now in the set), 0 if it was there */
+static int chainset_add(ChainSet *set, int c, M removed, int last, int len) {
+    uint64_t h = (uint64_t)(c + 1) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(last + 2) * 0xC2B2AE3D27D4EB4FULL
+                 ^ (uint64_t)len * 0x165667B19E3779F9ULL;
+    for (int i = 0; i < RC_W; i++) h = (h ^ removed.w[i]) * 0xFF51AFD7ED558CCDULL;
+    h ^= h >> 29;
+    for (uint32_t k = (uint32_t)h & set->mask;; k = (k + 1) & set->mask) {
+        ChainKey *e = &set->keys[k];
+        if (e->stamp != set->stamp) {
+            e->stamp = set->stamp; e->c = c; e->last = last; e->len = len; e->removed = removed;
+            if (2 * ++set->count > set->mask && chainset_grow(set)) return RC_ERR_MEMORY;
+            return 1;
+        }
+        if (e->c == c && e->last == last && e->len == len && m_eq(e->removed, removed)) return 0;
+    }
+}
+
+static __attribute__((unused)) int chainlist_push(ChainList *l, int c, M removed, int last, int len) {
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 256;
+        ChainItem *p = realloc(l->a, (size_t)cap * sizeof(ChainItem));
+        if (!p) return RC_ERR_MEMORY;
+        l->a = p; l->cap = cap;
+    }
+    ChainItem it; it.c = c; it.removed = removed; it.last = last; it.len = len;
+    l->a[l->n++] = it;
+    return 0;
+}
