@@ -20,9 +20,10 @@ _noticed: list[bool] = [False]
 
 
 def attach(game: Game, backend: str) -> None:
-    """Route `game`'s legal plies, apply and outcome through C ("native", or "auto" when a
-    compiler is there); ValueError for an unknown back-end, NativeUnavailable if "native"
-    cannot be built."""
+    """Give `game` its native library: "native" routes its legal plies, apply and outcome
+    through C as well as perft and playouts; "auto" (when a compiler is there) only the
+    latter. ValueError for an unknown back-end, NativeUnavailable if "native" cannot be
+    built."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown back-end '{backend}' (known: {', '.join(BACKENDS)})")
     if backend == "python":
@@ -41,6 +42,10 @@ def attach(game: Game, backend: str) -> None:
             _noticed[0] = True
         return
     game.native = lib
+    if backend == "auto":
+        # Bulk work (perft, playouts) runs in C; a ply at a time stays in Python, which is
+        # faster than crossing into C and converting the state for every call.
+        return
     python_legal, python_apply, python_outcome = game.legal_actions, game.apply, game.outcome
 
     def legal_actions(state: State) -> list[Action]:

@@ -50,13 +50,16 @@ static inline int m_less(M a, M b) {
 /* the cells of `inner` all in `outer`, and some: the language's `in` */
 static inline int m_within(M inner, M outer) { return m_any(inner) && !m_any(m_andn(inner, outer)); }
 
-static __attribute__((unused)) int buf_push(Buf *b, A a) {
-    if (b->n == b->cap) {
-        int cap = b->cap ? 2 * b->cap : 64;
-        A *p = realloc(b->a, (size_t)cap * sizeof(A));
-        if (!p) return RC_ERR_MEMORY;
-        b->a = p; b->cap = cap;
-    }
+static __attribute__((unused)) int buf_grow(Buf *b) {
+    int cap = b->cap ? 2 * b->cap : 64;
+    A *p = realloc(b->a, (size_t)cap * sizeof(A));
+    if (!p) return RC_ERR_MEMORY;
+    b->a = p; b->cap = cap;
+    return 0;
+}
+
+static inline __attribute__((unused, always_inline)) int buf_push(Buf *b, A a) {
+    if (b->n == b->cap && buf_grow(b)) return RC_ERR_MEMORY;
     b->a[b->n++] = a;
     return 0;
 }
