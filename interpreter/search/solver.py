@@ -99,8 +99,17 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
     if max_memory is not None and tables > max_memory:
         raise SolveError(f"the symmetry tables alone would need more than the memory cap of "
                          f"{format_bytes(max_memory)}", "memory")
-    canon = Canonicalizer(perms, codec.masks, codec.cells) if len(perms) > 1 else None
     prog = Progress(progress, stream)
+    if game.native is not None:
+        from ..native.solve import NativeSolveUnsupported, solve_native  # noqa: PLC0415
+        try:
+            sol = solve_native(game, start, perms, prog, max_positions, max_memory)
+        except NativeSolveUnsupported:
+            pass  # solved in Python below (which also gives a rule's error its exact message)
+        else:
+            prog.done()
+            return sol
+    canon = Canonicalizer(perms, codec.masks, codec.cells) if len(perms) > 1 else None
     t0 = time.perf_counter()
     graph = _enumerate(game, start, codec, canon, prog, max_positions, max_memory, tables)
     t1 = time.perf_counter()

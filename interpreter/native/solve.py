@@ -1,0 +1,171 @@
+"""The exact solver in C (solver.c): the configuration it takes, its run, its result as a
+`Solution` like the Python solver's (search/solver.py), with the same positions, values and
+remoteness.
+
+What the index cannot hold (more than one piece of a type covering several cells, a key
+wider than 128 bits, a wide type standing on another), and any error the rules raise,
+make `solve_native` raise `NativeSolveUnsupported`: the caller solves in Python instead,
+which then gives the exact message of a rule's error.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from array import array
+
+from rulecraft.dsl.placements import placements
+
+from ..game import Game, State
+from ..search.codec import Codec, SolveError, slot_range
+from ..search.memory import format_bytes
+from ..search.progress import Progress
+from ..search.solution import Solution, SolveStats
+from ..search.solution_file import fingerprint, uint32_array
+from ..search.symmetry import Canonicalizer, Perm
+from .library import WORD, NativeLibrary
+
+MAX_KEY_BITS = 128
+# solver.c's error codes
+ERR_MEMORY, ERR_STOP, ERR_POSITIONS = -4, -12, -13
+
+_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p)
+
+
+class NativeSolveUnsupported(Exception):
+    """The native solver cannot take this game or start (the message says why)."""
+
+
+def _configure(lib: NativeLibrary) -> None:
+    c = lib.lib
+    if getattr(c, "_solve_ready", False):
+        return
+    vp = ctypes.c_void_p
+    for name, res, args in (
+            ("rc_solve_new", vp, [ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int32),
+                                  ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64)]),
+            ("rc_solve_run", ctypes.c_int, [vp, ctypes.POINTER(ctypes.c_uint64), _CALLBACK]),
+            ("rc_solve_output", ctypes.c_int, [vp, ctypes.POINTER(ctypes.c_uint64),
+                                               ctypes.POINTER(ctypes.c_uint64),
+                                               ctypes.POINTER(ctypes.c_uint8),
+                                               ctypes.POINTER(ctypes.c_uint32)]),
+            ("rc_solve_stats", None, [vp, ctypes.POINTER(ctypes.c_uint64),
+                                      ctypes.POINTER(ctypes.c_double)]),
+            ("rc_solve_error", ctypes.c_char_p, [vp]),
+            ("rc_solve_free", None, [vp])):
+        f = getattr(c, name)
+        f.restype, f.argtypes = res, args
+    c._solve_ready = True
+
+
+def _types(game: Game) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Per piece type: size, level, carrier; and the ranking order (wide types first, then
+    by level, so a carrier is ranked before its riders)."""
+    types = game.ruleset.types
+    sizes = [t.size for t in types]
+    levels = [t.level for t in types]
+    carriers = [-1 if t.carrier is None else t.carrier for t in types]
+    for t, ty in enumerate(types):
+        if ty.size > 1 and ty.level:
+            raise NativeSolveUnsupported("a piece covering several cells stands on another")
+        if ty.carrier is not None and types[ty.carrier].size > 1:
+            raise NativeSolveUnsupported("a piece stands on one covering several cells")
+    order = sorted(range(len(types)), key=lambda t: (levels[t], sizes[t] == 1, t))
+    return sizes, levels, carriers, order
+
+
+def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
+                 max_positions: int | None, max_memory: int | None,
+                 threads: int | None = None) -> Solution:
+    """Solve every position reachable from `start` in C (see the module docstring)."""
+    lib = game.native
+    if lib is None:
+        lib = NativeLibrary(game.ruleset, game._c.rules)
+    _configure(lib)
+    codec = Codec(game)
+    if codec.bits > MAX_KEY_BITS:
+        raise NativeSolveUnsupported(f"a position takes {codec.bits} bits, past the "
+                                     f"{MAX_KEY_BITS} the native solver packs")
+    cfg = [threads or min(2, os.cpu_count() or 1), max_memory or 0, max_positions or 0]
+    c = lib.lib
+    handle = c.rc_solve_new(*_arguments(game, lib, codec, perms, cfg))
+    if not handle:
+        raise SolveError("out of memory", "memory")
+    interrupted: list[bool] = []
+
+    def report(text: bytes) -> int:
+        try:
+            prog.update(text.decode())
+        except KeyboardInterrupt:
+            interrupted.append(True)
+            return 1
+        return 0
+
+    try:
+        err = c.rc_solve_run(handle, lib.flat(start), _CALLBACK(report))
+        if interrupted or err == ERR_STOP:
+            raise KeyboardInterrupt
+        stats = (ctypes.c_uint64 * 7)()
+        seconds = (ctypes.c_double * 2)()
+        c.rc_solve_stats(handle, stats, seconds)
+        if err:
+            raise _error(err, c.rc_solve_error(handle).decode(), stats[6], max_positions,
+                         max_memory)
+        n = stats[0]
+        lo, hi = (ctypes.c_uint64 * max(1, n))(), (ctypes.c_uint64 * max(1, n))()
+        vals, rems = (ctypes.c_uint8 * max(1, n))(), (ctypes.c_uint32 * max(1, n))()
+        if c.rc_solve_output(handle, lo, hi, vals, rems):
+            raise SolveError("out of memory while sorting the solution", "memory")
+    finally:
+        c.rc_solve_free(handle)
+    keys: array | list[int]
+    if codec.bits <= 64:
+        keys = array("Q", lo[:n])
+    else:
+        keys = [(h << 64) | w for h, w in zip(hi[:n], lo[:n])]
+    remoteness = uint32_array()
+    remoteness.frombytes(bytes(rems)[:4 * n])
+    st = SolveStats(n, stats[1], stats[2], len(perms) or 1, seconds[0], seconds[1], stats[3])
+    canon = Canonicalizer(perms, codec.masks, codec.cells) if len(perms) > 1 else None
+    return Solution(game, codec, canon, keys, bytearray(bytes(vals)[:n]), remoteness, start, st,
+                    fingerprint(game))
+
+
+def _arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[Perm],
+               cfg: list[int]) -> tuple:
+    """rc_solve_new's four arrays (see solver.c): `cfg` (threads, memory and positions
+    caps) completed, the symmetries, the wide types' placements, the board's cells."""
+    sizes, levels, carriers, order = _types(game)
+    board = game.board
+    places = [[sum(1 << c for c in cs) for cs in placements(board, s)] if s > 1 else []
+              for s in sizes]
+    cfg = cfg + [len(perms)]
+    for t in range(len(sizes)):
+        cfg += [sizes[t], levels[t], carriers[t], len(places[t])]
+    cfg += order
+    by_slot = {f.slot: f for f in codec.fields}
+    for slot in lib.int_slots:
+        low, high = slot_range(game, game.layout.slots[slot])
+        cfg += [by_slot[slot].shift, low, high]
+    words = lib.words
+    flat_perm = [c for p in perms for c in p]
+    flat_place = [(m >> (64 * w)) & WORD for ps in places for m in ps for w in range(words)]
+    full = (1 << board.size) - 1
+    return ((ctypes.c_int64 * len(cfg))(*cfg),
+            (ctypes.c_int32 * max(1, len(flat_perm)))(*flat_perm),
+            (ctypes.c_uint64 * max(1, len(flat_place)))(*flat_place),
+            (ctypes.c_uint64 * words)(*[(full >> (64 * w)) & WORD for w in range(words)]))
+
+
+def _error(code: int, message: str, found: int, max_positions: int | None,
+           max_memory: int | None) -> Exception:
+    """What a solver.c error code becomes (the Python solver's messages)."""
+    if code == ERR_POSITIONS and max_positions is not None and "reachable" in message:
+        return SolveError(f"more than {max_positions:,} positions are reachable", "positions")
+    if code == ERR_MEMORY and max_memory is not None and "memory cap" in message:
+        return SolveError(f"stopped at {found:,} positions: the solve would need more than the "
+                          f"memory cap of {format_bytes(max_memory)}", "memory")
+    if code == ERR_MEMORY:
+        return SolveError(f"stopped at {found:,} positions: out of memory", "memory")
+    return NativeSolveUnsupported(message)
+

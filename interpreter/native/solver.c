@@ -1,0 +1,1027 @@
+/* rulecraft native back-end: the exact solver (after the game's code and runtime.c).
+
+   The Python solver's semantics (interpreter/search/solver.py) with a compact index:
+
+   INDEX. A position is a block and a rank in it. A block is one combination of the piece
+   counts of each type, the int slots (player, phase, variables, reserves, previous rule,
+   outcome) and the previous ply's cells; blocks are made as reachability meets them (a
+   hash table of them), so counters need no declared range and reserves or history cost
+   only the values they really take. In a block, the pieces are ranked combinatorially,
+   type by type (carriers before their riders): a one-cell type chooses its cells among
+   those still free at its level (a rider among its carrier's cells), a wide type (size > 1)
+   its placement among the placements passed in. The rank is a mixed-radix number, so a
+   block is a perfect hash of its positions.
+
+   SOLVING. Reachability breadth-first over the blocks' bitsets (1 bit an index, 2 more
+   while it runs), each position reduced to its canonical form under the symmetries passed
+   in. The reached positions then get dense ids (a running count per 64 bits) and the arcs
+   between them, deduplicated per position, in CSR form (32-bit ids); retrograde analysis
+   runs level by level from the ends as in the Python solver, so values and remoteness are
+   the same. Large arrays live in a deleted temporary file, memory-mapped.
+
+   THREADS. Reachability and the arcs are cut into units of bitset words that the threads
+   take in turn; what a unit finds does not depend on the schedule.
+
+   Exports (ctypes): rc_solve_new, rc_solve_run, rc_solve_output, rc_solve_stats,
+   rc_solve_error, rc_solve_free. interpreter/native/solve.py writes the configuration
+   (documented at rc_solve_new). */
+
+#include <sys/mman.h>
+#include <unistd.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#define SV_WIN 1
+#define SV_LOSE 2
+#define SV_DRAW 3
+#define SV_UNIT_WORDS 64             /* bitset words a thread takes at a time (4096 indices) */
+#define SV_MAX_BLOCK ((uint64_t)1 << 40)
+#define SV_MAP_BYTES ((size_t)256 << 20)  /* arrays this large are mapped from a temporary file */
+#define SV_NH (RC_NC - RC_NT + 1)    /* the previous ply's cells (+1: never an empty array) */
+#define SV_MAX_THREADS 64
+
+enum { SV_ERR_INDEX = -10, SV_ERR_BLOCKS = -11, SV_ERR_STOP = -12, SV_ERR_POSITIONS = -13,
+       SV_ERR_RANGE = -15, SV_ERR_CONFIG = -17 };
+
+typedef unsigned __int128 sv_u128;
+
+typedef struct {  /* what a block is: no padding (memcmp compares it) */
+    int64_t cnt[RC_NT];
+    int64_t v[RC_NI];
+    M hist[SV_NH];
+} SvKey;
+
+typedef struct SvBlock {
+    SvKey key;
+    uint64_t hash, size, words, base;  /* base: the dense id of its first reached position */
+    uint64_t radix[RC_NT], stride[RC_NT];
+    int cur_any;
+    uint64_t *reach, *cur, *next, *prefix;
+} SvBlock;
+
+typedef struct { SvBlock *b; uint64_t w0, w1; uint32_t *arcs; uint64_t narcs, cap; } SvUnit;
+typedef struct { uint64_t lo, hi; uint32_t pay; } SvRec;
+
+struct Sv;
+typedef struct SvWork {
+    struct Sv *sv;
+    int tid;
+    Buf buf;
+    uint32_t *kids;
+    size_t capkids;
+    uint64_t done, found;
+} SvWork;
+
+typedef void (*SvUnitFn)(struct Sv *, SvWork *, SvUnit *);
+typedef int (*SvCallback)(const char *);
+
+typedef struct Sv {
+    /* configuration */
+    int threads, nperm;
+    uint64_t max_memory, max_positions;
+    int size[RC_NT], level[RC_NT], carrier[RC_NT], nplace[RC_NT], order[RC_NT];
+    M *place[RC_NT];
+    int64_t shift[RC_NI], low[RC_NI], high[RC_NI];
+    int32_t *perm;
+    M full;
+    uint64_t *binom;
+    int bn;
+    SvCallback cb;
+    /* blocks */
+    SvBlock **table, **blocks;
+    uint64_t tcap;
+    int nblocks, capblocks;
+    pthread_mutex_t lock;
+    /* the graph of the reached positions, by dense id */
+    uint64_t ndense, narcs;
+    uint8_t *mover, *status, *values;
+    uint64_t *offsets;
+    uint32_t *arcs, *rem;
+    /* a phase run on the threads */
+    SvUnit *units;
+    size_t nunits, capunits, next_unit;
+    SvUnitFn fn;
+    int phase;
+    uint64_t todo;
+    SvWork work[SV_MAX_THREADS];
+    double last, phase_t0;
+    /* results */
+    uint64_t used, peak, positions, terminal;
+    int levels, depth;
+    double reach_s, retro_s;
+    int err;
+    char msg[512];
+} Sv;
+
+/* ------------------------------------------------------------------ errors, memory */
+static void sv_fail(Sv *sv, int code, const char *fmt, ...) {
+    int zero = 0;
+    if (!__atomic_compare_exchange_n(&sv->err, &zero, code, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return;  /* the first error is the one reported */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sv->msg, sizeof sv->msg, fmt, ap);
+    va_end(ap);
+}
+
+static inline int sv_failed(Sv *sv) { return __atomic_load_n(&sv->err, __ATOMIC_RELAXED); }
+
+/* zeroed memory, counted against the cap; a deleted temporary file mapped when large (so a
+   solve past the RAM pages to disk instead of failing) */
+static void *sv_alloc(Sv *sv, size_t bytes) {
+    if (!bytes) bytes = 8;
+    uint64_t now = __atomic_add_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
+    if (sv->max_memory && now > sv->max_memory) {
+        sv_fail(sv, RC_ERR_MEMORY, "the solve would need more than the memory cap (%llu bytes "
+                "in use, %llu more asked for)", (unsigned long long)(now - bytes),
+                (unsigned long long)bytes);
+        __atomic_sub_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
+        return NULL;
+    }
+    void *p = NULL;
+    if (bytes >= SV_MAP_BYTES) {
+        const char *dir = getenv("TMPDIR");
+        char path[4096];
+        snprintf(path, sizeof path, "%s/rulecraft-solve-XXXXXX", dir && *dir ? dir : "/tmp");
+        int fd = mkstemp(path);
+        if (fd >= 0) {
+            unlink(path);
+            if (ftruncate(fd, (off_t)bytes) == 0) {
+                p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+                if (p == MAP_FAILED) p = NULL;
+            }
+            close(fd);
+        }
+        if (!p) {
+            p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED) p = NULL;
+        }
+    } else {
+        p = calloc(1, bytes);
+    }
+    if (!p) {
+        sv_fail(sv, RC_ERR_MEMORY, "out of memory");
+        __atomic_sub_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
+        return NULL;
+    }
+    uint64_t peak = __atomic_load_n(&sv->peak, __ATOMIC_RELAXED);
+    while (now > peak && !__atomic_compare_exchange_n(&sv->peak, &peak, now, 1, __ATOMIC_RELAXED,
+                                                       __ATOMIC_RELAXED)) {}
+    return p;
+}
+
+static void sv_free(Sv *sv, void *p, size_t bytes) {
+    if (!p) return;
+    if (!bytes) bytes = 8;
+    if (bytes >= SV_MAP_BYTES) munmap(p, bytes);
+    else free(p);
+    __atomic_sub_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
+}
+
+static double sv_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------ masks, combinations */
+static inline uint64_t sv_c(const Sv *sv, int n, int k) {
+    if (k < 0 || n < 0 || k > n) return 0;
+    return sv->binom[(size_t)n * (size_t)sv->bn + (size_t)k];
+}
+
+/* the colex rank of the cells of `m` (all in `u`) among the cells of `u` */
+static uint64_t sv_colex(const Sv *sv, M m, M u) {
+    uint64_t r = 0;
+    int i = 1, base = 0;
+    for (int w = 0; w < RC_W; w++) {
+        uint64_t x = m.w[w];
+        while (x) {
+            int b = __builtin_ctzll(x);
+            x &= x - 1;
+            int pos = base + __builtin_popcountll(u.w[w] & ((((uint64_t)1) << b) - 1));
+            r += sv_c(sv, pos, i++);
+        }
+        base += __builtin_popcountll(u.w[w]);
+    }
+    return r;
+}
+
+/* the cell of the q-th (from 0) cell of `u` */
+static int sv_select(M u, int q) {
+    for (int w = 0; w < RC_W; w++) {
+        int n = __builtin_popcountll(u.w[w]);
+        if (q < n) {
+            uint64_t x = u.w[w];
+            while (q--) x &= x - 1;
+            return 64 * w + __builtin_ctzll(x);
+        }
+        q -= n;
+    }
+    return -1;
+}
+
+/* the k cells of `u` (n of them) whose colex rank is r */
+static M sv_uncolex(const Sv *sv, uint64_t r, int k, int n, M u) {
+    M m = m_zero();
+    for (int i = k; i >= 1; i--) {
+        int q = n - 1;
+        while (sv_c(sv, q, i) > r) q--;
+        r -= sv_c(sv, q, i);
+        n = q;
+        int c = sv_select(u, q);
+        m.w[c >> 6] |= (uint64_t)1 << (c & 63);
+    }
+    return m;
+}
+
+/* ------------------------------------------------------------------ blocks */
+static uint64_t sv_hash(const SvKey *k) {
+    const uint64_t *p = (const uint64_t *)k;
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (size_t i = 0; i < sizeof *k / 8; i++) {
+        h ^= p[i];
+        h *= 0xFF51AFD7ED558CCDULL;
+        h ^= h >> 32;
+    }
+    return h;
+}
+
+/* the block key of a state; 0, or an error when the index cannot hold it */
+static int sv_key_of(Sv *sv, const S *s, SvKey *k) {
+    memset(k, 0, sizeof *k);
+    for (int t = 0; t < RC_NT; t++) {
+        int n = m_pop(s->c[t]);
+        if (sv->size[t] > 1) {
+            if (n % sv->size[t] || n > sv->size[t]) {
+                sv_fail(sv, SV_ERR_INDEX, "piece type %d covers %d cells: the index holds at most "
+                        "one piece of a type covering %d cells", t, n, sv->size[t]);
+                return SV_ERR_INDEX;
+            }
+            n /= sv->size[t];
+        }
+        k->cnt[t] = n;
+    }
+    for (int j = 0; j < RC_NI; j++) k->v[j] = s->v[j];
+    for (int h = 0; h < RC_NC - RC_NT; h++) k->hist[h] = s->c[RC_NT + h];
+    return 0;
+}
+
+static SvBlock *sv_find(Sv *sv, const SvKey *k, uint64_t h) {
+    for (uint64_t i = h & (sv->tcap - 1);; i = (i + 1) & (sv->tcap - 1)) {
+        SvBlock *b = __atomic_load_n(&sv->table[i], __ATOMIC_ACQUIRE);
+        if (!b) return NULL;
+        if (b->hash == h && !memcmp(&b->key, k, sizeof *k)) return b;
+    }
+}
+
+/* each type's radix (how many ways its pieces stand) and stride; 0 or an error */
+static int sv_shape(Sv *sv, SvBlock *b) {
+    int free0 = RC_CELLS, left[RC_NT];
+    for (int t = 0; t < RC_NT; t++) left[t] = (int)b->key.cnt[t];
+    uint64_t stride = 1;
+    for (int i = 0; i < RC_NT; i++) {
+        int t = sv->order[i], n = (int)b->key.cnt[t], among;
+        if (sv->size[t] > 1) { among = sv->nplace[t]; free0 -= n * sv->size[t]; }
+        else if (sv->level[t] == 0) { among = free0; free0 -= n; }
+        else { among = left[sv->carrier[t]]; left[sv->carrier[t]] -= n; }
+        uint64_t radix = sv_c(sv, among, n);
+        if (radix == 0) {
+            sv_fail(sv, SV_ERR_INDEX, "piece type %d has %d pieces where %d places are free "
+                    "(pieces sharing a cell at one level)", t, n, among);
+            return SV_ERR_INDEX;
+        }
+        b->radix[t] = radix;
+        b->stride[t] = stride;
+        if (radix > SV_MAX_BLOCK || stride > SV_MAX_BLOCK / radix) {
+            sv_fail(sv, SV_ERR_INDEX, "one combination of piece counts has more than 2^40 "
+                    "placements: too large to index");
+            return SV_ERR_INDEX;
+        }
+        stride *= radix;
+    }
+    b->size = stride;
+    b->words = (stride + 63) / 64;
+    return 0;
+}
+
+/* that each int slot holds a value its key field stores (as codec.Codec.pack checks) */
+static int sv_check_range(Sv *sv, const SvKey *k) {
+    for (int j = 0; j < RC_NI; j++)
+        if (k->v[j] < sv->low[j] || k->v[j] > sv->high[j]) {
+            sv_fail(sv, SV_ERR_RANGE, "int slot %d holds %lld, outside %lld to %lld", j,
+                    (long long)k->v[j], (long long)sv->low[j], (long long)sv->high[j]);
+            return SV_ERR_RANGE;
+        }
+    return 0;
+}
+
+static SvBlock *sv_new_block(Sv *sv, const SvKey *k, uint64_t h) {
+    if (sv_check_range(sv, k)) return NULL;
+    if ((uint64_t)sv->nblocks + 1 > sv->tcap / 2) {
+        sv_fail(sv, SV_ERR_BLOCKS, "more than %llu combinations of piece counts, counters and "
+                "previous ply: too many to index", (unsigned long long)(sv->tcap / 2));
+        return NULL;
+    }
+    if (sv->nblocks == sv->capblocks) {
+        int cap = sv->capblocks ? 2 * sv->capblocks : 256;
+        SvBlock **p = realloc(sv->blocks, (size_t)cap * sizeof *p);
+        if (!p) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return NULL; }
+        sv->blocks = p;
+        sv->capblocks = cap;
+    }
+    SvBlock *b = sv_alloc(sv, sizeof *b);
+    if (!b) return NULL;
+    b->key = *k;
+    b->hash = h;
+    size_t bytes = 0;
+    if (sv_shape(sv, b)) goto fail;
+    bytes = (size_t)b->words * 8;
+    if (sv->max_memory && sv->used + 3 * bytes > sv->max_memory) {  /* a sparse index would do */
+        sv_fail(sv, SV_ERR_INDEX, "the bitsets of one combination of piece counts would pass the "
+                "memory cap");
+        goto fail;
+    }
+    b->reach = sv_alloc(sv, bytes);
+    b->cur = sv_alloc(sv, bytes);
+    b->next = sv_alloc(sv, bytes);
+    if (!b->reach || !b->cur || !b->next) goto fail;
+    sv->blocks[sv->nblocks++] = b;
+    return b;
+fail:
+    sv_free(sv, b->reach, bytes);
+    sv_free(sv, b->cur, bytes);
+    sv_free(sv, b->next, bytes);
+    sv_free(sv, b, sizeof *b);
+    return NULL;
+}
+
+/* the block of a key, made if `make` and new (under the lock; lookups take none) */
+static SvBlock *sv_block(Sv *sv, const SvKey *k, int make) {
+    uint64_t h = sv_hash(k);
+    SvBlock *b = sv_find(sv, k, h);
+    if (b || !make) return b;
+    pthread_mutex_lock(&sv->lock);
+    b = sv_find(sv, k, h);
+    if (!b && !sv_failed(sv)) {
+        b = sv_new_block(sv, k, h);
+        if (b) {
+            uint64_t i = h & (sv->tcap - 1);
+            while (sv->table[i]) i = (i + 1) & (sv->tcap - 1);
+            __atomic_store_n(&sv->table[i], b, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&sv->lock);
+    return b;
+}
+
+/* ------------------------------------------------------------------ rank, unrank */
+static int sv_rank(Sv *sv, const SvBlock *b, const S *s, uint64_t *out) {
+    M used0 = m_zero(), riders[RC_NT];
+    uint64_t r = 0;
+    for (int t = 0; t < RC_NT; t++) riders[t] = m_zero();
+    for (int i = 0; i < RC_NT; i++) {
+        int t = sv->order[i];
+        M m = s->c[t];
+        uint64_t rt = 0;
+        if (sv->size[t] > 1) {
+            if (m_any(m)) {
+                int p = 0;
+                while (p < sv->nplace[t] && !m_eq(sv->place[t][p], m)) p++;
+                if (p == sv->nplace[t] || m_any(m_and(m, used0))) {
+                    sv_fail(sv, SV_ERR_INDEX, "piece type %d stands on cells that are not one of "
+                            "its placements, or on another piece", t);
+                    return SV_ERR_INDEX;
+                }
+                rt = (uint64_t)p;
+                used0 = m_or(used0, m);
+            }
+        } else {
+            M u = sv->level[t] == 0 ? m_andn(sv->full, used0)
+                                    : m_andn(s->c[sv->carrier[t]], riders[sv->carrier[t]]);
+            if (m_any(m_andn(m, u))) {
+                sv_fail(sv, SV_ERR_INDEX, "piece type %d shares a cell with another piece of its "
+                        "level, or stands off its carrier", t);
+                return SV_ERR_INDEX;
+            }
+            rt = sv_colex(sv, m, u);
+            if (sv->level[t] == 0) used0 = m_or(used0, m);
+            else riders[sv->carrier[t]] = m_or(riders[sv->carrier[t]], m);
+        }
+        r += rt * b->stride[t];
+    }
+    *out = r;
+    return 0;
+}
+
+/* the position at index `idx` of block `b` */
+static void sv_unrank(const Sv *sv, const SvBlock *b, uint64_t idx, S *s) {
+    M used0 = m_zero(), riders[RC_NT];
+    for (int t = 0; t < RC_NT; t++) riders[t] = m_zero();
+    for (int i = 0; i < RC_NT; i++) {
+        int t = sv->order[i], n = (int)b->key.cnt[t];
+        uint64_t rt = (idx / b->stride[t]) % b->radix[t];
+        M m;
+        if (sv->size[t] > 1) {
+            m = n ? sv->place[t][rt] : m_zero();
+            used0 = m_or(used0, m);
+        } else if (sv->level[t] == 0) {
+            M u = m_andn(sv->full, used0);
+            m = sv_uncolex(sv, rt, n, m_pop(u), u);
+            used0 = m_or(used0, m);
+        } else {
+            int c = sv->carrier[t];
+            M u = m_andn(s->c[c], riders[c]);
+            m = sv_uncolex(sv, rt, n, m_pop(u), u);
+            riders[c] = m_or(riders[c], m);
+        }
+        s->c[t] = m;
+    }
+    for (int h = 0; h < RC_NC - RC_NT; h++) s->c[RC_NT + h] = b->key.hist[h];
+    for (int j = 0; j < RC_NI; j++) s->v[j] = b->key.v[j];
+}
+
+/* ------------------------------------------------------------------ keys, symmetry */
+static sv_u128 sv_mask_key(const S *s) {
+    sv_u128 k = 0;
+    for (int i = 0; i < RC_NC; i++)
+        for (int w = 0; w < RC_W; w++)
+            if (s->c[i].w[w]) k |= (sv_u128)s->c[i].w[w] << (i * RC_CELLS + 64 * w);
+    return k;
+}
+
+/* codec.Codec.pack: the cell masks in the low bits, each int slot biased by its low */
+static sv_u128 sv_pack(const Sv *sv, const S *s) {
+    sv_u128 k = sv_mask_key(s);
+    for (int j = 0; j < RC_NI; j++) {
+        uint64_t v = (uint64_t)(s->v[j] - sv->low[j]);
+        if (v) k |= (sv_u128)v << sv->shift[j];
+    }
+    return k;
+}
+
+static M sv_permute(M m, const int32_t *p) {
+    M out = m_zero();
+    while (m_any(m)) {
+        int c = p[m_poplow(&m)];
+        out.w[c >> 6] |= (uint64_t)1 << (c & 63);
+    }
+    return out;
+}
+
+/* the image of `s` under the symmetries with the least key (symmetry.Canonicalizer) */
+static void sv_canon(const Sv *sv, S *s) {
+    if (sv->nperm < 2) return;
+    sv_u128 best = sv_mask_key(s);
+    S img = *s, keep = *s;
+    for (int q = 0; q < sv->nperm; q++) {
+        const int32_t *p = sv->perm + (size_t)q * RC_CELLS;
+        for (int i = 0; i < RC_NC; i++) img.c[i] = sv_permute(s->c[i], p);
+        sv_u128 k = sv_mask_key(&img);
+        if (k < best) { best = k; keep = img; }
+    }
+    *s = keep;
+}
+
+/* ------------------------------------------------------------------ bits */
+static inline int sv_set_bit(uint64_t *a, uint64_t i) {  /* 1 if it was clear */
+    uint64_t bit = (uint64_t)1 << (i & 63);
+    return !(__atomic_fetch_or(&a[i >> 6], bit, __ATOMIC_RELAXED) & bit);
+}
+
+static inline uint64_t sv_dense(const SvBlock *b, uint64_t i) {
+    uint64_t w = b->reach[i >> 6] & ((((uint64_t)1) << (i & 63)) - 1);
+    return b->base + b->prefix[i >> 6] + (uint64_t)__builtin_popcountll(w);
+}
+
+/* a terminal position's value for its player to move, from its outcome */
+static inline uint8_t sv_end_value(int o, int64_t mover) {
+    return o == RC_PLAYERS ? SV_DRAW : o == mover ? SV_WIN : SV_LOSE;
+}
+
+/* ------------------------------------------------------------------ threads, progress */
+static void sv_count(char *out, size_t n, uint64_t v) {  /* 1234567 -> "1,234,567" */
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v), k = 0;
+    for (int i = 0; i < len && (size_t)k + 2 < n; i++) {
+        if (i && (len - i) % 3 == 0) out[k++] = ',';
+        out[k++] = digits[i];
+    }
+    out[k] = 0;
+}
+
+static uint64_t sv_sum(Sv *sv, size_t field) {
+    uint64_t total = 0;
+    for (int t = 0; t < sv->threads; t++)
+        total += __atomic_load_n((uint64_t *)((char *)&sv->work[t] + field), __ATOMIC_RELAXED);
+    return total;
+}
+
+/* at most once a second, from the calling thread: progress text to the callback, which may
+   ask to stop */
+static void sv_tick(Sv *sv, const char *extra) {
+    double now = sv_now();
+    if (!sv->cb || now - sv->last < 1.0) return;
+    sv->last = now;
+    char text[400], a[32], b[32], c[32];
+    double spent = now - sv->phase_t0;
+    uint64_t done = sv_sum(sv, offsetof(SvWork, done));
+    double rate = spent > 0 ? (double)done / spent : 0.0;
+    sv_count(c, sizeof c, sv->used);
+    if (extra) {
+        snprintf(text, sizeof text, "native solve: %s (%s bytes)", extra, c);
+    } else if (sv->phase == 0) {
+        sv_count(a, sizeof a, sv->positions + sv_sum(sv, offsetof(SvWork, found)));
+        sv_count(b, sizeof b, done);
+        snprintf(text, sizeof text, "native solve: reachability, ply %d: %s positions found, %s "
+                 "expanded (%.0f a second; %s bytes)", sv->depth, a, b, rate, c);
+    } else {
+        sv_count(a, sizeof a, done);
+        sv_count(b, sizeof b, sv->ndense);
+        double left = rate > 0 && sv->ndense > done ? (double)(sv->ndense - done) / rate : 0.0;
+        snprintf(text, sizeof text, "native solve: arcs of %s of %s positions (%.0f a second, "
+                 "about %.0f s left; %s bytes)", a, b, rate, left, c);
+    }
+    if (sv->cb(text)) sv_fail(sv, SV_ERR_STOP, "interrupted");
+}
+
+static void *sv_thread(void *arg) {
+    SvWork *w = arg;
+    Sv *sv = w->sv;
+    while (!sv_failed(sv)) {
+        size_t u = __atomic_fetch_add(&sv->next_unit, 1, __ATOMIC_RELAXED);
+        if (u >= sv->nunits) break;
+        sv->fn(sv, w, &sv->units[u]);
+        if (w->tid == 0) sv_tick(sv, NULL);
+    }
+    return NULL;
+}
+
+/* `fn` over every unit, on the threads; the per-thread counters start at zero */
+static void sv_run(Sv *sv, SvUnitFn fn) {
+    pthread_t tid[SV_MAX_THREADS];
+    int made[SV_MAX_THREADS] = {0};
+    sv->fn = fn;
+    sv->next_unit = 0;
+    sv->phase_t0 = sv_now();
+    for (int t = 0; t < sv->threads; t++) sv->work[t].done = sv->work[t].found = 0;
+    for (int t = 1; t < sv->threads; t++) made[t] = !pthread_create(&tid[t], NULL, sv_thread, &sv->work[t]);
+    sv_thread(&sv->work[0]);
+    for (int t = 1; t < sv->threads; t++) {
+        if (made[t]) pthread_join(tid[t], NULL);
+        else sv_thread(&sv->work[t]);  /* a thread that could not start: its share here */
+    }
+}
+
+/* the units of the blocks (only those with frontier bits if `frontier`) */
+static int sv_units(Sv *sv, int frontier) {
+    sv->nunits = 0;
+    for (int i = 0; i < sv->nblocks; i++) {
+        SvBlock *b = sv->blocks[i];
+        if (frontier && !b->cur_any) continue;
+        for (uint64_t w = 0; w < b->words; w += SV_UNIT_WORDS) {
+            if (sv->nunits == sv->capunits) {
+                size_t cap = sv->capunits ? 2 * sv->capunits : 1024;
+                SvUnit *p = realloc(sv->units, cap * sizeof *p);
+                if (!p) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
+                sv->units = p;
+                sv->capunits = cap;
+            }
+            SvUnit u = {b, w, w + SV_UNIT_WORDS < b->words ? w + SV_UNIT_WORDS : b->words, NULL, 0, 0};
+            sv->units[sv->nunits++] = u;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ reachability */
+/* the block and index of a state, in canonical form; NULL on an error */
+static SvBlock *sv_locate(Sv *sv, S *s, uint64_t *idx) {
+    SvKey k;
+    sv_canon(sv, s);
+    if (sv_key_of(sv, s, &k)) return NULL;
+    SvBlock *b = sv_block(sv, &k, 1);
+    if (!b || sv_rank(sv, b, s, idx)) return NULL;
+    return b;
+}
+
+static void sv_expand_unit(Sv *sv, SvWork *w, SvUnit *u) {
+    SvBlock *b = u->b;
+    for (uint64_t wd = u->w0; wd < u->w1 && !sv_failed(sv); wd++) {
+        uint64_t x = b->cur[wd];
+        while (x) {
+            uint64_t i = 64 * wd + (uint64_t)__builtin_ctzll(x);
+            x &= x - 1;
+            S s, t;
+            sv_unrank(sv, b, i, &s);
+            w->done++;
+            if (rc_outcome(&s) >= 0) continue;
+            int n = rc_legal(&s, &w->buf);
+            if (n < 0) { sv_fail(sv, n, "the rules stopped on an error"); return; }
+            for (int a = 0; a < n; a++) {
+                int e = rc_apply(&s, &w->buf.a[a], &t);
+                if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return; }
+                uint64_t j;
+                SvBlock *c = sv_locate(sv, &t, &j);
+                if (!c) return;
+                if (sv_set_bit(c->reach, j)) {
+                    sv_set_bit(c->next, j);
+                    w->found++;
+                }
+            }
+        }
+    }
+    if (sv->max_positions && sv->positions + sv_sum(sv, offsetof(SvWork, found)) > sv->max_positions)
+        sv_fail(sv, SV_ERR_POSITIONS, "more than %llu positions are reachable",
+                (unsigned long long)sv->max_positions);
+}
+
+static void sv_reach(Sv *sv, const S *start) {
+    S s = *start;
+    uint64_t i;
+    SvBlock *b = sv_locate(sv, &s, &i);
+    if (!b) return;
+    sv_set_bit(b->reach, i);
+    sv_set_bit(b->cur, i);
+    b->cur_any = 1;
+    sv->positions = 1;
+    sv->phase = 0;
+    for (sv->depth = 0; !sv_failed(sv); sv->depth++) {
+        if (sv_units(sv, 1) || sv->nunits == 0) break;
+        sv_run(sv, sv_expand_unit);
+        sv->positions += sv_sum(sv, offsetof(SvWork, found));
+        if (sv->max_positions && sv->positions > sv->max_positions) {
+            sv_fail(sv, SV_ERR_POSITIONS, "more than %llu positions are reachable",
+                    (unsigned long long)sv->max_positions);
+            break;
+        }
+        for (int k = 0; k < sv->nblocks; k++) {
+            SvBlock *c = sv->blocks[k];
+            uint64_t *old = c->cur, any = 0;
+            c->cur = c->next;
+            c->next = old;
+            memset(c->next, 0, (size_t)c->words * 8);
+            for (uint64_t wd = 0; wd < c->words && !any; wd++) any = c->cur[wd];
+            c->cur_any = any != 0;
+        }
+    }
+    for (int k = 0; k < sv->nblocks; k++) {  /* the frontiers are done with */
+        SvBlock *c = sv->blocks[k];
+        sv_free(sv, c->cur, (size_t)c->words * 8);
+        sv_free(sv, c->next, (size_t)c->words * 8);
+        c->cur = c->next = NULL;
+    }
+}
+
+/* ------------------------------------------------------------------ the graph */
+static void sv_dense_ids(Sv *sv) {
+    uint64_t total = 0;
+    for (int k = 0; k < sv->nblocks && !sv_failed(sv); k++) {
+        SvBlock *b = sv->blocks[k];
+        b->prefix = sv_alloc(sv, (size_t)b->words * 8);
+        if (!b->prefix) return;
+        b->base = total;
+        uint64_t run = 0;
+        for (uint64_t wd = 0; wd < b->words; wd++) {
+            b->prefix[wd] = run;
+            run += (uint64_t)__builtin_popcountll(b->reach[wd]);
+        }
+        total += run;
+    }
+    sv->ndense = total;
+    if (total >= UINT32_MAX)
+        sv_fail(sv, SV_ERR_POSITIONS, "%llu positions: the native solver numbers them in 32 bits",
+                (unsigned long long)total);
+}
+
+static int sv_cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* each reached position's mover, status and distinct children, in the unit's arc buffer */
+static void sv_arcs_unit(Sv *sv, SvWork *w, SvUnit *u) {
+    SvBlock *b = u->b;
+    for (uint64_t wd = u->w0; wd < u->w1 && !sv_failed(sv); wd++) {
+        uint64_t x = b->reach[wd];
+        while (x) {
+            uint64_t i = 64 * wd + (uint64_t)__builtin_ctzll(x);
+            x &= x - 1;
+            uint64_t d = sv_dense(b, i);
+            S s, t;
+            sv_unrank(sv, b, i, &s);
+            w->done++;
+            sv->mover[d] = (uint8_t)s.v[RC_P];
+            int o = rc_outcome(&s);
+            if (o >= 0) {
+                sv->status[d] = sv_end_value(o, s.v[RC_P]);
+                sv->offsets[d + 1] = 0;
+                continue;
+            }
+            int n = rc_legal(&s, &w->buf);
+            if (n < 0) { sv_fail(sv, n, "the rules stopped on an error"); return; }
+            if ((size_t)n > w->capkids) {
+                uint32_t *p = realloc(w->kids, (size_t)n * sizeof *p);
+                if (!p) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return; }
+                w->kids = p;
+                w->capkids = (size_t)n;
+            }
+            for (int a = 0; a < n; a++) {
+                int e = rc_apply(&s, &w->buf.a[a], &t);
+                if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return; }
+                uint64_t j;
+                SvBlock *c = sv_locate(sv, &t, &j);
+                if (!c) return;
+                w->kids[a] = (uint32_t)sv_dense(c, j);
+            }
+            qsort(w->kids, (size_t)n, sizeof *w->kids, sv_cmp_u32);
+            int m = 0;
+            for (int a = 0; a < n; a++)
+                if (m == 0 || w->kids[a] != w->kids[m - 1]) w->kids[m++] = w->kids[a];
+            if (u->narcs + (uint64_t)m > u->cap) {
+                uint64_t cap = u->cap ? 2 * u->cap : 4096;
+                while (cap < u->narcs + (uint64_t)m) cap *= 2;
+                uint32_t *p = realloc(u->arcs, (size_t)cap * sizeof *p);
+                if (!p) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return; }
+                __atomic_add_fetch(&sv->used, (cap - u->cap) * sizeof *p, __ATOMIC_RELAXED);
+                u->arcs = p;
+                u->cap = cap;
+            }
+            memcpy(u->arcs + u->narcs, w->kids, (size_t)m * sizeof *w->kids);
+            u->narcs += (uint64_t)m;
+            sv->offsets[d + 1] = (uint64_t)m;
+        }
+    }
+    if (sv->max_memory && sv->used > sv->max_memory)
+        sv_fail(sv, RC_ERR_MEMORY, "the solve would need more than the memory cap (%llu bytes "
+                "in use)", (unsigned long long)sv->used);
+}
+
+static void sv_graph(Sv *sv) {
+    uint64_t n = sv->ndense;
+    sv->mover = sv_alloc(sv, n);
+    sv->status = sv_alloc(sv, n);
+    sv->offsets = sv_alloc(sv, (n + 1) * 8);
+    if (sv_failed(sv) || sv_units(sv, 0)) return;
+    sv->phase = 1;
+    sv_run(sv, sv_arcs_unit);
+    if (sv_failed(sv)) return;
+    for (uint64_t d = 0; d < n; d++) sv->offsets[d + 1] += sv->offsets[d];
+    sv->narcs = sv->offsets[n];
+    sv->arcs = sv_alloc(sv, sv->narcs * 4);
+    uint64_t at = 0;
+    for (size_t k = 0; k < sv->nunits; k++) {
+        SvUnit *u = &sv->units[k];
+        if (sv->arcs && u->narcs) memcpy(sv->arcs + at, u->arcs, (size_t)u->narcs * 4);
+        at += u->narcs;
+        __atomic_sub_fetch(&sv->used, u->cap * 4, __ATOMIC_RELAXED);
+        free(u->arcs);
+        u->arcs = NULL;
+        u->narcs = u->cap = 0;
+    }
+}
+
+/* ------------------------------------------------------------------ retrograde */
+/* level by level from the ends (solver._retrograde): the first win found is the quickest,
+   the last child refuted gives the longest loss; what no level decides is a draw */
+static void sv_retrograde(Sv *sv) {
+    uint64_t n = sv->ndense;
+    uint64_t *pstart = sv_alloc(sv, (n + 1) * 8);
+    uint32_t *parents = sv_alloc(sv, sv->narcs * 4 + 4);
+    uint32_t *left = sv_alloc(sv, n * 4 + 4);
+    uint32_t *front = sv_alloc(sv, n * 4 + 4), *next = sv_alloc(sv, n * 4 + 4);
+    sv->values = sv_alloc(sv, n + 1);
+    sv->rem = sv_alloc(sv, n * 4 + 4);
+    if (sv_failed(sv)) goto out;
+    sv_tick(sv, "parents");
+    for (uint64_t e = 0; e < sv->narcs; e++) pstart[sv->arcs[e] + 1]++;
+    for (uint64_t d = 0; d < n; d++) pstart[d + 1] += pstart[d];
+    for (uint64_t p = 0; p < n; p++)
+        for (uint64_t e = sv->offsets[p]; e < sv->offsets[p + 1]; e++) parents[pstart[sv->arcs[e]]++] = (uint32_t)p;
+    for (uint64_t d = n; d > 0; d--) pstart[d] = pstart[d - 1];
+    pstart[0] = 0;
+    uint64_t nf = 0, solved;
+    for (uint64_t d = 0; d < n; d++) {
+        left[d] = (uint32_t)(sv->offsets[d + 1] - sv->offsets[d]);
+        uint8_t st = sv->status[d];
+        if (st) {
+            sv->values[d] = st;
+            sv->terminal++;
+            if (st != SV_DRAW) front[nf++] = (uint32_t)d;
+        } else if (left[d] == 0) {  /* no legal ply and no end rule fired: the mover loses */
+            sv->values[d] = SV_LOSE;
+            front[nf++] = (uint32_t)d;
+        }
+    }
+    solved = nf;
+    int level = 0;
+    char text[200], a[32], b[32];
+    while (nf && !sv_failed(sv)) {
+        uint64_t nn = 0;
+        uint32_t r1 = (uint32_t)level + 1;
+        for (uint64_t f = 0; f < nf; f++) {
+            uint32_t c = front[f];
+            int c_wins = sv->values[c] == SV_WIN;
+            uint8_t mc = sv->mover[c];
+            for (uint64_t k = pstart[c]; k < pstart[c + 1]; k++) {
+                uint32_t p = parents[k];
+                if (sv->values[p]) continue;
+                if (c_wins == (sv->mover[p] == mc)) {  /* the parent's mover wins by moving to c */
+                    sv->values[p] = SV_WIN;
+                    sv->rem[p] = r1;
+                    next[nn++] = p;
+                } else if (--left[p] == 0) {
+                    sv->values[p] = SV_LOSE;
+                    sv->rem[p] = r1;
+                    next[nn++] = p;
+                }
+            }
+        }
+        uint32_t *tmp = front;
+        front = next;
+        next = tmp;
+        nf = nn;
+        solved += nn;
+        level++;
+        sv_count(a, sizeof a, solved);
+        sv_count(b, sizeof b, n);
+        snprintf(text, sizeof text, "retrograde, level %d: %s of %s decided", level, a, b);
+        sv_tick(sv, text);
+    }
+    sv->levels = level;
+    for (uint64_t d = 0; d < n; d++)
+        if (!sv->values[d]) sv->values[d] = SV_DRAW;
+out:
+    sv_free(sv, pstart, (n + 1) * 8);
+    sv_free(sv, parents, sv->narcs * 4 + 4);
+    sv_free(sv, left, n * 4 + 4);
+    sv_free(sv, front, n * 4 + 4);
+    sv_free(sv, next, n * 4 + 4);
+}
+
+/* ------------------------------------------------------------------ exports */
+/* A solver for the start state `st` (flat, as rc_flat_apply takes it). `cfg`, int64s:
+   threads, max_memory (0: none), max_positions (0: none), nperm; then per piece type:
+   size, level, carrier (-1: none), nplace; then the types in ranking order (carriers
+   before riders, wide types first); then per int slot: its shift in a packed key, low,
+   high. `perm`: nperm permutations of RC_CELLS cells (cell i -> perm[i]), the identity
+   among them. `place`: each wide type's placements in turn, RC_W words each. `full`:
+   the board's cells, RC_W words. NULL when out of memory. */
+void *rc_solve_new(const int64_t *cfg, const int32_t *perm, const uint64_t *place, const uint64_t *full) {
+    Sv *sv = calloc(1, sizeof *sv);
+    if (!sv) return NULL;
+    int at = 0;
+    sv->threads = (int)cfg[at++];
+    if (sv->threads < 1) sv->threads = 1;
+    if (sv->threads > SV_MAX_THREADS) sv->threads = SV_MAX_THREADS;
+    sv->max_memory = (uint64_t)cfg[at++];
+    sv->max_positions = (uint64_t)cfg[at++];
+    sv->nperm = (int)cfg[at++];
+    for (int t = 0; t < RC_NT; t++) {
+        sv->size[t] = (int)cfg[at++];
+        sv->level[t] = (int)cfg[at++];
+        sv->carrier[t] = (int)cfg[at++];
+        sv->nplace[t] = (int)cfg[at++];
+    }
+    for (int t = 0; t < RC_NT; t++) sv->order[t] = (int)cfg[at++];
+    for (int j = 0; j < RC_NI; j++) {
+        sv->shift[j] = cfg[at++];
+        sv->low[j] = cfg[at++];
+        sv->high[j] = cfg[at++];
+    }
+    pthread_mutex_init(&sv->lock, NULL);
+    for (int w = 0; w < RC_W; w++) sv->full.w[w] = full[w];
+    size_t np = (size_t)(sv->nperm > 0 ? sv->nperm : 1) * RC_CELLS;
+    sv->perm = sv_alloc(sv, np * sizeof(int32_t));
+    if (sv->perm && sv->nperm > 0) memcpy(sv->perm, perm, (size_t)sv->nperm * RC_CELLS * sizeof(int32_t));
+    for (int t = 0; t < RC_NT; t++) {
+        if (sv->size[t] <= 1) continue;
+        sv->place[t] = sv_alloc(sv, (size_t)(sv->nplace[t] + 1) * sizeof(M));
+        if (!sv->place[t]) break;
+        for (int p = 0; p < sv->nplace[t]; p++, place += RC_W)
+            for (int w = 0; w < RC_W; w++) sv->place[t][p].w[w] = place[w];
+    }
+    sv->bn = RC_CELLS;
+    for (int t = 0; t < RC_NT; t++) if (sv->nplace[t] > sv->bn) sv->bn = sv->nplace[t];
+    sv->bn += 2;
+    sv->binom = sv_alloc(sv, (size_t)sv->bn * (size_t)sv->bn * 8);
+    if (sv->binom)
+        for (int n = 0; n < sv->bn; n++)
+            for (int k = 0; k <= n; k++) {
+                uint64_t v = k == 0 || k == n ? 1 : sv->binom[(size_t)(n - 1) * sv->bn + k - 1] +
+                                                    sv->binom[(size_t)(n - 1) * sv->bn + k];
+                sv->binom[(size_t)n * sv->bn + k] = v > SV_MAX_BLOCK ? SV_MAX_BLOCK + 1 : v;
+            }
+    /* the block table cannot grow (lookups take no lock): a sixteenth of the cap, within
+       4,096 to 4 million blocks */
+    sv->tcap = (uint64_t)1 << 22;
+    while (sv->max_memory && sv->tcap > 4096 && sv->tcap * sizeof *sv->table > sv->max_memory / 16)
+        sv->tcap >>= 1;
+    sv->table = sv_alloc(sv, sv->tcap * sizeof *sv->table);
+    for (int t = 0; t < SV_MAX_THREADS; t++) { sv->work[t].sv = sv; sv->work[t].tid = t; }
+    return sv;
+}
+
+/* solve from `st`; 0 or an error (rc_solve_error says what); `cb` gets progress text */
+int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
+    Sv *sv = h;
+    if (sv_failed(sv)) return sv->err;
+    S s;
+    st_in(st, &s);
+    sv->cb = cb;
+    sv->last = sv_now();
+    double t0 = sv_now();
+    sv_reach(sv, &s);
+    if (!sv_failed(sv)) sv_dense_ids(sv);
+    if (!sv_failed(sv)) sv_graph(sv);
+    double t1 = sv_now();
+    if (!sv_failed(sv)) sv_retrograde(sv);
+    sv->reach_s = t1 - t0;
+    sv->retro_s = sv_now() - t1;
+    for (int t = 0; t < SV_MAX_THREADS; t++) {
+        buf_free(&sv->work[t].buf);
+        free(sv->work[t].kids);
+        sv->work[t].kids = NULL;
+    }
+    return sv->err;
+}
+
+static int sv_cmp_rec(const void *a, const void *b) {
+    const SvRec *x = a, *y = b;
+    if (x->hi != y->hi) return x->hi < y->hi ? -1 : 1;
+    return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* the solved positions sorted by packed key: key words, value codes, remoteness; 0 or an error */
+int rc_solve_output(void *h, uint64_t *lo, uint64_t *hi, uint8_t *values, uint32_t *rem) {
+    Sv *sv = h;
+    uint64_t n = sv->ndense;
+    SvRec *recs = malloc((size_t)(n ? n : 1) * sizeof *recs);
+    if (!recs) return RC_ERR_MEMORY;
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        for (uint64_t wd = 0; wd < b->words; wd++) {
+            uint64_t x = b->reach[wd];
+            while (x) {
+                uint64_t i = 64 * wd + (uint64_t)__builtin_ctzll(x);
+                x &= x - 1;
+                S s;
+                sv_unrank(sv, b, i, &s);
+                sv_u128 key = sv_pack(sv, &s);
+                uint64_t d = sv_dense(b, i);
+                recs[d] = (SvRec){(uint64_t)key, (uint64_t)(key >> 64), (uint32_t)d};
+            }
+        }
+    }
+    qsort(recs, (size_t)n, sizeof *recs, sv_cmp_rec);
+    for (uint64_t q = 0; q < n; q++) {
+        lo[q] = recs[q].lo;
+        hi[q] = recs[q].hi;
+        values[q] = sv->values[recs[q].pay];
+        rem[q] = sv->rem[recs[q].pay];
+    }
+    free(recs);
+    return 0;
+}
+
+/* positions, arcs, terminal, retrograde levels, peak bytes, reachability depth, positions
+   found (also when the solve stopped) */
+void rc_solve_stats(void *h, uint64_t *out, double *seconds) {
+    Sv *sv = h;
+    out[0] = sv->ndense; out[1] = sv->narcs; out[2] = sv->terminal; out[3] = (uint64_t)sv->levels;
+    out[4] = sv->peak; out[5] = (uint64_t)sv->depth;
+    out[6] = sv->ndense ? sv->ndense : sv->positions + sv_sum(sv, offsetof(SvWork, found));
+    seconds[0] = sv->reach_s; seconds[1] = sv->retro_s;
+}
+
+const char *rc_solve_error(void *h) { return ((Sv *)h)->msg; }
+
+void rc_solve_free(void *h) {
+    Sv *sv = h;
+    if (!sv) return;
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        sv_free(sv, b->reach, (size_t)b->words * 8);
+        sv_free(sv, b->cur, (size_t)b->words * 8);
+        sv_free(sv, b->next, (size_t)b->words * 8);
+        sv_free(sv, b->prefix, (size_t)b->words * 8);
+        sv_free(sv, b, sizeof *b);
+    }
+    uint64_t n = sv->ndense;
+    sv_free(sv, sv->mover, n);
+    sv_free(sv, sv->status, n);
+    sv_free(sv, sv->offsets, (n + 1) * 8);
+    sv_free(sv, sv->arcs, sv->narcs * 4);
+    sv_free(sv, sv->values, n + 1);
+    sv_free(sv, sv->rem, n * 4 + 4);
+    for (size_t k = 0; k < sv->nunits; k++) free(sv->units[k].arcs);
+    free(sv->units);
+    free(sv->blocks);
+    sv_free(sv, sv->table, sv->tcap * sizeof *sv->table);
+    sv_free(sv, sv->binom, (size_t)sv->bn * (size_t)sv->bn * 8);
+    for (int t = 0; t < RC_NT; t++) sv_free(sv, sv->place[t], (size_t)(sv->nplace[t] + 1) * sizeof(M));
+    sv_free(sv, sv->perm, (size_t)(sv->nperm > 0 ? sv->nperm : 1) * RC_CELLS * sizeof(int32_t));
+    pthread_mutex_destroy(&sv->lock);
+    free(sv);
+}
