@@ -84,6 +84,8 @@ typedef struct Sv {
     M *place[RC_NT];
     int64_t shift[RC_NI], low[RC_NI], high[RC_NI];
     int32_t *perm;
+    M *ptab;           /* per symmetry, per byte of a mask, per byte value: its image */
+    uint8_t *identity; /* per symmetry: whether it moves no cell */
     M full;
     uint64_t *binom;
     int bn;
@@ -461,12 +463,13 @@ static sv_u128 sv_pack(const Sv *sv, const S *s) {
     return k;
 }
 
-static M sv_permute(M m, const int32_t *p) {
+/* the image of `m` under symmetry q: a table lookup a byte */
+static inline M sv_permute(const Sv *sv, M m, int q) {
+    const M *tab = sv->ptab + (size_t)q * RC_W * 8 * 256;
     M out = m_zero();
-    while (m_any(m)) {
-        int c = p[m_poplow(&m)];
-        out.w[c >> 6] |= (uint64_t)1 << (c & 63);
-    }
+    for (int w = 0; w < RC_W; w++)
+        for (uint64_t x = m.w[w], j = (uint64_t)w * 8; x; x >>= 8, j++)
+            if (x & 255) out = m_or(out, tab[j * 256 + (x & 255)]);
     return out;
 }
 
@@ -476,12 +479,34 @@ static void sv_canon(const Sv *sv, S *s) {
     sv_u128 best = sv_mask_key(s);
     S img = *s, keep = *s;
     for (int q = 0; q < sv->nperm; q++) {
-        const int32_t *p = sv->perm + (size_t)q * RC_CELLS;
-        for (int i = 0; i < RC_NC; i++) img.c[i] = sv_permute(s->c[i], p);
+        if (sv->identity[q]) continue;
+        for (int i = 0; i < RC_NC; i++) img.c[i] = sv_permute(sv, s->c[i], q);
         sv_u128 k = sv_mask_key(&img);
         if (k < best) { best = k; keep = img; }
     }
     *s = keep;
+}
+
+/* each symmetry's byte tables (see sv_permute) */
+static void sv_tables(Sv *sv) {
+    size_t per = (size_t)RC_W * 8 * 256;
+    sv->ptab = sv_alloc(sv, (size_t)(sv->nperm ? sv->nperm : 1) * per * sizeof(M));
+    sv->identity = sv_alloc(sv, (size_t)(sv->nperm ? sv->nperm : 1));
+    if (!sv->ptab || !sv->identity) return;
+    for (int q = 0; q < sv->nperm; q++) {
+        const int32_t *p = sv->perm + (size_t)q * RC_CELLS;
+        sv->identity[q] = 1;
+        for (int c = 0; c < RC_CELLS; c++) if (p[c] != c) sv->identity[q] = 0;
+        for (int j = 0; j < RC_W * 8; j++)
+            for (int v = 0; v < 256; v++) {
+                M m = m_zero();
+                for (int b = 0; b < 8; b++) {
+                    int c = 8 * j + b;
+                    if (v >> b & 1 && c < RC_CELLS) m.w[p[c] >> 6] |= (uint64_t)1 << (p[c] & 63);
+                }
+                sv->ptab[(size_t)q * per + (size_t)j * 256 + (size_t)v] = m;
+            }
+    }
 }
 
 /* ------------------------------------------------------------------ bits */
@@ -895,6 +920,7 @@ void *rc_solve_new(const int64_t *cfg, const int32_t *perm, const uint64_t *plac
     size_t np = (size_t)(sv->nperm > 0 ? sv->nperm : 1) * RC_CELLS;
     sv->perm = sv_alloc(sv, np * sizeof(int32_t));
     if (sv->perm && sv->nperm > 0) memcpy(sv->perm, perm, (size_t)sv->nperm * RC_CELLS * sizeof(int32_t));
+    if (sv->perm) sv_tables(sv);
     for (int t = 0; t < RC_NT; t++) {
         if (sv->size[t] <= 1) continue;
         sv->place[t] = sv_alloc(sv, (size_t)(sv->nplace[t] + 1) * sizeof(M));
@@ -1022,6 +1048,8 @@ void rc_solve_free(void *h) {
     sv_free(sv, sv->binom, (size_t)sv->bn * (size_t)sv->bn * 8);
     for (int t = 0; t < RC_NT; t++) sv_free(sv, sv->place[t], (size_t)(sv->nplace[t] + 1) * sizeof(M));
     sv_free(sv, sv->perm, (size_t)(sv->nperm > 0 ? sv->nperm : 1) * RC_CELLS * sizeof(int32_t));
+    sv_free(sv, sv->ptab, (size_t)(sv->nperm ? sv->nperm : 1) * RC_W * 8 * 256 * sizeof(M));
+    sv_free(sv, sv->identity, (size_t)(sv->nperm ? sv->nperm : 1));
     pthread_mutex_destroy(&sv->lock);
     free(sv);
 }
