@@ -58,6 +58,20 @@ _HOISTED = (ir.Call, ir.Relate, ir.Binary, ir.Pieces, ir.Compare, ir.BoolOp, ir.
 _CELLS_OP = {"&": "({} & {})", "|": "({} | {})", "-": "({} & ~{})"}
 
 
+def deps(e: ir.Expr) -> set[str]:
+    """What `e` reads: here, from, path (the ply's cells) and state (the position)."""
+    out: set[str] = set()
+    for n in ir.walk(e):
+        if isinstance(n, ir.Ref):
+            w = n.word.value
+            out.add(w if w in ("here", "from", "path") else "state")
+        elif isinstance(n, (ir.Pieces, ir.VarRead, ir.Relate)):
+            out.add("state")
+        elif isinstance(n, ir.Call) and n.func == "undoes":  # compares this ply with the last
+            out |= {"here", "from", "state"}
+    return out
+
+
 class ExprCompiler:
     """Compiles expressions of one ruleset; tables and constants go to `out`'s globals."""
 
@@ -92,17 +106,8 @@ class ExprCompiler:
         return repr(t) if len(t) <= UNROLL else self.const(("types", t), t, "TYPES")
 
     def deps(self, e: ir.Expr) -> set[str]:
-        """What `e` reads: here, from, path (the ply's cells) and state (the position)."""
-        out: set[str] = set()
-        for n in ir.walk(e):
-            if isinstance(n, ir.Ref):
-                w = n.word.value
-                out.add(w if w in ("here", "from", "path") else "state")
-            elif isinstance(n, (ir.Pieces, ir.VarRead, ir.Relate)):
-                out.add("state")
-            elif isinstance(n, ir.Call) and n.func == "undoes":  # compares this ply with the last
-                out |= {"here", "from", "state"}
-        return out
+        """What `e` reads (see `deps`)."""
+        return deps(e)
 
     def expr(self, e: ir.Expr, cx: Ctx) -> str:
         """Source of `e` as a Python expression."""

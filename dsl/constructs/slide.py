@@ -160,8 +160,7 @@ def emit_apply(g: RuleGen) -> None:
 
 
 def emit_c_moves(g: CRuleGen) -> None:
-    """As `emit_moves`; `where` read per cell (Python's projection of `closer` on the lines
-    is exact, so the plies are the same)."""
+    """As `emit_moves`, with the same projection of `closer(here, from, T)` on the lines."""
     motion: Slide = g.motion
     dirs = straight(g.rs.board, motion.dirs)
     rays = g.c.rays(dirs)
@@ -169,6 +168,8 @@ def emit_c_moves(g: CRuleGen) -> None:
     least = motion.least or 1
     bounded = motion.limit is not None or motion.least is not None
     g.head(occ=True)
+    if g.projected is not None:
+        _c_projection(g, dirs)
     g.each_piece()
     if motion.limit is not None:
         g.line(3, f"int64_t limit = {g.plain_expr(motion.limit)};")
@@ -184,11 +185,17 @@ def emit_c_moves(g: CRuleGen) -> None:
     g.line(4, "M path = m_zero(); (void)path;")
     for var in (g.adj_path or {}).values():
         g.line(4, f"M {var} = m_zero();")
+    if g.projected is not None:
+        # ending n steps along the line is closer to a target than the start iff
+        # 2 (e - f).d > n |d|^2: one bound per line, then a product per step
+        g.line(4, "int64_t bound = 2 * (best[di] - LATTICE[c][0] * pdx[di] - LATTICE[c][1] * pdy[di]);")
     g.line(4, "for (int k = 0; k < len; k++) {")
     g.line(5, "int d = ray[k];")
     g.line(5, "n++;")
     if bounded:
         g.line(5, "if (n > limit) break;")
+    if g.projected is not None:
+        g.line(5, "if (n * pdd[di] >= bound) break;")
     g.line(5, "M here = m_bit(d);")
     g.target(2, 5)
     test = "m_any(m_and(here, tgt))" + (" && m_any(m_and(here, base))" if g.riders else "") \
@@ -206,6 +213,19 @@ def emit_c_moves(g: CRuleGen) -> None:
     g.line(4, "}")
     g.line(3, "}")
     g.end_piece()
+
+
+def _c_projection(g: CRuleGen, dirs: list[str]) -> None:
+    """Per call: each line's direction, its squared length and the targets' largest
+    projection on it (`best`), for `closer(here, from, T)` (see `_rays`)."""
+    vectors, norms = _vectors(g.rs.board, dirs), _norms(g.rs.board, dirs)
+    g.line(1, f"M targets = {g.plain_expr(g.projected)};")
+    g.line(1, f"const int64_t pdx[] = {{{', '.join(str(dx) for dx, _ in vectors)}}};")
+    g.line(1, f"const int64_t pdy[] = {{{', '.join(str(dy) for _, dy in vectors)}}};")
+    g.line(1, f"const int64_t pdd[] = {{{', '.join(map(str, norms))}}};")
+    g.line(1, f"int64_t best[{len(dirs)}];")
+    g.line(1, f"for (int di = 0; di < {len(dirs)}; di++) "
+              "best[di] = rc_maxdot(targets, LATTICE, pdx[di], pdy[di]);")
 
 
 def emit_c_apply(g: CRuleGen) -> None:

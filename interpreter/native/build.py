@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import platform
 import shutil
 import subprocess
 import tempfile
@@ -50,13 +51,27 @@ def cache_dir() -> Path:
     return Path(base) / "rulecraft" / "native"
 
 
+def cpu_flags() -> list[str]:
+    """`-mpopcnt` on an x86-64 processor that has the instruction (else a popcount is a
+    call into libgcc); part of the cache key, so a machine without it builds its own."""
+    if platform.machine() not in ("x86_64", "AMD64"):
+        return []
+    try:
+        with open("/proc/cpuinfo") as f:
+            has = any(line.startswith("flags") and " popcnt" in line for line in f)
+    except OSError:
+        return []
+    return ["-mpopcnt"] if has else []
+
+
 def build(source: str) -> Path:
     """The shared library of a C translation unit, built once (NativeUnavailable if not)."""
     cc = compiler()
     if cc is None:
         raise NativeUnavailable("no C compiler found (set CC, or install one, e.g. "
                                 "`apt-get install gcc`)")
-    key = hashlib.sha256("\0".join([str(GENERATOR_VERSION), cc, " ".join(FLAGS), source]).encode()).hexdigest()
+    flags = FLAGS + cpu_flags()
+    key = hashlib.sha256("\0".join([str(GENERATOR_VERSION), cc, " ".join(flags), source]).encode()).hexdigest()
     folder = cache_dir()
     lib = folder / f"game-{key[:32]}.so"
     if lib.is_file():
@@ -67,7 +82,7 @@ def build(source: str) -> Path:
         src.write_text(source)
         out = Path(tmp) / "game.so"
         try:
-            done = subprocess.run([cc, *FLAGS, "-o", str(out), str(src)], capture_output=True, text=True,
+            done = subprocess.run([cc, *flags, "-o", str(out), str(src)], capture_output=True, text=True,
                                   timeout=BUILD_TIMEOUT)
         except (OSError, subprocess.TimeoutExpired) as e:
             raise NativeUnavailable(f"the C compiler failed to run: {e}") from None

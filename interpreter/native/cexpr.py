@@ -15,6 +15,7 @@ from rulecraft.dsl.constructs import functions
 from rulecraft.dsl.ir import Ruleset, Word
 
 from ..layout import Layout
+from ..pyexpr import deps
 from ..tables import Tables
 from .csource import CSource
 
@@ -77,6 +78,10 @@ class CExpr:
         for i in types[1:]:
             out = f"m_or({out}, {s}->c[{i}])"
         return out
+
+    def deps(self, e: ir.Expr) -> set[str]:
+        """What `e` reads (pyexpr.deps)."""
+        return deps(e)
 
     def rays(self, dirs: list[str]) -> "Rays":
         return rays(self, dirs)

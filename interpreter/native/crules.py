@@ -16,7 +16,7 @@ from rulecraft.dsl.ir import Word
 
 from .. import limits
 from ..pyapply import opponents_only
-from ..pyrules import path_adjacencies
+from ..pyrules import closer_targets, path_adjacencies
 from ..pysource import Sink
 from . import capply
 from .cexpr import CCtx, CExpr
@@ -42,7 +42,9 @@ class CRuleGen:
         self.adj_path = {k: f"adjp{i}" for i, k in enumerate(path_adjacencies(ply))} \
             if mod.path_grows else None
         self.cx = CCtx("s", p, here="here", frm="frm", path="path", single=single, adj_path=self.adj_path)
-        self.where = c.expr(ply.where, self.cx) if ply.where is not None else None
+        self.projected = closer_targets(c, ply) if mod.projects else None
+        self.where = c.expr(ply.where, self.cx) if ply.where is not None and self.projected is None \
+            else None
         removals = [c.expr(e, self.cx) for e in ply.removals()]
         self.removal = None
         for r in removals:

@@ -112,6 +112,18 @@ static __attribute__((unused)) int rc_closer(M a, M b, M targets, const int32_t 
     return 0;
 }
 
+/* the largest projection of the cells of `targets` on (dx, dy), on the lattice; very low
+   for none (pyruntime._maxdot) */
+static __attribute__((unused)) int64_t rc_maxdot(M targets, const int32_t (*lat)[2], int64_t dx, int64_t dy) {
+    int64_t best = -((int64_t)1 << 62);
+    while (m_any(targets)) {
+        int e = m_poplow(&targets);
+        int64_t v = lat[e][0] * dx + lat[e][1] * dy;
+        if (v > best) best = v;
+    }
+    return best;
+}
+
 /* ---- chained slides: a depth-first search over (cell, removed so far, last direction,
    segments), each state expanded once, and the chains found (final cell, removed) in the
    order first found. Per thread, reused from call to call (a stamp marks what is current). */
