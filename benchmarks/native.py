@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import time
@@ -305,41 +304,37 @@ def openspiel(args: argparse.Namespace, repeat: int) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- report
 
-def machine() -> dict[str, Any]:
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    try:
-        from rulecraft.interpreter.native.build import compiler
-        cc = compiler()
-        cc_version = subprocess.run([cc, "--version"], capture_output=True, text=True
-                                    ).stdout.splitlines()[0] if cc else None
-    except Exception:  # noqa: BLE001 - a description only
-        cc_version = None
-    try:
-        commit = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
-                                text=True, cwd=os.path.dirname(os.path.abspath(__file__))
-                                ).stdout.strip() or None
-    except OSError:
-        commit = None
-    return {"cpu": model, "nproc": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-            else os.cpu_count(),
-            "python": f"{platform.python_implementation()} {platform.python_version()}",
-            "platform": platform.platform(), "cc": cc_version, "commit": commit,
-            "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None}
+def _run():
+    """benchmarks/run.py, imported only where reports are made: the OpenSpiel worker, run
+    in a Python that may lack rulecraft, imports nothing but pyspiel."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import run  # noqa: PLC0415
+    return run
 
 
 def human(x: float) -> str:
-    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if abs(x) >= scale:
-            return f"{x / scale:.3g}{unit}"
-    return f"{x:.3g}"
+    return _run().human(x)
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on (run.machine), with the C compiler and the commit."""
+    info = _run().machine()
+    try:
+        from rulecraft.interpreter.native.build import compiler
+        cc = compiler()
+        info["cc"] = subprocess.run([cc, "--version"], capture_output=True, text=True
+                                    ).stdout.splitlines()[0] if cc else None
+    except Exception:  # noqa: BLE001 - a description only
+        info["cc"] = None
+    try:
+        info["commit"] = subprocess.run(["git", "describe", "--always", "--dirty"],
+                                        capture_output=True, text=True,
+                                        cwd=os.path.dirname(os.path.abspath(__file__))
+                                        ).stdout.strip() or None
+    except OSError:
+        info["commit"] = None
+    return info
+
 
 
 def table(head: list[str], rows: list[list[str]]) -> str:

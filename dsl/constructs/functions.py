@@ -75,7 +75,9 @@ def _closer(c: ExprCompiler, args: tuple[ir.Expr, ...], cx: Ctx) -> str:
     return f"_closer({a}, {b}, {points}, LATTICE, METRIC)"
 
 
-def _line(c: ExprCompiler, e: ir.Call, cx: Ctx) -> str:
+def _line_args(c, e: ir.Call, cx) -> tuple[str, tuple, ir.Expr | None, bool, bool]:
+    """A line call's cells (as source), directions, count, whether the cells must be
+    contiguous, and whether the count is all of the cells (both back-ends read it so)."""
     args = e.args
     if e.func == "aligned":
         cells, dirs_arg, n_expr, contiguous = args[0], args[1], None, False
@@ -83,9 +85,13 @@ def _line(c: ExprCompiler, e: ir.Call, cx: Ctx) -> str:
         cells, dirs_arg, n_expr = args[1], args[2], args[0]
         contiguous = e.func == "in_a_row" or len(args) > 3
     cells_src = c.expr(cells, cx)
-    dirs = dirs_arg.labels
     whole = n_expr is None or (isinstance(n_expr, ir.Call) and n_expr.func == "count"
                                and c.expr(n_expr.args[0], cx) == cells_src)
+    return cells_src, dirs_arg.labels, n_expr, contiguous, whole
+
+
+def _line(c: ExprCompiler, e: ir.Call, cx: Ctx) -> str:
+    cells_src, dirs, n_expr, contiguous, whole = _line_args(c, e, cx)
     if whole and not contiguous:  # all of C on one line: one through its lowest cell
         lines = c.t.line_masks(list(dirs))
         through = c.const(("through", dirs), [[ln for ln in lines if ln >> i & 1]
@@ -134,16 +140,7 @@ def emit_c(c, e: ir.Call, cx) -> str:
 
 
 def _line_c(c, e: ir.Call, cx) -> str:
-    args = e.args
-    if e.func == "aligned":
-        cells, dirs_arg, n_expr, contiguous = args[0], args[1], None, False
-    else:
-        cells, dirs_arg, n_expr = args[1], args[2], args[0]
-        contiguous = e.func == "in_a_row" or len(args) > 3
-    cells_src = c.expr(cells, cx)
-    dirs = dirs_arg.labels
-    whole = n_expr is None or (isinstance(n_expr, ir.Call) and n_expr.func == "count"
-                               and c.expr(n_expr.args[0], cx) == cells_src)
+    cells_src, dirs, n_expr, contiguous, whole = _line_args(c, e, cx)
     t = c.t
     if whole and not contiguous:  # all of C on one line: one through its lowest cell
         lines = t.line_masks(list(dirs))

@@ -9,6 +9,7 @@ dependency (cffi would be a fifth).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import platform
@@ -51,17 +52,18 @@ def cache_dir() -> Path:
     return Path(base) / "rulecraft" / "native"
 
 
-def cpu_flags() -> list[str]:
+@functools.cache
+def cpu_flags() -> tuple[str, ...]:
     """`-mpopcnt` on an x86-64 processor that has the instruction (else a popcount is a
     call into libgcc); part of the cache key, so a machine without it builds its own."""
     if platform.machine() not in ("x86_64", "AMD64"):
-        return []
+        return ()
     try:
         with open("/proc/cpuinfo") as f:
             has = any(line.startswith("flags") and " popcnt" in line for line in f)
     except OSError:
-        return []
-    return ["-mpopcnt"] if has else []
+        return ()
+    return ("-mpopcnt",) if has else ()
 
 
 def build(source: str) -> Path:
@@ -70,7 +72,7 @@ def build(source: str) -> Path:
     if cc is None:
         raise NativeUnavailable("no C compiler found (set CC, or install one, e.g. "
                                 "`apt-get install gcc`)")
-    flags = FLAGS + cpu_flags()
+    flags = FLAGS + list(cpu_flags())
     key = hashlib.sha256("\0".join([str(GENERATOR_VERSION), cc, " ".join(flags), source]).encode()).hexdigest()
     folder = cache_dir()
     lib = folder / f"game-{key[:32]}.so"

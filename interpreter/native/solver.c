@@ -42,7 +42,7 @@
 #define SV_MAX_THREADS 64
 
 enum { SV_ERR_INDEX = -10, SV_ERR_BLOCKS = -11, SV_ERR_STOP = -12, SV_ERR_POSITIONS = -13,
-       SV_ERR_RANGE = -15, SV_ERR_CONFIG = -17 };
+       SV_ERR_RANGE = -15 };
 
 typedef unsigned __int128 sv_u128;
 
@@ -68,6 +68,8 @@ typedef struct SvWork {
     struct Sv *sv;
     int tid;
     Buf buf;
+    SvBlock **cb;   /* the children of the position being expanded: block, index, dense id */
+    uint64_t *ci;
     uint32_t *kids;
     size_t capkids;
     uint64_t done, found;
@@ -359,11 +361,11 @@ fail:
     return NULL;
 }
 
-/* the block of a key, made if `make` and new (under the lock; lookups take none) */
-static SvBlock *sv_block(Sv *sv, const SvKey *k, int make) {
+/* the block of a key, made if new (under the lock; lookups take none) */
+static SvBlock *sv_block(Sv *sv, const SvKey *k) {
     uint64_t h = sv_hash(k);
     SvBlock *b = sv_find(sv, k, h);
-    if (b || !make) return b;
+    if (b) return b;
     pthread_mutex_lock(&sv->lock);
     b = sv_find(sv, k, h);
     if (!b && !sv_failed(sv)) {
@@ -626,9 +628,34 @@ static SvBlock *sv_locate(Sv *sv, S *s, uint64_t *idx) {
     SvKey k;
     sv_canon(sv, s);
     if (sv_key_of(sv, s, &k)) return NULL;
-    SvBlock *b = sv_block(sv, &k, 1);
+    SvBlock *b = sv_block(sv, &k);
     if (!b || sv_rank(sv, b, s, idx)) return NULL;
     return b;
+}
+
+/* the children of `s` (one a legal ply, in order) located in w->cb, w->ci; their number,
+   or -1 after an error */
+static int sv_children(Sv *sv, SvWork *w, const S *s) {
+    int n = rc_legal(s, &w->buf);
+    if (n < 0) { sv_fail(sv, n, "the rules stopped on an error"); return -1; }
+    if ((size_t)n > w->capkids) {
+        SvBlock **cb = realloc(w->cb, (size_t)n * sizeof *cb);
+        if (cb) w->cb = cb;
+        uint64_t *ci = realloc(w->ci, (size_t)n * sizeof *ci);
+        if (ci) w->ci = ci;
+        uint32_t *kids = realloc(w->kids, (size_t)n * sizeof *kids);
+        if (kids) w->kids = kids;
+        if (!cb || !ci || !kids) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return -1; }
+        w->capkids = (size_t)n;
+    }
+    for (int a = 0; a < n; a++) {
+        S t;
+        int e = rc_apply(s, &w->buf.a[a], &t);
+        if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return -1; }
+        w->cb[a] = sv_locate(sv, &t, &w->ci[a]);
+        if (!w->cb[a]) return -1;
+    }
+    return n;
 }
 
 static void sv_expand_unit(Sv *sv, SvWork *w, SvUnit *u) {
@@ -638,23 +665,17 @@ static void sv_expand_unit(Sv *sv, SvWork *w, SvUnit *u) {
         while (x) {
             uint64_t i = 64 * wd + (uint64_t)__builtin_ctzll(x);
             x &= x - 1;
-            S s, t;
+            S s;
             sv_unrank(sv, b, i, &s);
             w->done++;
             if (rc_outcome(&s) >= 0) continue;
-            int n = rc_legal(&s, &w->buf);
-            if (n < 0) { sv_fail(sv, n, "the rules stopped on an error"); return; }
-            for (int a = 0; a < n; a++) {
-                int e = rc_apply(&s, &w->buf.a[a], &t);
-                if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return; }
-                uint64_t j;
-                SvBlock *c = sv_locate(sv, &t, &j);
-                if (!c) return;
-                if (sv_set_bit(c->reach, j)) {
-                    sv_set_bit(c->next, j);
+            int n = sv_children(sv, w, &s);
+            if (n < 0) return;
+            for (int a = 0; a < n; a++)
+                if (sv_set_bit(w->cb[a]->reach, w->ci[a])) {
+                    sv_set_bit(w->cb[a]->next, w->ci[a]);
                     w->found++;
                 }
-            }
         }
     }
     if (sv->max_positions && sv->positions + sv_sum(sv, offsetof(SvWork, found)) > sv->max_positions)
@@ -734,7 +755,7 @@ static void sv_arcs_unit(Sv *sv, SvWork *w, SvUnit *u) {
             uint64_t i = 64 * wd + (uint64_t)__builtin_ctzll(x);
             x &= x - 1;
             uint64_t d = sv_dense(b, i);
-            S s, t;
+            S s;
             sv_unrank(sv, b, i, &s);
             w->done++;
             sv->mover[d] = (uint8_t)s.v[RC_P];
@@ -744,22 +765,9 @@ static void sv_arcs_unit(Sv *sv, SvWork *w, SvUnit *u) {
                 sv->offsets[d + 1] = 0;
                 continue;
             }
-            int n = rc_legal(&s, &w->buf);
-            if (n < 0) { sv_fail(sv, n, "the rules stopped on an error"); return; }
-            if ((size_t)n > w->capkids) {
-                uint32_t *p = realloc(w->kids, (size_t)n * sizeof *p);
-                if (!p) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return; }
-                w->kids = p;
-                w->capkids = (size_t)n;
-            }
-            for (int a = 0; a < n; a++) {
-                int e = rc_apply(&s, &w->buf.a[a], &t);
-                if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return; }
-                uint64_t j;
-                SvBlock *c = sv_locate(sv, &t, &j);
-                if (!c) return;
-                w->kids[a] = (uint32_t)sv_dense(c, j);
-            }
+            int n = sv_children(sv, w, &s);
+            if (n < 0) return;
+            for (int a = 0; a < n; a++) w->kids[a] = (uint32_t)sv_dense(w->cb[a], w->ci[a]);
             qsort(w->kids, (size_t)n, sizeof *w->kids, sv_cmp_u32);
             int m = 0;
             for (int a = 0; a < n; a++)
@@ -968,7 +976,12 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
     for (int t = 0; t < SV_MAX_THREADS; t++) {
         buf_free(&sv->work[t].buf);
         free(sv->work[t].kids);
+        free(sv->work[t].cb);
+        free(sv->work[t].ci);
         sv->work[t].kids = NULL;
+        sv->work[t].cb = NULL;
+        sv->work[t].ci = NULL;
+        sv->work[t].capkids = 0;
     }
     return sv->err;
 }
