@@ -37,9 +37,9 @@ def visit(s, d):
     acts = game.legal_actions(s)
     if d == 1:
         for a in acts:
-            game.apply(s, a)
+            game.apply_unchecked(s, a)
         return 1 + len(acts)
-    return 1 + sum(visit(game.apply(s, a), d - 1) for a in acts)
+    return 1 + sum(visit(game.apply_unchecked(s, a), d - 1) for a in acts)
 
 t = time.process_time()
 nodes = visit(game.initial_state(), depth)
@@ -54,7 +54,7 @@ for _ in range(games):
         acts = game.legal_actions(s)
         if not acts:
             break
-        s = game.apply(s, rng.choice(acts))
+        s = game.apply_unchecked(s, rng.choice(acts))
         plies += 1
 play_cpu = time.process_time() - t
 
@@ -66,7 +66,7 @@ while len(sample) < 1000:
         acts = game.legal_actions(s)
         if not acts:
             break
-        s = game.apply(s, rng.choice(acts))
+        s = game.apply_unchecked(s, rng.choice(acts))
     sample.append(s)
 t = time.process_time()
 listed = sum(len(game.legal_actions(s)) for s in sample for _ in range(10))

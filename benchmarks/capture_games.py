@@ -33,7 +33,7 @@ def positions(game, name: str, count: int, seed: int) -> list[tuple[str, tuple]]
             acts = game.legal_actions(s)
             if not acts:
                 break
-            s = game.apply(s, rng.choice(acts))
+            s = game.apply_unchecked(s, rng.choice(acts))
         if not game.is_terminal(s) and stones(game, s) >= CROWDED[name]:
             out.append((f"ply {ply + 1}, {stones(game, s)} stones", s))
     return out

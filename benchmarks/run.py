@@ -79,7 +79,7 @@ class Settings:
 
 def perft_nodes(game: PlayableGame, state: Any, depth: int) -> int:
     """Every node of the tree to `depth` plies, each made by `apply` (the root included)."""
-    legal, apply = game.legal_actions, game.apply
+    legal, apply = game.legal_actions, game.apply_unchecked
 
     def visit(s: Any, d: int) -> int:
         if d == 0:
@@ -161,7 +161,7 @@ def sample_positions(game: PlayableGame, count: int, seed: int) -> list[Any]:
             if not actions:
                 break
             pool.append(s)
-            s = game.apply(s, rng.choice(actions))
+            s = game.apply_unchecked(s, rng.choice(actions))
         if len(pool) >= 4 * count:
             break
     return rng.sample(pool, min(count, len(pool)))

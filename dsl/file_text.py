@@ -40,8 +40,22 @@ def read_text(path: str) -> str:
         raise UnreadableFile(f"cannot read: {e.strerror or e}") from None
     finally:
         os.close(fd)
+    return decoded(data)
+
+
+def checked_text(text: str) -> str:
+    """A ruleset given as a string, held to a file's limits; raises UnreadableFile."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as e:  # a lone surrogate
+        raise UnreadableFile(f"not UTF-8 text (bad character at offset {e.start})") from None
+    return decoded(data, "text")
+
+
+def decoded(data: bytes, what: str = "file") -> str:
+    """`data` as text if it can be a ruleset's; raises UnreadableFile."""
     if len(data) > MAX_FILE_BYTES:
-        raise UnreadableFile(f"file is larger than the limit of {MAX_FILE_BYTES:,} bytes")
+        raise UnreadableFile(f"{what} is larger than the limit of {MAX_FILE_BYTES:,} bytes")
     if b"\0" in data:
         raise UnreadableFile("not a text file (it contains NUL bytes)")
     try:

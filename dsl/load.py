@@ -10,7 +10,7 @@ from importlib import resources
 from . import model as m
 from .check import Ruleset, check
 from .diagnostics import Diagnostic, RulesetError, clip, source_lines
-from .parse import NAMED_KINDS, WORD, UnreadableFile, parse_partial, read_text
+from .parse import NAMED_KINDS, WORD, UnreadableFile, checked_text, parse_partial, read_text
 
 MAX_VARIANT_DEPTH = 8
 KEY_WORDS = {"game": "the title", "board": "the board", "players": "the players",
@@ -146,7 +146,8 @@ def _twice(d: m.Decl, first: m.Decl) -> Diagnostic:
 
 
 def _decls_of(path: str, text: str, sources: dict[str, str], chain: list[str],
-              errors: list[Diagnostic]) -> tuple[list[m.Decl] | None, set[tuple[str, str]]]:
+              errors: list[Diagnostic], given: dict[str, str] | None = None
+              ) -> tuple[list[m.Decl] | None, set[tuple[str, str]]]:
     """The declarations of `path` (whose text is `text`), merged over its base if it is a variant.
 
     Adds every diagnostic found to `errors` and returns (declarations, broken keys): the
@@ -170,8 +171,8 @@ def _decls_of(path: str, text: str, sources: dict[str, str], chain: list[str],
         problems += _variant_words(decls)
         errors.extend(problems)
         return (None if problems else decls), broken
-    base_path, real, base_text = _read_base(variants[0], path, chain, errors, sources)
-    base, base_broken = _decls_of(base_path, base_text, sources, chain + [real], errors)
+    base_path, real, base_text = _read_base(variants[0], path, chain, errors, sources, given or {})
+    base, base_broken = _decls_of(base_path, base_text, sources, chain + [real], errors, given)
     if base is None:
         errors.extend(problems)
         return None, broken | base_broken
@@ -213,7 +214,7 @@ def _variant_words(decls: list[m.Decl]) -> list[Diagnostic]:
 
 
 def _read_base(v: m.VariantDecl, path: str, chain: list[str], errors: list[Diagnostic],
-               sources: dict[str, str]) -> tuple[str, str, str]:
+               sources: dict[str, str], given: dict[str, str]) -> tuple[str, str, str]:
     """(path, real path, text) of the base that `variant of` names; raises RulesetError
     (with `errors` before it) when there is none to read, or it would nest too deep or loop."""
     where = v.base_span or v.span
@@ -223,6 +224,9 @@ def _read_base(v: m.VariantDecl, path: str, chain: list[str], errors: list[Diagn
                                                        f"{' -> '.join(_short(p) for p in chain)} -> ...",
                                                 f"a variant of a variant works up to {MAX_VARIANT_DEPTH} deep")],
                            sources)
+    known = _given_base(v.base, path, given)
+    if known is not None:
+        return known, known, given[known]
     try:
         base_path = find_ruleset(v.base, beside=os.path.dirname(path))
     except NotARuleset as e:
@@ -245,6 +249,15 @@ def _read_base(v: m.VariantDecl, path: str, chain: list[str], errors: list[Diagn
         return base_path, real, read_text(base_path)
     except UnreadableFile as e:
         raise RulesetError(errors + [Diagnostic(where, f"base ruleset '{shown}': {e}")], sources) from None
+
+
+def _given_base(base: str, path: str, given: dict[str, str]) -> str | None:
+    """The key of `given` that `variant of "BASE"` in the file `path` names, if any."""
+    for name in (base, base + ".game"):
+        for folder in (os.path.dirname(path), bundled_dir()):
+            if os.path.join(folder, name) in given:
+                return os.path.join(folder, name)
+    return None
 
 
 def _merge(base: list[m.Decl], decls: list[m.Decl], base_path: str,
@@ -338,9 +351,24 @@ def load(name: str) -> Ruleset:
         text = read_text(path)
     except UnreadableFile as e:
         raise RulesetError([Diagnostic(None, str(e), file=path)]) from None
+    return _load(path, text)
+
+
+def load_text(text: str, name: str = "<text>", given: dict[str, str] | None = None) -> Ruleset:
+    """Check a ruleset given as a string; raises RulesetError. `name` stands for its file in
+    messages, and its folder is where a variant's base is looked for (bundled names work
+    anywhere). A base whose path is a key of `given` (a Ruleset's `sources`) is read there."""
+    try:
+        text = checked_text(text)
+    except UnreadableFile as e:
+        raise RulesetError([Diagnostic(None, str(e), file=name)]) from None
+    return _load(name, text, given)
+
+
+def _load(path: str, text: str, given: dict[str, str] | None = None) -> Ruleset:
     sources: dict[str, str] = {}
     errors: list[Diagnostic] = []
-    decls, broken = _decls_of(path, text, sources, [os.path.realpath(path)], errors)
+    decls, broken = _decls_of(path, text, sources, [os.path.realpath(path)], errors, given)
     if decls is None or any(kind in FOUNDATIONS for kind, _ in broken):
         raise RulesetError(errors, sources)
     if not decls:

@@ -17,7 +17,7 @@ from lark.exceptions import UnexpectedInput, VisitError
 from . import lark_parser
 from . import model as m
 from .diagnostics import MAX_DIAGNOSTICS, Diagnostic, RulesetError
-from .file_text import BOM, MAX_FILE_BYTES, UnreadableFile, read_text
+from .file_text import BOM, MAX_FILE_BYTES, UnreadableFile, checked_text, read_text
 from .lark_parser import WORD, declaration_keywords, expression_keywords, grammar_parser
 from .syntax_errors import (CONTROL, MAX_BRACKETS, MAX_NESTING, TERMINAL_WORDS, control_character,
                             syntax_diagnostic, too_deep, too_many_brackets)
@@ -28,7 +28,7 @@ from .to_model import MAX_NUMBER, NumberTooLarge, ToModel
 __all__ = ["BOM", "CONTROL", "MAX_BRACKETS", "MAX_FILE_BYTES", "MAX_NESTING", "MAX_NUMBER", "NAMED_KINDS",
            "TERMINAL_WORDS", "WORD", "ParsedSource", "UnreadableFile", "declaration_keywords",
            "expression_keywords", "grammar_parser", "intended_key", "parse_partial", "parse_source",
-           "read_text", "split_declarations"]
+           "checked_text", "read_text", "split_declarations"]
 
 _parser_cache = lark_parser.parser_cache  # tests/test_hardening.py calls it here
 

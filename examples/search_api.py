@@ -56,7 +56,7 @@ def main() -> None:
     agents = [make_agent("perfect", game, seed=0), make_agent("mcts:200", game, seed=0)]
     s = start
     while not game.is_terminal(s):
-        s = game.apply(s, agents[game.to_move(s)](s))
+        s = game.apply_unchecked(s, agents[game.to_move(s)](s))
     print(game.render(s))
 
     # 7. A loopy game with two-ply turns: 3-Spot, solved from its start in a few seconds.

@@ -33,6 +33,16 @@ def load_game(name: str, backend: str = "python") -> "Game":
     return Game(load(name), backend)
 
 
+def load_game_from_text(source: str, name: str = "<text>", backend: str = "python") -> "Game":
+    """Check and compile a ruleset given as a string (raises RulesetError): `name` stands
+    for its file in messages, and a variant's base is a bundled name or a path from the
+    folder of `name`; `backend` as for load_game."""
+    from rulecraft.dsl.load import load_text
+
+    from .game import Game
+    return Game(load_text(source, name), backend)
+
+
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
@@ -41,4 +51,4 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["Action", "Game", "IllegalActionError", "PositionError", "RulesetError", "State",
-           "load_game", "perft"]
+           "load_game", "load_game_from_text", "perft"]

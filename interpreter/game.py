@@ -24,7 +24,7 @@ class PositionError(ValueError):
 
 
 class IllegalActionError(ValueError):
-    """An action's text that names no legal ply in the position."""
+    """An action (or its text, or its ids) that names no legal ply in the position."""
 
 
 class Game:
@@ -35,6 +35,7 @@ class Game:
         without a C compiler) or "auto" (native when it can be built, else Python with a
         one-line notice on stderr)."""
         self.ruleset = ruleset
+        self._backend_choice = backend  # what a pickled copy asks for again
         self.players: list[str] = list(ruleset.players)
         self.title = ruleset.title
         self.board = ruleset.board
@@ -112,8 +113,28 @@ class Game:
             yield self._pass_action
 
     def apply(self, state: State, action: Action) -> State:
-        """The state after `action` (which must be legal in `state`); `state` is unchanged."""
+        """The state after `action`; IllegalActionError unless it is a legal ply of `state`
+        (`state` is unchanged either way)."""
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(self._illegal(state, action))
+        return self.apply_unchecked(state, action)
+
+    def apply_unchecked(self, state: State, action: Action) -> State:
+        """The state after `action`, which the caller knows to be legal in `state` (the
+        search's fast path: anything else gives a meaningless state or an exception)."""
         return self._apply[action[0]](state, action)
+
+    def _illegal(self, state: State, action: object) -> str:
+        n = len(self.legal_actions(state))
+        where = f"in this position ({n} legal pl{'y' if n == 1 else 'ies'}"
+        if self.outcome(state) >= 0:
+            where = "in this position (the game is over"
+        return f"{action!r} is not a legal ply {where}; see legal_actions)"
+
+    def __reduce__(self) -> tuple:
+        # Rebuilt from the ruleset's texts, so a game crosses process boundaries without
+        # its generated code; the files need not be on disk where it is unpickled.
+        return _rebuild, (self.ruleset.path, dict(self.ruleset.sources), self._backend_choice)
 
     def outcome(self, state: State) -> int:
         """-1 while the game goes on; else the winner's index, or len(players) for a draw."""
@@ -224,3 +245,8 @@ class Game:
     def render(self, state: State) -> str:
         """The board drawn for a person, with coordinates, and who is to move."""
         return self.notation.render(state)
+
+
+def _rebuild(path: str, sources: dict[str, str], backend: str) -> Game:
+    from rulecraft.dsl.load import load_text
+    return Game(load_text(sources[path], path, sources), backend)

@@ -74,7 +74,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             if not humans[mover]:  # a person's ply is on the screen already
                 out.write(f"{game.players[mover]} plays {text}\n")
             moves.append(f"{game.players[mover]} {text}")
-            state = game.apply(state, action)
+            state = game.apply_unchecked(state, action)
     except QuitGame:
         out.write("\nstopped.\n")
     except KeyboardInterrupt:  # the position so far, then the usual exit code

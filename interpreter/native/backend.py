@@ -46,7 +46,7 @@ def attach(game: Game, backend: str) -> None:
         # Bulk work (perft, playouts) runs in C; a ply at a time stays in Python, which is
         # faster than crossing into C and converting the state for every call.
         return
-    python_legal, python_apply, python_outcome = game.legal_actions, game.apply, game.outcome
+    python_legal, python_apply, python_outcome = game.legal_actions, game.apply_unchecked, game.outcome
 
     def legal_actions(state: State) -> list[Action]:
         acts = lib.legal(state)
@@ -62,6 +62,6 @@ def attach(game: Game, backend: str) -> None:
     def outcome(state: State) -> int:
         return lib.outcome(state)
 
-    game.legal_actions, game.apply, game.iter_actions, game.outcome = \
+    game.legal_actions, game.apply_unchecked, game.iter_actions, game.outcome = \
         legal_actions, apply, iter_actions, outcome  # type: ignore[method-assign]
     del python_outcome

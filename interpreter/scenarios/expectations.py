@@ -173,7 +173,7 @@ def perft_counts(game: Game, state: State, depth: int, budget: int) -> list[int]
     counts = [0] * depth
     total = 0
     stack = [(state, 0)]
-    legal, apply = game.legal_actions, game.apply
+    legal, apply = game.legal_actions, game.apply_unchecked
     while stack:
         s, d = stack.pop()
         actions = legal(s)

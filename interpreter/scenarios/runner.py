@@ -132,9 +132,9 @@ def _play(game: Game, state: State, ply: Node, n: int, file: str, budget: Budget
     budget.spend(len(actions), file, ply, f"ply {n}")
     for action in actions:
         if ply_key(game, game.action_to_text(state, action)) == key:
-            return game.apply(state, action)
+            return game.apply_unchecked(state, action)
     try:
-        return game.apply(state, game.action_from_text(state, ply.text))
+        return game.apply_unchecked(state, game.action_from_text(state, ply.text))
     except IllegalActionError:
         where = game.state_to_text(state)
         if game.is_terminal(state):

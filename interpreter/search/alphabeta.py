@@ -118,7 +118,7 @@ class AlphaBeta:
         me = g.to_move(state)
         alpha0 = alpha
         best, best_move = -INF, actions[0]
-        apply = g.apply
+        apply = g.apply_unchecked
         for a in actions:
             child = apply(state, a)
             if g.to_move(child) == me:
@@ -191,7 +191,7 @@ class AlphaBeta:
         scores = []
         alpha = -INF
         for a in actions:
-            child = g.apply(state, a)
+            child = g.apply_unchecked(state, a)
             if g.to_move(child) == me:
                 v = self._negamax(child, depth - 1, alpha, INF, 1)
             else:
@@ -210,7 +210,7 @@ class AlphaBeta:
         while a is not None and len(pv) < limit and state not in seen:
             seen.add(state)
             pv.append(a)
-            state = g.apply(state, a)
+            state = g.apply_unchecked(state, a)
             entry = self.table.get(state)
             if entry is None or g.is_terminal(state):
                 break

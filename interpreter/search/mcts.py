@@ -62,7 +62,7 @@ class MCTS:
         me = game.to_move(state)
         # a ply that wins at once needs no search
         for a in legal:
-            child = game.apply(state, a)
+            child = game.apply_unchecked(state, a)
             if game.winner(child) == me:
                 return MCTSResult(a, 0, time.perf_counter() - begin, {}, 1.0)
         root = _Node(game, state, rng)
@@ -106,13 +106,13 @@ class MCTS:
         # expansion
         if node.untried:
             a = node.untried.pop()
-            child = _Node(game, game.apply(node.state, a), rng)
+            child = _Node(game, game.apply_unchecked(node.state, a), rng)
             node.children[a] = child
             node = child
             path.append(node)
         # simulation
         s = node.state
-        legal, apply, choice = game.legal_actions, game.apply, rng.choice
+        legal, apply, choice = game.legal_actions, game.apply_unchecked, rng.choice
         for _ in range(self.max_playout):
             actions = legal(s)
             if not actions:

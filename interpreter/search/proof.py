@@ -160,7 +160,7 @@ class ProofSearch:
         estimate), `cdl` plies left below them."""
         g = self.game
         kids = []
-        for c in dict.fromkeys(g.apply(state, a) for a in g.legal_actions(state)):
+        for c in dict.fromkeys(g.apply_unchecked(state, a) for a in g.legal_actions(state)):
             if g.is_terminal(c):
                 w = g.winner(c)
                 if w is None:
@@ -267,7 +267,7 @@ class ProofSearch:
                 memo[k] = None
                 return None
             cd = None if d is None else d - 1
-            sub = [depth(c, cd) for c in dict.fromkeys(g.apply(s, a) for a in g.legal_actions(s))]
+            sub = [depth(c, cd) for c in dict.fromkeys(g.apply_unchecked(s, a) for a in g.legal_actions(s))]
             if g.to_move(s) == self.player:
                 ok = [x for x in sub if x is not None]
                 r = 1 + min(ok) if ok else None
@@ -303,7 +303,7 @@ def proof_value(game: Game, state: State, **options) -> tuple[str, list, int]:
     if proven:
         wins = []
         for a in game.legal_actions(state):
-            c = game.apply(state, a)
+            c = game.apply_unchecked(state, a)
             if mine._probe(c, None if mine.depth_limit is None else mine.depth_limit - 1)[0] == 0:
                 wins.append(a)
         return "win", wins, len(mine.table)

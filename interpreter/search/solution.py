@@ -113,7 +113,7 @@ class Solution:
         out = []
         self.lookup(state)  # KeyError if the solution does not hold it
         for a in game.legal_actions(state):
-            child = game.apply(state, a)
+            child = game.apply_unchecked(state, a)
             try:
                 v, r = self.lookup(child)
             except KeyError:  # a solve holds every child of what it holds: this file was edited

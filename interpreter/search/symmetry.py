@@ -163,8 +163,8 @@ def _commutes(game: Game, state: State, perm: Perm) -> bool:
     if (game.is_terminal(state), game.winner(state), game.is_draw(state)) != \
             (game.is_terminal(image), game.winner(image), game.is_draw(image)):
         return False
-    mapped = {permute_state(game, game.apply(state, a), perm) for a in game.legal_actions(state)}
-    direct = {game.apply(image, a) for a in game.legal_actions(image)}
+    mapped = {permute_state(game, game.apply_unchecked(state, a), perm) for a in game.legal_actions(state)}
+    direct = {game.apply_unchecked(image, a) for a in game.legal_actions(image)}
     return mapped == direct
 
 
@@ -180,7 +180,7 @@ def sample_positions(game: Game, count: int, seed: int = 0, start: State | None 
             actions = game.legal_actions(s)
             if not actions or len(out) >= count:
                 break
-            s = game.apply(s, rng.choice(actions))
+            s = game.apply_unchecked(s, rng.choice(actions))
     return out
 
 
