@@ -1,0 +1,117 @@
+"""Fixed action ids: sizes derived by hand, the bijection on every bundled ruleset, hops."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rulecraft.interpreter import IllegalActionError
+from rulecraft.interpreter.action_ids import ActionSpace
+
+from conftest import all_rulesets, game_of
+
+
+@pytest.mark.parametrize("name, size", [
+    ("tic-tac-toe", 9 + 1),  # a mark on one of 9 cells, and pass
+    ("three-musketeers", 25 * 25 * 2 + 1),  # capture and advance: from x to, one piece type each
+    ("force-3", 9 + 81 + 81 + 4 * 81 + 1),  # place, shift a disc, slide a tile, push 2 (4 directions)
+    ("3-spot", 12 + 12 + 1),  # a domino has 12 placements on 3x3; colour and white
+    ("tricouleur", 2 * 3 * 169 * 169 + 1),  # slide and replace, three colours each
+    ("whistling-captures", 331 * 331 + 331 * 331 * 2 + 1),  # crush; whistle hops (end or not)
+])
+def test_size_is_derived_from_the_rules(name, size):
+    assert ActionSpace(game_of(name)).size == size
+
+
+def test_ids_are_laid_out_rule_by_rule():
+    g = game_of("three-musketeers")
+    space = ActionSpace(g)
+    s = g.initial_state()
+    a1, b1 = g.board.index["a1"], g.board.index["b1"]
+    assert space.encode(s, g.action_from_text(s, "a1-b1")) == (a1 * 25 + b1,)
+    assert space.id_text(a1 * 25 + b1) == "capture musketeer a1-b1"
+    assert space.id_text(625 + a1 * 25 + b1) == "advance enemy a1-b1"
+    assert space.id_text(1250) == "pass"
+    assert space.legal_ids(s) == sorted(space.encode(s, a)[0] for a in g.legal_actions(s))
+    assert len(space.legal_ids(s)) == 8
+    assert space.legal_mask(s).count(1) == 8
+
+
+@pytest.mark.parametrize("name", all_rulesets())
+def test_every_legal_ply_has_distinct_ids_that_decode_back(name):
+    g = game_of(name)
+    space = ActionSpace(g)
+    rng = random.Random(7)
+    positions = 0
+    for _ in range(4):
+        s = g.initial_state()
+        for _ in range(60):
+            actions = g.legal_actions(s)
+            if not actions:
+                break
+            positions += 1
+            seen = set()
+            for a in actions:
+                ids = space.encode(s, a)
+                assert all(0 <= i < space.size for i in ids)
+                assert ids not in seen
+                seen.add(ids)
+                for k in range(1, len(ids)):  # a chain: each hop begins it, only the last ends it
+                    assert space.decode(s, ids[:k]) is None
+                    assert ids[k] in space.legal_ids(s, ids[:k])
+                assert space.decode(s, ids) == a
+            assert {ids[0] for ids in seen} <= set(space.legal_ids(s))
+            s = g.apply(s, rng.choice(actions))
+    assert positions >= 20
+
+
+def test_chained_plies_are_hops_along_a_route():
+    g = game_of("whistling-captures")
+    space = ActionSpace(g)
+    assert space.hops and "'whistle'" in space.notice()
+    rng = random.Random(3)
+    s = g.initial_state()
+    while True:
+        long = [a for a in g.legal_actions(s) if len(space.encode(s, a)) >= 2]
+        if long:
+            break
+        s = g.apply(s, rng.choice(g.legal_actions(s)))
+    a = long[0]
+    ids = space.encode(s, a)
+    route = g.routes(s, a)[0]
+    assert space.route(ids) == tuple(route)
+    assert [space.id_text(i).endswith(" end") for i in ids] == [False] * (len(ids) - 1) + [True]
+    state, prefix = s, ()
+    for i in ids[:-1]:
+        state, prefix = space.apply_id(state, prefix, i)
+        assert state == s
+    assert space.apply_id(state, prefix, ids[-1]) == (g.apply(s, a), ())
+
+
+def test_games_without_chains_have_one_id_a_ply_and_no_notice():
+    assert ActionSpace(game_of("3-a-side")).notice() is None
+    assert not ActionSpace(game_of("3-a-side")).hops
+
+
+def test_an_illegal_id_is_refused_with_what_it_names():
+    g = game_of("three-musketeers")
+    space = ActionSpace(g)
+    s = g.initial_state()
+    with pytest.raises(IllegalActionError) as e:
+        space.apply_id(s, (), 1250)
+    assert str(e.value) == "action id pass makes no legal ply in this position (8 legal)"
+    with pytest.raises(ValueError, match=r"action id 1251 is out of range 0\.\.1250"):
+        space.id_text(1251)
+
+
+def test_ids_are_the_same_in_another_process():
+    import subprocess
+    import sys
+    code = ("from rulecraft.interpreter import load_game\n"
+            "from rulecraft.interpreter.action_ids import ActionSpace\n"
+            "g = load_game('force-3'); s = g.initial_state()\n"
+            "print(ActionSpace(g).legal_ids(s))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    g = game_of("force-3")
+    assert out.stdout.strip() == str(ActionSpace(g).legal_ids(g.initial_state()))
