@@ -24,6 +24,7 @@ has such rules; everything else takes one id a ply.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
 from rulecraft.dsl.constructs.slide import straight
@@ -32,6 +33,11 @@ from .actions import Shape
 from .game import Action, Game, IllegalActionError, State
 
 Ids = tuple[int, ...]
+
+
+def has_chains(game: Game) -> bool:
+    """Whether some rule of `game` makes chained plies (several ids a ply)."""
+    return any(r.format.shape is Shape.CHAIN for r in game._c.rules)
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,7 @@ class ActionSpace:
 
     A position mid-ply (a chain's route begun) is the game's state plus the ids of the
     hops made so far, `prefix`; every other ply is complete in one id (`prefix` empty).
+    It remembers the legal ids of the last position asked about: one per thread.
     """
 
     def __init__(self, game: Game):
@@ -92,7 +99,8 @@ class ActionSpace:
                 start += size
             self._segment_of[rule.code] = seg
         self.size = start
-        self.hops = any(s.shape is Shape.CHAIN for s in self.segments)
+        self.hops = has_chains(game)
+        self._encoders = {r.code: self._encoder(r.code) for r in game._c.rules}
         self._cache: tuple = (None, None, None)
 
     def _types(self, name: str, player: int | None) -> tuple[int, ...]:
@@ -101,6 +109,17 @@ class ActionSpace:
             return ()
         ply = next(p for p in rs.plies if p.name == name)
         return tuple(sorted(rs.selected(ply.kind, ply.owner, player)))
+
+    def _encoder(self, code: int):
+        """action -> its id, for a rule whose plies take one id (None for a chain's)."""
+        seg, n = self._segment_of[code], self.cells
+        base, w = seg.start, seg.width
+        index = {t: i for i, t in enumerate(self._pieces[code])}
+        return {Shape.MOVE: lambda a: base + (index[a[1]] * n + a[2]) * n + a[3],
+                Shape.PLACE: lambda a: base + index[a[1]] * n + a[2],
+                Shape.PLACEMENT: lambda a: base + index[a[1]] * w + a[2],
+                Shape.PUSH: lambda a: base + (a[1] * n + a[2]) * n + a[3],
+                Shape.PASS: lambda a: base}.get(seg.shape)
 
     @property
     def num_distinct_actions(self) -> int:
@@ -120,28 +139,25 @@ class ActionSpace:
     # ------------------------------------------------------------ one ply <-> ids
     def encode(self, state: State, action: Action) -> Ids:
         """The ids of a legal ply of `state`: one, or a chain's hops along its first route."""
-        seg = self._segment_of[action[0]]
-        shape, n, s = seg.shape, self.cells, seg.start
-        if shape is Shape.PASS:
-            return (s,)
-        if shape is Shape.PUSH:
-            return (s + (action[1] * n + action[2]) * n + action[3],)
-        t = self._pieces[action[0]].index(action[1])
-        if shape is Shape.MOVE:
-            return (s + (t * n + action[2]) * n + action[3],)
-        if shape is Shape.PLACE:
-            return (s + t * n + action[2],)
-        if shape is Shape.PLACEMENT:
-            return (s + t * seg.width + action[2],)
-        route = self.game.routes(state, action)[0]
-        last = len(route) - 2
-        return tuple(s + ((t * n + a) * n + b) * 2 + (i == last)
-                     for i, (a, b) in enumerate(zip(route, route[1:])))
+        one = self._encoders[action[0]]
+        return (one(action),) if one is not None else self._all_ids(state, action)[0]
+
+    def _singles(self, state: State) -> dict[int, Action]:
+        """Every legal ply of `state` by its id, for rulesets without chains."""
+        if self._cache[0] == state:
+            return self._cache[1]
+        actions = self.game.legal_actions(state)
+        enc = self._encoders
+        found = {enc[a[0]](a): a for a in actions}
+        if len(found) != len(actions):
+            self._sequences(state)  # names the two plies
+        self._cache = (state, found, None)
+        return found
 
     def _sequences(self, state: State) -> dict[Ids, Action]:
         """Every legal ply of `state` by its ids (each route of a chain); an error if two
         plies would share ids, which the language rules out."""
-        if self._cache[0] == state:
+        if self._cache[0] == state and self.hops:
             return self._cache[1]
         seqs: dict[Ids, Action] = {}
         actions = self.game.legal_actions(state)
@@ -151,7 +167,8 @@ class ActionSpace:
                     raise RuntimeError(f"{self.game.title}: two legal plies share the action "
                                        f"ids {ids}: {self.game.action_to_text(state, a)}, "
                                        f"{self.game.action_to_text(state, seqs[ids])}")
-        self._cache = (state, seqs, None)
+        if self.hops:  # else _singles keeps the cache
+            self._cache = (state, seqs, None)
         return seqs
 
     def _all_ids(self, state: State, action: Action) -> list[Ids]:
@@ -169,8 +186,15 @@ class ActionSpace:
     def decode(self, state: State, ids: Ids) -> Action | None:
         """The legal ply `ids` make in `state`; None if they begin one (a chain's hops so
         far); IllegalActionError if they begin none."""
+        try:
+            ids = tuple(operator.index(i) for i in ids)  # numpy's integers too
+        except TypeError:
+            raise IllegalActionError(f"action ids are whole numbers, found {ids!r}") from None
+        for i in ids:
+            if not 0 <= i < self.size:
+                raise IllegalActionError(f"action id {i} is out of range 0..{self.size - 1}")
         if not self.hops:
-            action = self._sequences(state).get(ids)
+            action = self._singles(state).get(ids[0]) if len(ids) == 1 else None
             if action is None:
                 raise IllegalActionError(self._illegal(state, ids))
             return action
@@ -184,8 +208,10 @@ class ActionSpace:
 
     def _illegal(self, state: State, ids: Ids) -> str:
         shown = ", ".join(self.id_text(i) for i in ids)
+        n = len(self.legal_ids(state, ids[:-1]))
+        after = " after the hops before it" if len(ids) > 1 else ""
         return f"action id{'s' if len(ids) > 1 else ''} {shown} make{'' if len(ids) > 1 else 's'} " \
-               f"no legal ply in this position ({len(self.legal_ids(state))} legal)"
+               f"no legal ply in this position ({n} legal{after})"
 
     def apply_id(self, state: State, prefix: Ids, action_id: int) -> tuple[State, Ids]:
         """One id made in (`state`, `prefix`): the next state and an empty prefix when it
@@ -200,6 +226,8 @@ class ActionSpace:
     # ------------------------------------------------------------ legal ids
     def legal_ids(self, state: State, prefix: Ids = ()) -> list[int]:
         """The ids that may come next after `prefix` in `state`, ascending."""
+        if not self.hops:
+            return sorted(self._singles(state)) if not prefix else []
         seqs = self._sequences(state)
         if not prefix:
             if self._cache[2] is None:

@@ -1,7 +1,7 @@
 """Observation tensors: a position as planes over the board's cells, for neural networks.
 
 One plane per piece type (absolute) or per kind and owner relative to the player
-observing, `own` first (perspective "mover"); then one plane per player (filled with 1
+observing (by default the player to move), `own` first (perspective "mover"); then one plane per player (filled with 1
 for the player to move), one per phase of the turn when there are several, one per
 variable slot and per reserve (filled with the value), the previous ply when the rules
 read it (one plane per remembered rule, then its from and here cells), and, for rules
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from rulecraft.dsl.board import Board
 
+from .action_ids import has_chains
 from .game import Game, State
 from .layout import SlotKind
 
@@ -72,20 +73,30 @@ class Observer:
         self.game, self.perspective, self.grid = game, perspective, grid
         self.coordinates, self.grid_shape = grid_coordinates(game.board)
         self.planes: list[str] = []
+        self.ranges: list[tuple[float, float]] = []  # each plane's least and greatest value
         self._cells: list[tuple[Source, bool]] = []  # each plane: (source, holds a cell mask)
         self._pieces()
         self._scalars()
         self._history()
-        from .action_ids import ActionSpace  # noqa: PLC0415 - only to know about chains
-        if ActionSpace(game).hops:
+        if has_chains(game):
             self._add("route", lambda s, p, r: sum(1 << c for c in r), True)
             self._add("chain at", lambda s, p, r: 1 << r[-1] if r else 0, True)
         n = game.board.size
         self.shape: tuple[int, ...] = (len(self.planes),) + (self.grid_shape if grid else (n,))
 
-    def _add(self, name: str, source: Source, cells: bool) -> None:
+    def _add(self, name: str, source: Source, cells: bool, low: float = 0, high: float = 1) -> None:
         self.planes.append(name)
+        self.ranges.append((float(low), float(high)))
         self._cells.append((source, cells))
+
+    def limits(self) -> tuple["np.ndarray", "np.ndarray"]:
+        """The least and the greatest value of every item of a tensor (arrays of `shape`):
+        0 and 1 but for variables (their declared range) and reserves (0 to their size)."""
+        np = numpy()
+        low, high = (np.array([r[i] for r in self.ranges], dtype=np.float32) for i in (0, 1))
+        extra = (1,) * (len(self.shape) - 1)
+        return (np.broadcast_to(low.reshape(-1, *extra), self.shape).copy(),
+                np.broadcast_to(high.reshape(-1, *extra), self.shape).copy())
 
     def _pieces(self) -> None:
         rs, k = self.game.ruleset, len(self.game.players)
@@ -116,15 +127,17 @@ class Observer:
         mover = self.perspective == "mover"
         for v in g.ruleset.vars:
             base = L.var_offsets[v.name]
+            low, high = L.slots[base].low, L.slots[base].high
             if not v.per_player:
-                self._add(v.name, lambda s, p, r, b=base: s[b], False)
+                self._add(v.name, lambda s, p, r, b=base: s[b], False, low, high)
                 continue
             for i in range(k):
                 name = (("own " if i == 0 else "opponent's " if k == 2 else f"player+{i} ") + v.name
                         if mover else f"{v.name}[{g.players[i]}]")
-                self._add(name, lambda s, p, r, b=base, i=i: s[b + ((p + i) % k if mover else i)], False)
+                self._add(name, lambda s, p, r, b=base, i=i: s[b + ((p + i) % k if mover else i)],
+                          False, low, high)
         for t, slot in L.reserve_offsets.items():
-            self._add(L.slots[slot].name, lambda s, p, r, slot=slot: s[slot], False)
+            self._add(L.slots[slot].name, lambda s, p, r, slot=slot: s[slot], False, 0, L.slots[slot].high)
 
     def _history(self) -> None:
         L, rs = self.game.layout, self.game.ruleset

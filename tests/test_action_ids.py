@@ -86,6 +86,11 @@ def test_chained_plies_are_hops_along_a_route():
     for i in ids[:-1]:
         state, prefix = space.apply_id(state, prefix, i)
         assert state == s
+    after = space.legal_ids(s, prefix)
+    with pytest.raises(IllegalActionError) as e:
+        space.apply_id(state, prefix, space.size - 1)  # pass, in the middle of a chain
+    assert str(e.value).endswith(f"make no legal ply in this position ({len(after)} legal after "
+                                 f"the hops before it)")
     assert space.apply_id(state, prefix, ids[-1]) == (g.apply(s, a), ())
 
 
@@ -115,3 +120,20 @@ def test_ids_are_the_same_in_another_process():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     g = game_of("force-3")
     assert out.stdout.strip() == str(ActionSpace(g).legal_ids(g.initial_state()))
+
+
+def test_ids_out_of_range_or_not_whole_are_illegal():
+    g = game_of("tic-tac-toe")
+    space = ActionSpace(g)
+    s = g.initial_state()
+    with pytest.raises(IllegalActionError, match=r"^action id 10 is out of range 0\.\.9$"):
+        space.apply_id(s, (), 10)
+    with pytest.raises(IllegalActionError, match=r"^action ids are whole numbers, found \(1\.5,\)$"):
+        space.apply_id(s, (), 1.5)
+
+
+def test_numpy_integers_are_ids():
+    np = pytest.importorskip("numpy")
+    g = game_of("tic-tac-toe")
+    s = g.initial_state()
+    assert ActionSpace(g).apply_id(s, (), np.int64(4)) == (g.apply(s, g.action_from_text(s, "b2")), ())
