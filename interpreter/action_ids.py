@@ -31,6 +31,7 @@ from rulecraft.dsl.constructs.slide import straight
 
 from .actions import Shape
 from .game import Action, Game, IllegalActionError, State
+from .tables import cells_of
 
 Ids = tuple[int, ...]
 
@@ -78,8 +79,8 @@ class ActionSpace:
             seg = by_name.get(rule.name)
             if seg is None:
                 shape = rule.format.shape
-                types = sorted({t for r in game._c.rules if r.name == rule.name for t in self._pieces[r.code]})
                 lists = [self._pieces[r.code] for r in game._c.rules if r.name == rule.name]
+                types = {t for ts in lists for t in ts}
                 kinds = max(map(len, lists))
                 pieces = tuple("/".join(dict.fromkeys(rs.types[ts[i]].kind for ts in lists if i < len(ts)))
                                for i in range(kinds))
@@ -277,7 +278,7 @@ class ActionSpace:
             masks = self.game._c.tables.placement_masks(seg.sizes[t])
             if p >= len(masks):  # a smaller piece than the segment's widest has fewer
                 return f"{seg.name} {symbols[t]} placement {p} (none)"
-            return f"{seg.name} {symbols[t]} " + "+".join(names[c] for c in range(n) if masks[p] >> c & 1)
+            return f"{seg.name} {symbols[t]} " + "+".join(names[c] for c in cells_of(masks[p]))
         end = ""
         if seg.shape is Shape.CHAIN:
             k, last = divmod(k, 2)

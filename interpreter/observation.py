@@ -23,7 +23,7 @@ from rulecraft.dsl.board import Board
 
 from .action_ids import has_chains
 from .game import Game, State
-from .layout import SlotKind
+from .tables import cells_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -62,6 +62,11 @@ def grid_coordinates(board: Board) -> tuple[list[tuple[int, int]], tuple[int, in
     if board.goals:
         height, width = height + 1, max(width, len(board.goals))
     return [coords[c] for c in range(board.size)], (height, width)
+
+
+def _relative(rel: int, players: int) -> str:
+    """How a plane names the player `rel` seats after the one observing."""
+    return "own " if rel == 0 else "opponent's " if players == 2 else f"player+{rel} "
 
 
 class Observer:
@@ -111,8 +116,7 @@ class Observer:
             if not owned:
                 continue
             for rel in range(k):
-                name = ("own " if rel == 0 else "opponent's " if k == 2 else f"player+{rel} ") + kind
-                self._add(name, lambda s, p, r, rel=rel, owned=owned: s[owned[(p + rel) % k]]
+                self._add(_relative(rel, k) + kind, lambda s, p, r, rel=rel, owned=owned: s[owned[(p + rel) % k]]
                           if (p + rel) % k in owned else 0, True)
 
     def _scalars(self) -> None:
@@ -132,8 +136,7 @@ class Observer:
                 self._add(v.name, lambda s, p, r, b=base: s[b], False, low, high)
                 continue
             for i in range(k):
-                name = (("own " if i == 0 else "opponent's " if k == 2 else f"player+{i} ") + v.name
-                        if mover else f"{v.name}[{g.players[i]}]")
+                name = _relative(i, k) + v.name if mover else f"{v.name}[{g.players[i]}]"
                 self._add(name, lambda s, p, r, b=base, i=i: s[b + ((p + i) % k if mover else i)],
                           False, low, high)
         for t, slot in L.reserve_offsets.items():
@@ -163,7 +166,7 @@ class Observer:
             if not cells:
                 flat[i, :] = v
             elif v:
-                flat[i, [c for c in range(n) if v >> c & 1]] = 1.0
+                flat[i, cells_of(v)] = 1.0
         if not self.grid:
             return flat
         out = np.zeros(self.shape, dtype=np.float32)
