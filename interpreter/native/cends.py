@@ -129,7 +129,7 @@ def emit_legal(c: CExpr, phases: list[ir.TurnPhase], codes: dict, n_players: int
             out.line(2, "break;")
     out.line(1, "}")
     if c.rs.compulsory is not None:
-        out.line(1, "if (out->n) rc_must_capture(s, out);")
+        out.line(1, "if (out->n && (e = rc_must_capture(s, out)) < 0) return e;")
     out.line(1, "return out->n;")
     out.end()
 
@@ -156,10 +156,10 @@ def emit_captures(c: CExpr, rules: list, maximum: bool) -> None:
     out.line(1, "}")
     out.line(1, "return m_zero();")
     out.end()
-    out.function("void rc_must_capture(const S *s, Buf *out)")
-    out.line(1, "int64_t best = 0; int k = 0;")
-    out.line(1, "int64_t *n = malloc((size_t)out->n * sizeof(int64_t));")
-    out.line(1, "if (!n) return;")  # an allocation failure leaves the plies unfiltered
+    out.function("int rc_must_capture(const S *s, Buf *out)")
+    out.line(1, "int64_t best = 0, small[256]; int k = 0;")  # most positions: no allocation
+    out.line(1, "int64_t *n = out->n <= 256 ? small : malloc((size_t)out->n * sizeof(int64_t));")
+    out.line(1, "if (!n) return RC_ERR_MEMORY;")
     narrow = all(t.size == 1 for t in rs.types if t.owner is not None)
     if narrow:  # as Game.count_captures: the cells taken that hold the opponent's pieces
         out.line(1, "M theirs = m_zero();")
@@ -173,7 +173,8 @@ def emit_captures(c: CExpr, rules: list, maximum: bool) -> None:
     keep = "n[i] == best" if maximum else "n[i] > 0"
     out.line(1, f"if (best > 0) {{ for (int i = 0; i < out->n; i++) if ({keep}) out->a[k++] = out->a[i]; "
                 "out->n = k; }")
-    out.line(1, "free(n);")
+    out.line(1, "if (n != small) free(n);")
+    out.line(1, "return 0;")
     out.end()
 
 
