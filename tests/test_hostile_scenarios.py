@@ -512,7 +512,7 @@ def test_random_mutations_of_the_project_scenarios_give_clean_reports(tmp_path, 
         try:
             # `rulecraft test [--json] FILE`, with the run itself made by the shared runner.
             report = runner.run_files([str(path)])
-            monkeypatch.setattr(scenarios, "run_files", lambda files, report=report: report)
+            monkeypatch.setattr(scenarios, "run_files", lambda files, backend="python", report=report: report)
             code = scenarios_cli.main([str(path), "--json"] if as_json else [str(path)])
         except Exception as e:  # pragma: no cover - the failure to report
             pytest.fail(f"{type(e).__name__}: {e}\n--- mutant {count} of {name}:\n{text}")

@@ -14,7 +14,8 @@ import pytest
 
 from rulecraft.dsl.load import bundled_names
 from rulecraft.interpreter import cli, scenarios_cli
-from rulecraft.interpreter.scenarios import Report, load_file, run_files
+from rulecraft.interpreter.native import build as native_build
+from rulecraft.interpreter.scenarios import Report, load_file, run_files, runner
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO_DIR = os.path.join(HERE, "scenarios")
@@ -70,6 +71,20 @@ def test_rulecraft_test_runs_the_folder(capsys):
     assert code == 0
     assert out[-1] == f"{total} passed, 0 failed"
     assert len([line for line in out if line.startswith("PASS ")]) == total
+
+
+@pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
+def test_the_scenarios_pass_on_the_native_backend_too(capsys, monkeypatch, tmp_path):
+    # the rulings as a check of the C back-end: every scenario, each ruleset compiled to C
+    monkeypatch.setenv("RULECRAFT_CACHE", str(tmp_path))
+    games: list = []
+    real = runner.Runner.game
+    monkeypatch.setattr(runner.Runner, "game", lambda self, sc: games.append(real(self, sc)) or games[-1])
+    code = cli.main(["test", SCENARIO_DIR, "--backend", "native"])
+    out = capsys.readouterr().out.splitlines()
+    total = sum(len(load_file(p)) for p in SCENARIO_FILES)
+    assert code == 0 and out[-1] == f"{total} passed, 0 failed"
+    assert games and all(g.native is not None for g in games)
 
 
 # ------------------------------------------------------------------ a broken variant fails readably

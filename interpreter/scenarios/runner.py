@@ -25,7 +25,8 @@ from .yaml_nodes import Node
 class Runner:
     """Runs scenarios, compiling each ruleset once per run."""
 
-    def __init__(self) -> None:
+    def __init__(self, backend: str = "python") -> None:
+        self.backend = backend
         self._games: dict[str, Game] = {}
         self._broken: dict[str, str] = {}  # path -> its diagnostics, reported once
 
@@ -72,7 +73,7 @@ class Runner:
             raise ScenarioError(sc.file, node, f"ruleset '{shown}' has errors (listed at {self._broken[path]})")
         if path not in self._games:
             try:
-                self._games[path] = Game(load(path))
+                self._games[path] = Game(load(path), backend=self.backend)
             except RulesetError as e:
                 self._broken[path] = f"{sc.file}:{node.line}:{node.col}"
                 body = "\n".join("    " + x for x in e.format().splitlines())
@@ -89,9 +90,9 @@ class Runner:
                       game.state_to_text(state), failures)
 
 
-def run_files(paths: list[str]) -> Report:
-    """Run every scenario in `paths` (the code path of `rulecraft test`)."""
-    return Runner().run_files(paths)
+def run_files(paths: list[str], backend: str = "python") -> Report:
+    """Run every scenario in `paths` (the code path of `rulecraft test`) on `backend`."""
+    return Runner(backend).run_files(paths)
 
 
 def ruleset_path(sc: Scenario) -> str:
