@@ -135,8 +135,13 @@ def test_a_file_of_the_second_format_asks_for_a_new_solve(tmp_path):
 
 
 def test_a_file_of_a_newer_format(tmp_path):
+    assert load_error(tmp_path, b"RCSOLVE5" + good_bytes()[8:]) == \
+        "solution format 5 is newer than this rulecraft reads (3 and 4)"
+
+
+def test_a_format_its_header_contradicts(tmp_path):
     assert load_error(tmp_path, b"RCSOLVE4" + good_bytes()[8:]) == \
-        "solution format 4 is newer than this rulecraft reads (3)"
+        "header field 'format' says 3, its first bytes 4"
 
 
 def test_cut_inside_the_first_bytes(tmp_path):
@@ -198,9 +203,9 @@ def test_missing_field(tmp_path, name):
 
 
 @pytest.mark.parametrize("name, value, message", [
-    ("format", None, "header field 'format' must be 3, found null"),
-    ("format", 2, "header field 'format' must be 3, found 2"),
-    ("format", "3", "header field 'format' must be 3, found \"3\""),
+    ("format", None, "header field 'format' must be 3 or 4, found null"),
+    ("format", 2, "header field 'format' must be 3 or 4, found 2"),
+    ("format", "3", "header field 'format' must be 3 or 4, found \"3\""),
     ("title", None, "header field 'title' must be a string, found null"),
     ("title", 5, "header field 'title' must be a string, found 5"),
     ("players", None, "header field 'players' must be a list of player names, found null"),

@@ -15,6 +15,7 @@ from rulecraft.interpreter.native import build as native_build
 from rulecraft.interpreter.native import solve as native_solve
 from rulecraft.interpreter.search.solution import Solution
 from rulecraft.interpreter.search.solver import SolveError, solve
+from rulecraft.interpreter.search.symmetry import board_symmetries
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tests.test_native import ROW, cache, generated_rulesets, load_text  # noqa: E402,F401 - the fixture
@@ -72,6 +73,7 @@ def test_hand_known_figures(native_calls):
 @pytest.mark.parametrize("batch", range(3))
 def test_generated_rulesets_solve_the_same(batch, native_calls):
     solved = 0
+    one_pass = 0
     for text in generated_rulesets(10, 100 + batch):
         results = []
         for backend in ("python", "native"):
@@ -88,7 +90,11 @@ def test_generated_rulesets_solve_the_same(batch, native_calls):
             else:
                 same_solution(*results)
                 solved += 1
-    assert solved >= 3 and len(native_calls) >= 3
+                if results[1].stats.one_pass:  # and the retrograde solve of the same game
+                    one_pass += 1
+                    perms = board_symmetries(g, start=g.initial_state())
+                    same_solution(results[1], _native(g, perms=perms, arcs_only=True))
+    assert solved >= 3 and len(native_calls) >= 3 and one_pass >= 1
 
 
 def test_the_caps_stop_a_native_solve_as_a_python_one():
@@ -102,11 +108,14 @@ def test_the_caps_stop_a_native_solve_as_a_python_one():
     assert e.value.limit == "memory"
 
 
-def test_what_the_index_cannot_hold_is_solved_in_python(native_calls):
+def test_what_the_index_cannot_hold_is_solved_in_python(native_calls, capsys):
     # 12 x 12 cells and two piece types: keys of 288 bits, past the native solver's 128
     big = ROW.replace("5 x 1", "12 x 12").replace("e1", "l12").replace("step", "step orthogonal")
     nat = Game(load_text(big, "big.game"), backend="native")
     a = solve(nat, max_positions=50_000)
+    assert capsys.readouterr().err == ("rulecraft: solving in Python, as the native solver "
+                                       "cannot: a position takes 291 bits, past the 128 the "
+                                       "native solver packs\n")
     b = solve(Game(load_text(big, "big.game")), max_positions=50_000)
     assert native_calls == []
     same_solution(a, b)
@@ -144,9 +153,194 @@ def test_solve_on_the_command_line_with_either_backend(capsys):
                                   "best": ["c1+c2-a3+b3"]}
 
 
+def test_all_symmetries_merge_positions_the_setup_told_apart(capsys):
+    # 3-Spot's west-east mirror moves the setup: --symmetry keeps it apart, --all-symmetries
+    # folds it in; the values stay those of the plain solve (47 plies, see above)
+    from rulecraft.interpreter import cli
+    outs = []
+    for args in (["--backend", "python"], ["--backend", "native"]):
+        assert cli.main(["solve", "3-spot", "--json", "--all-symmetries", *args]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0] == outs[1]
+    assert outs[0]["value"] == "win" and outs[0]["remoteness"] == 47
+    assert 177233 / 2 <= outs[0]["positions"] < 177233
+
+
 def test_threads_do_not_change_the_solution():
     g = Game(load("3-spot"), backend="native")
     from rulecraft.interpreter.search.progress import Progress
     one = native_solve.solve_native(g, g.initial_state(), [], Progress(False), None, None, threads=1)
     two = native_solve.solve_native(g, g.initial_state(), [], Progress(False), None, None, threads=2)
     same_solution(one, two)
+
+
+SMALL_MUSKETEERS = '''game "Three Musketeers on 4 x 3"
+board square 4 x 3
+players Musketeers, Enemy
+piece musketeer: owner Musketeers, symbol M
+piece enemy: owner Enemy, symbol o
+setup musketeer: a1, b2, d3
+setup enemy: all other cells
+ply capture: move musketeer step orthogonal onto enemy
+ply advance: move enemy step orthogonal onto empty
+end aligned: Enemy wins if line(count(musketeer), musketeer, orthogonal)
+end stuck: Musketeers win if no legal ply
+'''
+
+
+def _native(game, **kw):
+    from rulecraft.interpreter.search.progress import Progress
+    return native_solve.solve_native(game, game.initial_state(), kw.pop("perms", []),
+                                     Progress(False), None, None, **kw)
+
+
+WIDE_MUSKETEERS = SMALL_MUSKETEERS.replace("4 x 3", "6 x 6").replace(
+    "a1, b2, d3", "a1, c3, f6").replace("all other cells", "b1, a2, e6, f5, c4, d3")
+
+
+@pytest.mark.parametrize("name", ["tic-tac-toe", "small-musketeers", "wide-musketeers"])
+def test_the_one_pass_solve_matches_the_retrograde_ones(name):
+    # every Musketeer ply removes an enemy and every ply of tic-tac-toe adds a mark, so the
+    # blocks (piece counts and player) never repeat along a game: one pass, block by block.
+    # 6 x 6 (36 cells) takes the symmetry tables of wide boards, with all 8 symmetries.
+    texts = {"small-musketeers": SMALL_MUSKETEERS, "wide-musketeers": WIDE_MUSKETEERS}
+    rs = load_text(texts[name], "m.game") if name in texts else load(name)
+    nat = Game(rs, backend="native")
+    perms = board_symmetries(nat, setups=False) if name == "wide-musketeers" else []
+    assert len(perms) == (8 if perms else 0)
+    one = _native(nat, perms=perms)
+    arcs = _native(nat, perms=perms, arcs_only=True)
+    py = solve(Game(rs), symmetry=perms)
+    assert one.stats.one_pass and not arcs.stats.one_pass and not py.stats.one_pass
+    same_solution(one, arcs)
+    same_solution(one, py)
+    if name == "small-musketeers":
+        assert len(one) == 33776 and one.lookup(nat.initial_state()) == ("win", 17)
+
+
+def test_games_that_repeat_a_block_take_the_retrograde_solve():
+    for name in ("3-spot", "force-3"):
+        g = Game(load(name), backend="native")
+        assert not solve(g).stats.one_pass
+
+
+def test_a_solution_past_the_copy_limit_answers_from_the_native_tables(tmp_path):
+    g = Game(load_text(SMALL_MUSKETEERS, "m43.game"), backend="native")
+    copied = _native(g)
+    kept = _native(g, copy_limit=0)
+    assert isinstance(kept, native_solve.NativeSolution) and len(kept) == len(copied) == 33776
+    assert kept.counts() == copied.counts()
+    assert sum(kept.counts().values()) == 33776
+    # every position along seeded random games, and each one's plies
+    import random
+    rng = random.Random(5)
+    seen = 0
+    for _ in range(30):
+        s = g.initial_state()
+        while True:
+            assert kept.lookup(s) == copied.lookup(s) and s in kept
+            assert kept.analyze(s) == copied.analyze(s)
+            seen += 1
+            if g.is_terminal(s):
+                break
+            s = g.apply_unchecked(s, rng.choice(g.legal_actions(s)))
+    assert seen > 100
+    # a position no game reaches from the start: three Musketeers alone
+    lone = g.state_from_text(g.state_to_text(g.initial_state()).replace("o", "."))
+    assert lone not in kept
+    with pytest.raises(KeyError, match="not among those this solution holds"):
+        kept.lookup(lone)
+
+
+def test_a_native_solution_saves_as_its_index_and_reads_back(tmp_path):
+    g = Game(load_text(SMALL_MUSKETEERS, "m43.game"), backend="native")
+    perms = board_symmetries(g, setups=False)
+    copied = _native(g, perms=perms)
+    for arcs_only in (False, True):  # the one-pass tables, and the arc solve's
+        kept = _native(g, perms=perms, copy_limit=0, arcs_only=arcs_only)
+        path = str(tmp_path / f"m{arcs_only}.sol")
+        kept.save(path)
+        with open(path, "rb") as f:
+            assert f.read(8) == b"RCSOLVE4"
+        # read by a game on the Python back-end: it builds the native library to read it
+        py = Game(load_text(SMALL_MUSKETEERS, "m43.game"))
+        back = Solution.load(path, py)
+        assert isinstance(back, native_solve.NativeSolution) and len(back) == len(copied)
+        assert back.counts() == copied.counts() and back.perms == perms
+        s = py.initial_state()
+        assert back.lookup(s) == copied.lookup(s) == ("win", 17)
+        for a in py.legal_actions(s):
+            t = py.apply_unchecked(s, a)
+            assert back.lookup(t) == copied.lookup(t)
+            assert back.analyze(t) == copied.analyze(t)
+        again = str(tmp_path / "again.sol")
+        back.save(again)  # a read solution saves the same index (the header has no time)
+        one, two = open(path, "rb").read(), open(again, "rb").read()
+        assert _body(one) == _body(two) and len(_body(one)) > 4000
+
+
+def _body(data: bytes) -> bytes:
+    return data[12 + int.from_bytes(data[8:12], "little"):-32]
+
+
+def _index_file(tmp_path):
+    g = Game(load_text(SMALL_MUSKETEERS, "m43.game"), backend="native")
+    path = str(tmp_path / "m.sol")
+    _native(g, copy_limit=0).save(path)
+    return g, path, open(path, "rb").read()
+
+
+def _reread(g, path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+    with pytest.raises(ValueError) as e:
+        Solution.load(path, g)
+    return str(e.value).split(": ", 1)[1]
+
+
+def test_a_damaged_index_file_is_refused(tmp_path):
+    import hashlib
+    g, path, data = _index_file(tmp_path)
+    flipped = bytearray(data)
+    flipped[-100] ^= 1
+    assert _reread(g, path, bytes(flipped)) == "checksum mismatch: the file is damaged or was edited"
+
+    def resealed(body: bytes) -> bytes:  # a file whose checksum is right, its body not
+        return body + hashlib.sha256(body).digest()
+
+    start = len(data) - 32 - len(_body(data))
+    assert _reread(g, path, resealed(data[:-32] + b"\0" * 8)) == \
+        "damaged: 8 bytes after the last block"
+    assert _reread(g, path, resealed(data[:start + 100])) == \
+        "damaged: block 0 does not have the shape its key gives it"
+    many = bytearray(data[:-32])
+    many[start:start + 8] = (1 << 40).to_bytes(8, sys.byteorder)
+    assert _reread(g, path, resealed(bytes(many))) == \
+        "damaged: 1099511627776 blocks, more than an index holds"
+    bits = bytearray(data[:-32])
+    bits[-8:] = bytes(8)  # the last block is an ended one: these are bits of its bitset
+    assert _reread(g, path, resealed(bytes(bits))) == "damaged: block 25's bits do not match its count"
+
+
+def test_an_index_file_needs_the_native_backend(tmp_path, monkeypatch):
+    g, path, data = _index_file(tmp_path)
+    py = Game(load_text(SMALL_MUSKETEERS, "m43.game"))
+    monkeypatch.setattr(native_build, "compiler", lambda: None)
+    with pytest.raises(ValueError) as e:
+        Solution.load(path, py)
+    assert str(e.value).endswith("a solution of format 4 (the native solver's index) is read by "
+                                 "the native back-end: no C compiler found (set CC, or install "
+                                 "one, e.g. `apt-get install gcc`)")
+
+
+def test_the_portable_bit_packing_solves_the_same(monkeypatch):
+    # without -mbmi2 the ranking packs cells with a loop instead of pext/pdep
+    rs = load_text(SMALL_MUSKETEERS, "m43.game")
+    fast_game = Game(rs, backend="native")
+    fast = _native(fast_game, perms=board_symmetries(Game(rs), setups=False))
+    had_bmi2 = "-mbmi2" in native_build.cpu_flags()
+    monkeypatch.setattr(native_build, "cpu_flags", lambda: ("-mpopcnt",))
+    slow_game = Game(rs, backend="native")
+    assert (slow_game.native.path != fast_game.native.path) == had_bmi2  # built without it
+    slow = _native(slow_game, perms=board_symmetries(Game(rs), setups=False))
+    same_solution(fast, slow)

@@ -54,16 +54,17 @@ def cache_dir() -> Path:
 
 @functools.cache
 def cpu_flags() -> tuple[str, ...]:
-    """`-mpopcnt` on an x86-64 processor that has the instruction (else a popcount is a
-    call into libgcc); part of the cache key, so a machine without it builds its own."""
+    """`-mpopcnt` and `-mbmi2` on an x86-64 processor that has the instructions (else a
+    popcount is a call into libgcc, and the solver packs cells bit by bit); part of the
+    cache key, so a machine without them builds its own."""
     if platform.machine() not in ("x86_64", "AMD64"):
         return ()
     try:
         with open("/proc/cpuinfo") as f:
-            has = any(line.startswith("flags") and " popcnt" in line for line in f)
+            flags = next((line.split() for line in f if line.startswith("flags")), [])
     except OSError:
         return ()
-    return ("-mpopcnt",) if has else ()
+    return tuple(f"-m{name}" for name in ("popcnt", "bmi2") if name in flags)
 
 
 def build(source: str) -> Path:

@@ -33,7 +33,7 @@ class CGenerated:
 
 
 def fixed_c(name: str) -> str:
-    """One of the package's fixed C files (prelude.c, runtime.c, solver.c)."""
+    """One of the package's fixed C files (prelude.c, runtime.c, solver.c, solution_index.c)."""
     path = resources.files(__package__).joinpath(name)
     return path.read_text() if path.is_file() else ""
 
@@ -72,7 +72,7 @@ def generate_c(rs: Ruleset) -> CGenerated:
     cends.emit_outcome(c, n_players)
     defines = _defines(c, layout, n_players, len(rules))
     source = "\n".join([defines, fixed_c("prelude.c"), out.source(), fixed_c("runtime.c"),
-                        fixed_c("solver.c")])
+                        fixed_c("solver.c"), fixed_c("solution_index.c")])
     return CGenerated(source, rules, layout, out.words)
 
 

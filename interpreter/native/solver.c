@@ -12,21 +12,29 @@
    its placement among the placements passed in. The rank is a mixed-radix number, so a
    block is a perfect hash of its positions.
 
-   SOLVING. Reachability breadth-first over the blocks' bitsets (1 bit an index, 2 more
-   while it runs), each position reduced to its canonical form under the symmetries passed
-   in. The reached positions then get dense ids (a running count per 64 bits) and the arcs
-   between them, deduplicated per position, in CSR form (32-bit ids); retrograde analysis
-   runs level by level from the ends as in the Python solver, so values and remoteness are
-   the same. Large arrays live in a deleted temporary file, memory-mapped.
+   SOLVING. Reachability breadth-first over the blocks' bitsets (1 bit an index, 2 more for
+   the blocks on the frontier), each position reduced to its canonical form under the
+   symmetries passed in; it notes which blocks each block's children fall in. When those
+   blocks form no cycle, the one-pass solve (sv_one_pass) takes them children first and
+   gives each reached position its value from its children's, 2 bytes a position, no
+   arcs. Otherwise the reached positions get dense ids (a running count per 512 bits) and
+   the arcs between them, deduplicated per position, in CSR form (32-bit ids); retrograde
+   analysis runs level by level from the ends as in the Python solver. Either way values
+   and remoteness are the Python solver's. Large arrays are mapped, from a deleted temporary
+   file once the solve holds half the RAM.
 
    THREADS. Reachability and the arcs are cut into units of bitset words that the threads
    take in turn; what a unit finds does not depend on the schedule.
 
-   Exports (ctypes): rc_solve_new, rc_solve_run, rc_solve_output, rc_solve_stats,
-   rc_solve_error, rc_solve_free. interpreter/native/solve.py writes the configuration
+   Exports (ctypes): rc_solve_new, rc_solve_run, rc_solve_output, rc_solve_lookup,
+   rc_solve_counts, rc_solve_stats, rc_solve_error, rc_solve_free (and solution_index.c's). interpreter/native/solve.py writes the configuration
    (documented at rc_solve_new). */
 
 #include <sys/mman.h>
+#include <fcntl.h>
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
 #include <unistd.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -40,11 +48,24 @@
 #define SV_MAP_BYTES ((size_t)256 << 20)  /* arrays this large are mapped from a temporary file */
 #define SV_NH (RC_NC - RC_NT + 1)    /* the previous ply's cells (+1: never an empty array) */
 #define SV_MAX_THREADS 64
+#define SV_MAX_KIDS 32               /* child blocks a block may have for the one-pass solve */
+#define SV_MAX_REM 16383             /* the one-pass solve keeps remoteness in 14 bits */
+#define SV_RECENT 4                  /* blocks a thread remembers finding */
 
 enum { SV_ERR_INDEX = -10, SV_ERR_BLOCKS = -11, SV_ERR_STOP = -12, SV_ERR_POSITIONS = -13,
        SV_ERR_RANGE = -15 };
 
 typedef unsigned __int128 sv_u128;
+
+#if RC_W == 1 && RC_CELLS <= 32     /* a symmetry's image of a byte of cells (sv_permute) */
+#define SV_IMG_BYTES 4
+typedef uint32_t SvImg;
+typedef uint32_t SvRank;            /* a part of a colex rank: C(32, 16) fits 32 bits */
+#else
+#define SV_IMG_BYTES (RC_W * 8)
+typedef M SvImg;
+typedef uint64_t SvRank;
+#endif
 
 typedef struct {  /* what a block is: no padding (memcmp compares it) */
     int64_t cnt[RC_NT];
@@ -56,8 +77,12 @@ typedef struct SvBlock {
     SvKey key;
     uint64_t hash, size, words, base;  /* base: the dense id of its first reached position */
     uint64_t radix[RC_NT], stride[RC_NT];
-    int cur_any;
-    uint64_t *reach, *cur, *next, *prefix;
+    uint64_t count;                    /* its reached positions */
+    int cur_any, id, ended, height, nkids;
+    struct SvBlock *kids[SV_MAX_KIDS]; /* the blocks its positions' children are in */
+    uint64_t *reach, *cur, *next;
+    uint64_t *prefix;                  /* reached positions before each 8 words of `reach` */
+    uint16_t *val;                     /* one-pass solve: value | remoteness << 2, dense */
 } SvBlock;
 
 typedef struct { SvBlock *b; uint64_t w0, w1; uint32_t *arcs; uint64_t narcs, cap; } SvUnit;
@@ -71,8 +96,13 @@ typedef struct SvWork {
     SvBlock **cb;   /* the children of the position being expanded: block, index, dense id */
     uint64_t *ci;
     uint32_t *kids;
+    const uint16_t **vp;  /* one-pass solve: where each child's value is */
     size_t capkids;
     uint64_t done, found;
+    SvBlock *edge_from, *edge_to;   /* the block edge recorded last (most repeat it) */
+    SvBlock *recent[SV_RECENT];     /* blocks found lately */
+    unsigned nrecent;
+    uint64_t arcs, ends, levels;    /* one-pass solve: distinct children, ended, levels */
 } SvWork;
 
 typedef void (*SvUnitFn)(struct Sv *, SvWork *, SvUnit *);
@@ -80,22 +110,27 @@ typedef int (*SvCallback)(const char *);
 
 typedef struct Sv {
     /* configuration */
-    int threads, nperm;
+    int threads, nperm, arcs_only;
     uint64_t max_memory, max_positions;
     int size[RC_NT], level[RC_NT], carrier[RC_NT], nplace[RC_NT], order[RC_NT];
     M *place[RC_NT];
     int64_t shift[RC_NI], low[RC_NI], high[RC_NI];
     int32_t *perm;
-    M *ptab;           /* per symmetry, per byte of a mask, per byte value: its image */
+    SvImg *ptab;       /* per symmetry, per byte of a mask, per byte value: its image */
     uint8_t *identity; /* per symmetry: whether it moves no cell */
     M full;
     uint64_t *binom;
+    SvRank *ntab;      /* sv_nibbles */
     int bn;
     SvCallback cb;
     /* blocks */
     SvBlock **table, **blocks;
     uint64_t tcap;
     int nblocks, capblocks;
+    int cyclic;        /* the blocks' graph may have a cycle: no one-pass solve */
+    void *map;         /* a solution file's mapping (solution_index.c): blocks point into it */
+    size_t map_bytes;
+    int one_pass;      /* solved block by block without arcs (sv_one_pass) */
     pthread_mutex_t lock;
     /* the graph of the reached positions, by dense id */
     uint64_t ndense, narcs;
@@ -107,9 +142,9 @@ typedef struct Sv {
     size_t nunits, capunits, next_unit;
     SvUnitFn fn;
     int phase;
-    uint64_t todo;
+    uint64_t todo, done_before;
     SvWork work[SV_MAX_THREADS];
-    double last, phase_t0;
+    double last, phase_t0, one_pass_t0;
     /* results */
     uint64_t used, peak, positions, terminal;
     int levels, depth;
@@ -131,8 +166,15 @@ static void sv_fail(Sv *sv, int code, const char *fmt, ...) {
 
 static inline int sv_failed(Sv *sv) { return __atomic_load_n(&sv->err, __ATOMIC_RELAXED); }
 
-/* zeroed memory, counted against the cap; a deleted temporary file mapped when large (so a
-   solve past the RAM pages to disk instead of failing) */
+/* the machine's memory in bytes (0 if unknown) */
+static uint64_t sv_ram(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
+/* zeroed memory, counted against the cap; large arrays mapped, from a deleted temporary
+   file once the solve holds more than half the RAM (so a solve past the RAM pages to
+   disk instead of failing; below that, anonymous memory spares the page cache's work) */
 static void *sv_alloc(Sv *sv, size_t bytes) {
     if (!bytes) bytes = 8;
     uint64_t now = __atomic_add_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
@@ -148,7 +190,7 @@ static void *sv_alloc(Sv *sv, size_t bytes) {
         const char *dir = getenv("TMPDIR");
         char path[4096];
         snprintf(path, sizeof path, "%s/rulecraft-solve-XXXXXX", dir && *dir ? dir : "/tmp");
-        int fd = mkstemp(path);
+        int fd = now > sv_ram() / 2 ? mkstemp(path) : -1;  /* past half the RAM: a file's pages */
         if (fd >= 0) {
             unlink(path);
             if (ftruncate(fd, (off_t)bytes) == 0) {
@@ -195,6 +237,57 @@ static inline uint64_t sv_c(const Sv *sv, int n, int k) {
     return sv->binom[(size_t)n * (size_t)sv->bn + (size_t)k];
 }
 
+#if RC_W == 1
+/* the bits of `m` at the places of `u`'s cells, packed from bit 0, and back */
+static inline uint64_t sv_pext(uint64_t m, uint64_t u) {
+#ifdef __BMI2__
+    return _pext_u64(m, u);
+#else
+    uint64_t r = 0;
+    for (int k = 0; u; u &= u - 1, k++) if (m & u & -u) r |= (uint64_t)1 << k;
+    return r;
+#endif
+}
+
+static inline uint64_t sv_pdep(uint64_t x, uint64_t u) {
+#ifdef __BMI2__
+    return _pdep_u64(x, u);
+#else
+    uint64_t r = 0;
+    for (; u && x; u &= u - 1, x >>= 1) if (x & 1) r |= u & -u;
+    return r;
+#endif
+}
+
+/* the colex rank of the cells of `m` (all in `u`) among the cells of `u`: a table lookup
+   per 4 cells of `u` (sv_nibbles) */
+static uint64_t sv_colex(const Sv *sv, M m, M u) {
+    uint64_t x = sv_pext(m.w[0], u.w[0]), r = 0;
+    const SvRank *t = sv->ntab;
+    int nibbles = x ? (64 - __builtin_clzll(x) + 3) / 4 : 0;
+    for (int j = 0; j < nibbles; j++) {  /* independent lookups: the loads overlap */
+        unsigned nib = (unsigned)(x >> (4 * j) & 15);
+        int c = __builtin_popcountll(x & ((((uint64_t)1) << (4 * j)) - 1));
+        r += t[((size_t)j * (RC_CELLS + 1) + (size_t)c) * 16 + nib];
+    }
+    return r;
+}
+
+/* the k cells of `u` (n of them) whose colex rank is r */
+static M sv_uncolex(const Sv *sv, uint64_t r, int k, int n, M u) {
+    uint64_t x = 0;
+    int q = n - 1;
+    for (int i = k; i >= 1; i--) {
+        while (sv_c(sv, q, i) > r) q--;
+        r -= sv_c(sv, q, i);
+        x |= (uint64_t)1 << q;
+        q--;
+    }
+    M m;
+    m.w[0] = sv_pdep(x, u.w[0]);
+    return m;
+}
+#else
 /* the colex rank of the cells of `m` (all in `u`) among the cells of `u` */
 static uint64_t sv_colex(const Sv *sv, M m, M u) {
     uint64_t r = 0;
@@ -238,6 +331,27 @@ static M sv_uncolex(const Sv *sv, uint64_t r, int k, int n, M u) {
         m.w[c >> 6] |= (uint64_t)1 << (c & 63);
     }
     return m;
+}
+#endif
+
+/* one-word boards: for each 4 packed cells j, each count c of cells chosen below them and
+   each nibble, what the nibble's cells add to a colex rank */
+static void sv_nibbles(Sv *sv) {
+#if RC_W == 1
+    size_t n = (size_t)(RC_CELLS + 3) / 4 * (RC_CELLS + 1) * 16;
+    sv->ntab = sv_alloc(sv, n * sizeof(SvRank));
+    if (!sv->ntab) return;
+    for (int j = 0; j < (RC_CELLS + 3) / 4; j++)
+        for (int c = 0; c <= RC_CELLS; c++)
+            for (int nib = 0; nib < 16; nib++) {
+                uint64_t v = 0;
+                for (int b = 0, t = 0; b < 4; b++)
+                    if (nib >> b & 1) v += sv_c(sv, 4 * j + b, c + ++t);
+                sv->ntab[((size_t)j * (RC_CELLS + 1) + (size_t)c) * 16 + (size_t)nib] = (SvRank)v;
+            }
+#else
+    (void)sv;
+#endif
 }
 
 /* ------------------------------------------------------------------ blocks */
@@ -342,23 +456,53 @@ static SvBlock *sv_new_block(Sv *sv, const SvKey *k, uint64_t h) {
     size_t bytes = 0;
     if (sv_shape(sv, b)) goto fail;
     bytes = (size_t)b->words * 8;
-    if (sv->max_memory && sv->used + 3 * bytes > sv->max_memory) {  /* a sparse index would do */
-        sv_fail(sv, SV_ERR_INDEX, "the bitsets of one combination of piece counts would pass the "
+    if (sv->max_memory && sv->used + bytes > sv->max_memory) {  /* a sparse index would do */
+        sv_fail(sv, SV_ERR_INDEX, "the bitset of one combination of piece counts would pass the "
                 "memory cap");
         goto fail;
     }
     b->reach = sv_alloc(sv, bytes);
-    b->cur = sv_alloc(sv, bytes);
-    b->next = sv_alloc(sv, bytes);
-    if (!b->reach || !b->cur || !b->next) goto fail;
+    if (!b->reach) goto fail;
+    b->id = sv->nblocks;
+    b->ended = k->v[RC_OUT] >= 0;
     sv->blocks[sv->nblocks++] = b;
     return b;
 fail:
-    sv_free(sv, b->reach, bytes);
-    sv_free(sv, b->cur, bytes);
-    sv_free(sv, b->next, bytes);
     sv_free(sv, b, sizeof *b);
     return NULL;
+}
+
+/* a frontier bitset of `b`, made when reachability first puts a position there */
+static uint64_t *sv_frontier(Sv *sv, SvBlock *b) {
+    uint64_t *f = __atomic_load_n(&b->next, __ATOMIC_ACQUIRE);
+    if (f) return f;
+    pthread_mutex_lock(&sv->lock);
+    f = b->next;
+    if (!f && !sv_failed(sv)) {
+        f = sv_alloc(sv, (size_t)b->words * 8);
+        __atomic_store_n(&b->next, f, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&sv->lock);
+    return f;
+}
+
+/* that some position of `from` has a child in `to` (for the order of the one-pass solve) */
+static void sv_edge(Sv *sv, SvBlock *from, SvBlock *to) {
+    if (from == to) { __atomic_store_n(&sv->cyclic, 1, __ATOMIC_RELAXED); return; }
+    int n = __atomic_load_n(&from->nkids, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) if (from->kids[i] == to) return;
+    pthread_mutex_lock(&sv->lock);
+    n = from->nkids;
+    int i = 0;
+    while (i < n && from->kids[i] != to) i++;
+    if (i == n) {
+        if (n == SV_MAX_KIDS) sv->cyclic = 1;  /* too many to follow: solve with arcs */
+        else {
+            from->kids[n] = to;
+            __atomic_store_n(&from->nkids, n + 1, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&sv->lock);
 }
 
 /* the block of a key, made if new (under the lock; lookups take none) */
@@ -465,61 +609,117 @@ static sv_u128 sv_pack(const Sv *sv, const S *s) {
     return k;
 }
 
-/* the image of `m` under symmetry q: a table lookup a byte */
+/* the image of `m` under symmetry q: a table lookup a byte (on boards of up to 32 cells,
+   4 tables of 32-bit images, which fit the first-level cache for 8 symmetries) */
+#if RC_W == 1 && RC_CELLS <= 32
 static inline M sv_permute(const Sv *sv, M m, int q) {
-    const M *tab = sv->ptab + (size_t)q * RC_W * 8 * 256;
+    const uint32_t *t = sv->ptab + (size_t)q * 4 * 256;
+    uint64_t x = m.w[0];
+    M out;
+    out.w[0] = (uint64_t)(t[x & 255] | t[256 + (x >> 8 & 255)] | t[512 + (x >> 16 & 255)] |
+                          t[768 + (x >> 24 & 255)]);
+    return out;
+}
+static inline void sv_img_set(SvImg *e, const M *m) { *e = (uint32_t)m->w[0]; }
+#else
+static inline M sv_permute(const Sv *sv, M m, int q) {
+    const M *tab = sv->ptab + (size_t)q * SV_IMG_BYTES * 256;
     M out = m_zero();
     for (int w = 0; w < RC_W; w++)
         for (uint64_t x = m.w[w], j = (uint64_t)w * 8; x; x >>= 8, j++)
             if (x & 255) out = m_or(out, tab[j * 256 + (x & 255)]);
     return out;
 }
+static inline void sv_img_set(SvImg *e, const M *m) { *e = *m; }
+#endif
 
-/* the image of `s` under the symmetries with the least key (symmetry.Canonicalizer) */
+/* -1, 0 or 1 as mask `a` is below, equal to or above `b` as a number */
+static inline int sv_mcmp(M a, M b) {
+    for (int w = RC_W - 1; w >= 0; w--)
+        if (a.w[w] != b.w[w]) return a.w[w] < b.w[w] ? -1 : 1;
+    return 0;
+}
+
+/* the image of `s` under the symmetries with the least key (symmetry.Canonicalizer): the
+   key's most significant mask is the last cell slot's, so images are compared from there
+   and most are dropped after one mask */
 static void sv_canon(const Sv *sv, S *s) {
     if (sv->nperm < 2) return;
-    sv_u128 best = sv_mask_key(s);
-    S img = *s, keep = *s;
+    M best[RC_NC], img[RC_NC];
+    for (int i = 0; i < RC_NC; i++) best[i] = s->c[i];
     for (int q = 0; q < sv->nperm; q++) {
         if (sv->identity[q]) continue;
-        for (int i = 0; i < RC_NC; i++) img.c[i] = sv_permute(sv, s->c[i], q);
-        sv_u128 k = sv_mask_key(&img);
-        if (k < best) { best = k; keep = img; }
+        int i = RC_NC - 1, cmp = 0;
+        for (; i >= 0; i--) {
+            img[i] = sv_permute(sv, s->c[i], q);
+            if ((cmp = sv_mcmp(img[i], best[i])) != 0) break;
+        }
+        if (cmp < 0) {
+            for (int j = RC_NC - 1; j >= i; j--) best[j] = img[j];
+            for (int j = i - 1; j >= 0; j--) best[j] = sv_permute(sv, s->c[j], q);
+        }
     }
-    *s = keep;
+    for (int i = 0; i < RC_NC; i++) s->c[i] = best[i];
 }
 
 /* each symmetry's byte tables (see sv_permute) */
 static void sv_tables(Sv *sv) {
-    size_t per = (size_t)RC_W * 8 * 256;
-    sv->ptab = sv_alloc(sv, (size_t)(sv->nperm ? sv->nperm : 1) * per * sizeof(M));
+    size_t per = (size_t)SV_IMG_BYTES * 256;
+    sv->ptab = sv_alloc(sv, (size_t)(sv->nperm ? sv->nperm : 1) * per * sizeof(SvImg));
     sv->identity = sv_alloc(sv, (size_t)(sv->nperm ? sv->nperm : 1));
     if (!sv->ptab || !sv->identity) return;
     for (int q = 0; q < sv->nperm; q++) {
         const int32_t *p = sv->perm + (size_t)q * RC_CELLS;
         sv->identity[q] = 1;
         for (int c = 0; c < RC_CELLS; c++) if (p[c] != c) sv->identity[q] = 0;
-        for (int j = 0; j < RC_W * 8; j++)
+        for (int j = 0; j < SV_IMG_BYTES; j++)
             for (int v = 0; v < 256; v++) {
                 M m = m_zero();
                 for (int b = 0; b < 8; b++) {
                     int c = 8 * j + b;
                     if (v >> b & 1 && c < RC_CELLS) m.w[p[c] >> 6] |= (uint64_t)1 << (p[c] & 63);
                 }
-                sv->ptab[(size_t)q * per + (size_t)j * 256 + (size_t)v] = m;
+                sv_img_set(&sv->ptab[(size_t)q * per + (size_t)j * 256 + (size_t)v], &m);
             }
     }
 }
 
 /* ------------------------------------------------------------------ bits */
+/* each index `i` whose bit is set in words w0 to w1 of `bits`, until the solve fails (the
+   body follows; `continue` goes on to the next bit) */
+#define SV_EACH_BIT(bits, w0, w1, i)                                                   \
+    for (uint64_t wd_ = (w0), x_; wd_ < (w1) && !sv_failed(sv); wd_++)                 \
+        for (x_ = (bits)[wd_]; x_; x_ &= x_ - 1)                                       \
+            for (uint64_t i = 64 * wd_ + (uint64_t)__builtin_ctzll(x_), once_ = 1; once_; once_ = 0)
+
 static inline int sv_set_bit(uint64_t *a, uint64_t i) {  /* 1 if it was clear */
     uint64_t bit = (uint64_t)1 << (i & 63);
+    if (__atomic_load_n(&a[i >> 6], __ATOMIC_RELAXED) & bit) return 0;  /* no locked write */
     return !(__atomic_fetch_or(&a[i >> 6], bit, __ATOMIC_RELAXED) & bit);
 }
 
-static inline uint64_t sv_dense(const SvBlock *b, uint64_t i) {
-    uint64_t w = b->reach[i >> 6] & ((((uint64_t)1) << (i & 63)) - 1);
-    return b->base + b->prefix[i >> 6] + (uint64_t)__builtin_popcountll(w);
+/* the number of reached positions of `b` before index `i` */
+static inline uint64_t sv_local(const SvBlock *b, uint64_t i) {
+    uint64_t wd = i >> 6, n = b->prefix[i >> 9];
+    for (uint64_t k = wd & ~(uint64_t)7; k < wd; k++) n += (uint64_t)__builtin_popcountll(b->reach[k]);
+    return n + (uint64_t)__builtin_popcountll(b->reach[wd] & ((((uint64_t)1) << (i & 63)) - 1));
+}
+
+static inline uint64_t sv_dense(const SvBlock *b, uint64_t i) { return b->base + sv_local(b, i); }
+
+static inline size_t sv_prefix_bytes(const SvBlock *b) { return (size_t)((b->words + 7) / 8) * 8; }
+
+/* b->prefix and b->count from its reached positions; 0 or an error */
+static int sv_prefix(Sv *sv, SvBlock *b) {
+    b->prefix = sv_alloc(sv, sv_prefix_bytes(b));
+    if (!b->prefix) return RC_ERR_MEMORY;
+    uint64_t run = 0;
+    for (uint64_t wd = 0; wd < b->words; wd++) {
+        if (!(wd & 7)) b->prefix[wd >> 3] = run;
+        run += (uint64_t)__builtin_popcountll(b->reach[wd]);
+    }
+    b->count = run;
+    return 0;
 }
 
 /* a terminal position's value for its player to move, from its outcome */
@@ -563,6 +763,14 @@ static void sv_tick(Sv *sv, const char *extra) {
         sv_count(b, sizeof b, done);
         snprintf(text, sizeof text, "native solve: reachability, ply %d: %s positions found, %s "
                  "expanded (%.0f a second; %s bytes)", sv->depth, a, b, rate, c);
+    } else if (sv->phase == 2) {
+        uint64_t all = sv->done_before + done;
+        double total = now - sv->one_pass_t0, r = total > 0 ? (double)all / total : 0.0;
+        sv_count(a, sizeof a, all);
+        sv_count(b, sizeof b, sv->todo);
+        snprintf(text, sizeof text, "native solve: one pass, %s of %s positions (%.0f a second, "
+                 "about %.0f s left; %s bytes)", a, b, r,
+                 r > 0 && sv->todo > all ? (double)(sv->todo - all) / r : 0.0, c);
     } else {
         sv_count(a, sizeof a, done);
         sv_count(b, sizeof b, sv->ndense);
@@ -601,12 +809,14 @@ static void sv_run(Sv *sv, SvUnitFn fn) {
     }
 }
 
-/* the units of the blocks (only those with frontier bits if `frontier`) */
-static int sv_units(Sv *sv, int frontier) {
+/* the units of the blocks: all of them (height -2), those with frontier bits (-1), or the
+   blocks of one height that are not ended */
+static int sv_units(Sv *sv, int height) {
     sv->nunits = 0;
     for (int i = 0; i < sv->nblocks; i++) {
         SvBlock *b = sv->blocks[i];
-        if (frontier && !b->cur_any) continue;
+        if (height == -1 && !b->cur_any) continue;
+        if (height >= 0 && (b->height != height || b->ended)) continue;
         for (uint64_t w = 0; w < b->words; w += SV_UNIT_WORDS) {
             if (sv->nunits == sv->capunits) {
                 size_t cap = sv->capunits ? 2 * sv->capunits : 1024;
@@ -624,12 +834,20 @@ static int sv_units(Sv *sv, int frontier) {
 
 /* ------------------------------------------------------------------ reachability */
 /* the block and index of a state, in canonical form; NULL on an error */
-static SvBlock *sv_locate(Sv *sv, S *s, uint64_t *idx) {
+static SvBlock *sv_locate(Sv *sv, SvWork *w, S *s, uint64_t *idx) {
     SvKey k;
     sv_canon(sv, s);
     if (sv_key_of(sv, s, &k)) return NULL;
-    SvBlock *b = sv_block(sv, &k);
+    SvBlock *b = NULL;
+    for (int r = 0; r < SV_RECENT && w && !b; r++)  /* most children fall in a few blocks */
+        if (w->recent[r] && !memcmp(&w->recent[r]->key, &k, sizeof k)) b = w->recent[r];
+    if (!b) {
+        b = sv_block(sv, &k);
+        if (w && b) w->recent[w->nrecent++ % SV_RECENT] = b;
+    }
     if (!b || sv_rank(sv, b, s, idx)) return NULL;
+    __builtin_prefetch(&b->reach[*idx >> 6]);  /* read once all the children are known */
+    if (b->prefix) __builtin_prefetch(&b->prefix[*idx >> 9]);
     return b;
 }
 
@@ -645,14 +863,16 @@ static int sv_children(Sv *sv, SvWork *w, const S *s) {
         if (ci) w->ci = ci;
         uint32_t *kids = realloc(w->kids, (size_t)n * sizeof *kids);
         if (kids) w->kids = kids;
-        if (!cb || !ci || !kids) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return -1; }
+        const uint16_t **vp = realloc(w->vp, (size_t)n * sizeof *vp);
+        if (vp) w->vp = vp;
+        if (!cb || !ci || !kids || !vp) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return -1; }
         w->capkids = (size_t)n;
     }
     for (int a = 0; a < n; a++) {
         S t;
         int e = rc_apply(s, &w->buf.a[a], &t);
         if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return -1; }
-        w->cb[a] = sv_locate(sv, &t, &w->ci[a]);
+        w->cb[a] = sv_locate(sv, w, &t, &w->ci[a]);
         if (!w->cb[a]) return -1;
     }
     return n;
@@ -660,22 +880,27 @@ static int sv_children(Sv *sv, SvWork *w, const S *s) {
 
 static void sv_expand_unit(Sv *sv, SvWork *w, SvUnit *u) {
     SvBlock *b = u->b;
-    for (uint64_t wd = u->w0; wd < u->w1 && !sv_failed(sv); wd++) {
-        uint64_t x = b->cur[wd];
-        while (x) {
-            uint64_t i = 64 * wd + (uint64_t)__builtin_ctzll(x);
-            x &= x - 1;
-            S s;
-            sv_unrank(sv, b, i, &s);
-            w->done++;
-            if (rc_outcome(&s) >= 0) continue;
-            int n = sv_children(sv, w, &s);
-            if (n < 0) return;
-            for (int a = 0; a < n; a++)
-                if (sv_set_bit(w->cb[a]->reach, w->ci[a])) {
-                    sv_set_bit(w->cb[a]->next, w->ci[a]);
-                    w->found++;
-                }
+    SV_EACH_BIT(b->cur, u->w0, u->w1, i) {
+        S s;
+        sv_unrank(sv, b, i, &s);
+        w->done++;
+        if (rc_outcome(&s) >= 0) continue;
+        int n = sv_children(sv, w, &s);
+        if (n < 0) return;
+        for (int a = 0; a < n; a++) {
+            SvBlock *c = w->cb[a];
+            if (c != w->edge_to || b != w->edge_from) {
+                sv_edge(sv, b, c);
+                w->edge_from = b;
+                w->edge_to = c;
+            }
+            if (sv_set_bit(c->reach, w->ci[a])) {
+                w->found++;
+                if (c->ended) continue;  /* an ended position is not expanded */
+                uint64_t *f = sv_frontier(sv, c);
+                if (!f) return;
+                sv_set_bit(f, w->ci[a]);
+            }
         }
     }
     if (sv->max_positions && sv->positions + sv_sum(sv, offsetof(SvWork, found)) > sv->max_positions)
@@ -686,30 +911,31 @@ static void sv_expand_unit(Sv *sv, SvWork *w, SvUnit *u) {
 static void sv_reach(Sv *sv, const S *start) {
     S s = *start;
     uint64_t i;
-    SvBlock *b = sv_locate(sv, &s, &i);
+    SvBlock *b = sv_locate(sv, NULL, &s, &i);
     if (!b) return;
     sv_set_bit(b->reach, i);
+    b->cur = sv_alloc(sv, (size_t)b->words * 8);
+    if (!b->cur) return;
     sv_set_bit(b->cur, i);
     b->cur_any = 1;
     sv->positions = 1;
     sv->phase = 0;
     for (sv->depth = 0; !sv_failed(sv); sv->depth++) {
-        if (sv_units(sv, 1) || sv->nunits == 0) break;
+        if (sv_units(sv, -1) || sv->nunits == 0) break;
         sv_run(sv, sv_expand_unit);
+        if (sv_failed(sv)) break;  /* positions: those of the plies done (the same each run) */
         sv->positions += sv_sum(sv, offsetof(SvWork, found));
         if (sv->max_positions && sv->positions > sv->max_positions) {
             sv_fail(sv, SV_ERR_POSITIONS, "more than %llu positions are reachable",
                     (unsigned long long)sv->max_positions);
             break;
         }
-        for (int k = 0; k < sv->nblocks; k++) {
+        for (int k = 0; k < sv->nblocks; k++) {  /* the new frontier; the old one let go */
             SvBlock *c = sv->blocks[k];
-            uint64_t *old = c->cur, any = 0;
+            sv_free(sv, c->cur, (size_t)c->words * 8);
             c->cur = c->next;
-            c->next = old;
-            memset(c->next, 0, (size_t)c->words * 8);
-            for (uint64_t wd = 0; wd < c->words && !any; wd++) any = c->cur[wd];
-            c->cur_any = any != 0;
+            c->next = NULL;
+            c->cur_any = c->cur != NULL;
         }
     }
     for (int k = 0; k < sv->nblocks; k++) {  /* the frontiers are done with */
@@ -725,15 +951,9 @@ static void sv_dense_ids(Sv *sv) {
     uint64_t total = 0;
     for (int k = 0; k < sv->nblocks && !sv_failed(sv); k++) {
         SvBlock *b = sv->blocks[k];
-        b->prefix = sv_alloc(sv, (size_t)b->words * 8);
-        if (!b->prefix) return;
+        if (!b->prefix && sv_prefix(sv, b)) return;
         b->base = total;
-        uint64_t run = 0;
-        for (uint64_t wd = 0; wd < b->words; wd++) {
-            b->prefix[wd] = run;
-            run += (uint64_t)__builtin_popcountll(b->reach[wd]);
-        }
-        total += run;
+        total += b->count;
     }
     sv->ndense = total;
     if (total >= UINT32_MAX)
@@ -749,42 +969,37 @@ static int sv_cmp_u32(const void *a, const void *b) {
 /* each reached position's mover, status and distinct children, in the unit's arc buffer */
 static void sv_arcs_unit(Sv *sv, SvWork *w, SvUnit *u) {
     SvBlock *b = u->b;
-    for (uint64_t wd = u->w0; wd < u->w1 && !sv_failed(sv); wd++) {
-        uint64_t x = b->reach[wd];
-        while (x) {
-            uint64_t i = 64 * wd + (uint64_t)__builtin_ctzll(x);
-            x &= x - 1;
-            uint64_t d = sv_dense(b, i);
-            S s;
-            sv_unrank(sv, b, i, &s);
-            w->done++;
-            sv->mover[d] = (uint8_t)s.v[RC_P];
-            int o = rc_outcome(&s);
-            if (o >= 0) {
-                sv->status[d] = sv_end_value(o, s.v[RC_P]);
-                sv->offsets[d + 1] = 0;
-                continue;
-            }
-            int n = sv_children(sv, w, &s);
-            if (n < 0) return;
-            for (int a = 0; a < n; a++) w->kids[a] = (uint32_t)sv_dense(w->cb[a], w->ci[a]);
-            qsort(w->kids, (size_t)n, sizeof *w->kids, sv_cmp_u32);
-            int m = 0;
-            for (int a = 0; a < n; a++)
-                if (m == 0 || w->kids[a] != w->kids[m - 1]) w->kids[m++] = w->kids[a];
-            if (u->narcs + (uint64_t)m > u->cap) {
-                uint64_t cap = u->cap ? 2 * u->cap : 4096;
-                while (cap < u->narcs + (uint64_t)m) cap *= 2;
-                uint32_t *p = realloc(u->arcs, (size_t)cap * sizeof *p);
-                if (!p) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return; }
-                __atomic_add_fetch(&sv->used, (cap - u->cap) * sizeof *p, __ATOMIC_RELAXED);
-                u->arcs = p;
-                u->cap = cap;
-            }
-            memcpy(u->arcs + u->narcs, w->kids, (size_t)m * sizeof *w->kids);
-            u->narcs += (uint64_t)m;
-            sv->offsets[d + 1] = (uint64_t)m;
+    SV_EACH_BIT(b->reach, u->w0, u->w1, i) {
+        uint64_t d = sv_dense(b, i);
+        S s;
+        sv_unrank(sv, b, i, &s);
+        w->done++;
+        sv->mover[d] = (uint8_t)s.v[RC_P];
+        int o = rc_outcome(&s);
+        if (o >= 0) {
+            sv->status[d] = sv_end_value(o, s.v[RC_P]);
+            sv->offsets[d + 1] = 0;
+            continue;
         }
+        int n = sv_children(sv, w, &s);
+        if (n < 0) return;
+        for (int a = 0; a < n; a++) w->kids[a] = (uint32_t)sv_dense(w->cb[a], w->ci[a]);
+        qsort(w->kids, (size_t)n, sizeof *w->kids, sv_cmp_u32);
+        int m = 0;
+        for (int a = 0; a < n; a++)
+            if (m == 0 || w->kids[a] != w->kids[m - 1]) w->kids[m++] = w->kids[a];
+        if (u->narcs + (uint64_t)m > u->cap) {
+            uint64_t cap = u->cap ? 2 * u->cap : 4096;
+            while (cap < u->narcs + (uint64_t)m) cap *= 2;
+            uint32_t *p = realloc(u->arcs, (size_t)cap * sizeof *p);
+            if (!p) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return; }
+            __atomic_add_fetch(&sv->used, (cap - u->cap) * sizeof *p, __ATOMIC_RELAXED);
+            u->arcs = p;
+            u->cap = cap;
+        }
+        memcpy(u->arcs + u->narcs, w->kids, (size_t)m * sizeof *w->kids);
+        u->narcs += (uint64_t)m;
+        sv->offsets[d + 1] = (uint64_t)m;
     }
     if (sv->max_memory && sv->used > sv->max_memory)
         sv_fail(sv, RC_ERR_MEMORY, "the solve would need more than the memory cap (%llu bytes "
@@ -796,7 +1011,7 @@ static void sv_graph(Sv *sv) {
     sv->mover = sv_alloc(sv, n);
     sv->status = sv_alloc(sv, n);
     sv->offsets = sv_alloc(sv, (n + 1) * 8);
-    if (sv_failed(sv) || sv_units(sv, 0)) return;
+    if (sv_failed(sv) || sv_units(sv, -2)) return;
     sv->phase = 1;
     sv_run(sv, sv_arcs_unit);
     if (sv_failed(sv)) return;
@@ -812,6 +1027,160 @@ static void sv_graph(Sv *sv) {
         free(u->arcs);
         u->arcs = NULL;
         u->narcs = u->cap = 0;
+    }
+}
+
+/* ------------------------------------------------------------------ the one-pass solve */
+/* Each block's height (0: no child blocks; else one more than its highest child block);
+   0, or 1 when the blocks' graph has a cycle. */
+static int sv_heights(Sv *sv) {
+    int n = sv->nblocks, done = 0;
+    int *left = calloc((size_t)n + 1, sizeof *left), *start = calloc((size_t)n + 2, sizeof *start);
+    int *parents = NULL, *queue = calloc((size_t)n + 1, sizeof *queue);
+    size_t edges = 0;
+    for (int k = 0; k < n; k++) edges += (size_t)sv->blocks[k]->nkids;
+    parents = calloc(edges + 1, sizeof *parents);
+    if (!left || !start || !parents || !queue) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); goto out; }
+    for (int k = 0; k < n; k++) {
+        SvBlock *b = sv->blocks[k];
+        left[k] = b->nkids;
+        b->height = 0;
+        for (int i = 0; i < b->nkids; i++) start[b->kids[i]->id + 1]++;
+    }
+    for (int k = 0; k < n; k++) start[k + 1] += start[k];
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < sv->blocks[k]->nkids; i++) parents[start[sv->blocks[k]->kids[i]->id]++] = k;
+    for (int k = n; k > 0; k--) start[k] = start[k - 1];
+    start[0] = 0;
+    int head = 0, tail = 0;
+    for (int k = 0; k < n; k++) if (!left[k]) queue[tail++] = k;
+    while (head < tail) {  /* Kahn's order, children first */
+        int c = queue[head++];
+        done++;
+        for (int e = start[c]; e < start[c + 1]; e++) {
+            SvBlock *p = sv->blocks[parents[e]];
+            if (p->height < sv->blocks[c]->height + 1) p->height = sv->blocks[c]->height + 1;
+            if (--left[parents[e]] == 0) queue[tail++] = parents[e];
+        }
+    }
+out:
+    free(left); free(start); free(parents); free(queue);
+    return done < n;
+}
+
+/* a child's value for the player to move in it, and its remoteness */
+static inline uint8_t sv_kid_value(const SvBlock *c, uint64_t i, uint32_t *rem) {
+    if (c->ended) { *rem = 0; return sv_end_value((int)c->key.v[RC_OUT], c->key.v[RC_P]); }
+    uint16_t x = c->val[sv_local(c, i)];
+    *rem = x >> 2;
+    return (uint8_t)(x & 3);
+}
+
+static int sv_cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* how many distinct children (the arcs the retrograde solve would keep); ci is reused */
+static uint64_t sv_distinct(SvWork *w, int n) {
+    uint64_t *k = w->ci;
+    for (int a = 0; a < n; a++) k[a] |= (uint64_t)w->cb[a]->id << 40;
+    if (n > 24) qsort(k, (size_t)n, sizeof *k, sv_cmp_u64);
+    else
+        for (int a = 1; a < n; a++) {
+            uint64_t x = k[a];
+            int j = a;
+            while (j > 0 && k[j - 1] > x) { k[j] = k[j - 1]; j--; }
+            k[j] = x;
+        }
+    uint64_t m = 0;
+    for (int a = 0; a < n; a++) if (a == 0 || k[a] != k[a - 1]) m++;
+    return m;
+}
+
+/* the value of each reached position of a unit from its children's, solved before: the
+   quickest win, else a draw, else the longest loss (what the retrograde levels give) */
+static void sv_solve_unit(Sv *sv, SvWork *w, SvUnit *u) {
+    SvBlock *b = u->b;
+    SV_EACH_BIT(b->reach, u->w0, u->w1, i) {
+        S s;
+        sv_unrank(sv, b, i, &s);
+        w->done++;
+        uint16_t *out = &b->val[sv_local(b, i)];
+        int o = rc_outcome(&s);
+        if (o >= 0) {
+            *out = sv_end_value(o, s.v[RC_P]);
+            w->ends++;
+            if (*out != SV_DRAW && !w->levels) w->levels = 1;
+            continue;
+        }
+        int n = sv_children(sv, w, &s);
+        if (n < 0) return;
+        uint32_t win = UINT32_MAX, lose = 0, r;
+        int draw = 0;
+        for (int a = 0; a < n; a++) {  /* where the values are, all asked of memory at once */
+            SvBlock *c = w->cb[a];
+            w->vp[a] = c->ended ? NULL : &c->val[sv_local(c, w->ci[a])];
+            if (w->vp[a]) __builtin_prefetch(w->vp[a]);
+        }
+        for (int a = 0; a < n; a++) {
+            SvBlock *c = w->cb[a];
+            uint8_t v;
+            if (w->vp[a]) { v = (uint8_t)(*w->vp[a] & 3); r = *w->vp[a] >> 2; }
+            else v = sv_kid_value(c, w->ci[a], &r);
+            if (v == SV_DRAW) draw = 1;
+            else if (!v) { sv_fail(sv, SV_ERR_INDEX, "a child was not solved before its parent"); return; }
+            else if ((v == SV_WIN) == (c->key.v[RC_P] == s.v[RC_P])) { if (r < win) win = r; }
+            else if (r > lose) lose = r;
+        }
+        w->arcs += sv_distinct(w, n);
+        if (win == UINT32_MAX && draw) { *out = SV_DRAW; continue; }
+        uint8_t v = win != UINT32_MAX ? SV_WIN : SV_LOSE;
+        r = (v == SV_WIN ? win : lose) + (n > 0);
+        if (r > SV_MAX_REM) {
+            sv_fail(sv, SV_ERR_INDEX, "a remoteness past %d plies: too long for the one-pass solve",
+                    SV_MAX_REM);
+            return;
+        }
+        *out = (uint16_t)(v | r << 2);
+        if (r + 1 > w->levels) w->levels = r + 1;
+    }
+}
+
+/* the blocks solved by increasing height, each in one pass over its reached positions */
+static void sv_one_pass(Sv *sv) {
+    int top = 0;
+    uint64_t todo = 0;
+    for (int k = 0; k < sv->nblocks && !sv_failed(sv); k++) {
+        SvBlock *b = sv->blocks[k];
+        if (sv_prefix(sv, b)) return;
+        if (b->height > top) top = b->height;
+        if (b->ended) {
+            sv->terminal += b->count;
+            if (sv->levels < 1 && sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) != SV_DRAW)
+                sv->levels = 1;
+        } else {
+            b->val = sv_alloc(sv, (size_t)b->count * 2);
+            todo += b->count;
+        }
+        sv->ndense += b->count;
+    }
+    sv->phase = 2;
+    sv->todo = todo;
+    sv->done_before = 0;
+    sv->one_pass_t0 = sv_now();
+    for (int h = 0; h <= top && !sv_failed(sv); h++) {
+        if (sv_units(sv, h)) return;
+        if (!sv->nunits) continue;
+        sv_run(sv, sv_solve_unit);
+        for (int t = 0; t < sv->threads; t++) {
+            SvWork *w = &sv->work[t];
+            sv->narcs += w->arcs;
+            sv->terminal += w->ends;
+            if ((int)w->levels > sv->levels) sv->levels = (int)w->levels;
+            sv->done_before += w->done;
+            w->arcs = w->ends = w->levels = 0;
+        }
     }
 }
 
@@ -895,7 +1264,8 @@ out:
 
 /* ------------------------------------------------------------------ exports */
 /* A solver for the start state `st` (flat, as rc_flat_apply takes it). `cfg`, int64s:
-   threads, max_memory (0: none), max_positions (0: none), nperm; then per piece type:
+   threads, max_memory (0: none), max_positions (0: none), arcs_only (1: never the
+   one-pass solve), nperm; then per piece type:
    size, level, carrier (-1: none), nplace; then the types in ranking order (carriers
    before riders, wide types first); then per int slot: its shift in a packed key, low,
    high. `perm`: nperm permutations of RC_CELLS cells (cell i -> perm[i]), the identity
@@ -910,6 +1280,7 @@ void *rc_solve_new(const int64_t *cfg, const int32_t *perm, const uint64_t *plac
     if (sv->threads > SV_MAX_THREADS) sv->threads = SV_MAX_THREADS;
     sv->max_memory = (uint64_t)cfg[at++];
     sv->max_positions = (uint64_t)cfg[at++];
+    sv->arcs_only = (int)cfg[at++];
     sv->nperm = (int)cfg[at++];
     for (int t = 0; t < RC_NT; t++) {
         sv->size[t] = (int)cfg[at++];
@@ -938,7 +1309,7 @@ void *rc_solve_new(const int64_t *cfg, const int32_t *perm, const uint64_t *plac
     }
     sv->bn = RC_CELLS;
     for (int t = 0; t < RC_NT; t++) if (sv->nplace[t] > sv->bn) sv->bn = sv->nplace[t];
-    sv->bn += 2;
+    sv->bn += 4;  /* sv_nibbles reads up to RC_CELLS + 3 */
     sv->binom = sv_alloc(sv, (size_t)sv->bn * (size_t)sv->bn * 8);
     if (sv->binom)
         for (int n = 0; n < sv->bn; n++)
@@ -947,6 +1318,7 @@ void *rc_solve_new(const int64_t *cfg, const int32_t *perm, const uint64_t *plac
                                                     sv->binom[(size_t)(n - 1) * sv->bn + k];
                 sv->binom[(size_t)n * sv->bn + k] = v > SV_MAX_BLOCK ? SV_MAX_BLOCK + 1 : v;
             }
+    if (sv->binom) sv_nibbles(sv);
     /* the block table cannot grow (lookups take no lock): a sixteenth of the cap, within
        4,096 to 4 million blocks */
     sv->tcap = (uint64_t)1 << 22;
@@ -967,10 +1339,16 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
     sv->last = sv_now();
     double t0 = sv_now();
     sv_reach(sv, &s);
-    if (!sv_failed(sv)) sv_dense_ids(sv);
-    if (!sv_failed(sv)) sv_graph(sv);
     double t1 = sv_now();
-    if (!sv_failed(sv)) sv_retrograde(sv);
+    if (!sv_failed(sv) && !sv->arcs_only && !sv->cyclic && !sv_heights(sv)) {
+        sv->one_pass = 1;
+        sv_one_pass(sv);
+    } else {
+        if (!sv_failed(sv)) sv_dense_ids(sv);
+        if (!sv_failed(sv)) sv_graph(sv);
+        t1 = sv_now();
+        if (!sv_failed(sv)) sv_retrograde(sv);
+    }
     sv->reach_s = t1 - t0;
     sv->retro_s = sv_now() - t1;
     for (int t = 0; t < SV_MAX_THREADS; t++) {
@@ -978,12 +1356,22 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
         free(sv->work[t].kids);
         free(sv->work[t].cb);
         free(sv->work[t].ci);
+        free(sv->work[t].vp);
+        sv->work[t].vp = NULL;
         sv->work[t].kids = NULL;
         sv->work[t].cb = NULL;
         sv->work[t].ci = NULL;
         sv->work[t].capkids = 0;
     }
     return sv->err;
+}
+
+/* the value code and remoteness of index `i` of `b`, once solved */
+static uint8_t sv_value_at(const Sv *sv, const SvBlock *b, uint64_t i, uint32_t *rem) {
+    if (sv->one_pass) return sv_kid_value(b, i, rem);
+    uint64_t d = sv_dense(b, i);
+    *rem = sv->rem[d];
+    return sv->values[d];
 }
 
 static int sv_cmp_rec(const void *a, const void *b) {
@@ -998,6 +1386,7 @@ int rc_solve_output(void *h, uint64_t *lo, uint64_t *hi, uint8_t *values, uint32
     uint64_t n = sv->ndense;
     SvRec *recs = malloc((size_t)(n ? n : 1) * sizeof *recs);
     if (!recs) return RC_ERR_MEMORY;
+    uint64_t at = 0;
     for (int k = 0; k < sv->nblocks; k++) {
         SvBlock *b = sv->blocks[k];
         for (uint64_t wd = 0; wd < b->words; wd++) {
@@ -1008,8 +1397,9 @@ int rc_solve_output(void *h, uint64_t *lo, uint64_t *hi, uint8_t *values, uint32
                 S s;
                 sv_unrank(sv, b, i, &s);
                 sv_u128 key = sv_pack(sv, &s);
-                uint64_t d = sv_dense(b, i);
-                recs[d] = (SvRec){(uint64_t)key, (uint64_t)(key >> 64), (uint32_t)d};
+                uint32_t r;
+                uint8_t v = sv_value_at(sv, b, i, &r);
+                recs[at++] = (SvRec){(uint64_t)key, (uint64_t)(key >> 64), v | r << 2};
             }
         }
     }
@@ -1017,20 +1407,53 @@ int rc_solve_output(void *h, uint64_t *lo, uint64_t *hi, uint8_t *values, uint32
     for (uint64_t q = 0; q < n; q++) {
         lo[q] = recs[q].lo;
         hi[q] = recs[q].hi;
-        values[q] = sv->values[recs[q].pay];
-        rem[q] = sv->rem[recs[q].pay];
+        values[q] = (uint8_t)(recs[q].pay & 3);
+        rem[q] = recs[q].pay >> 2;
     }
     free(recs);
     return 0;
 }
 
+/* the value code (0: a position the solve did not reach) and remoteness of `st` */
+int rc_solve_lookup(void *h, const uint64_t *st, uint32_t *rem) {
+    Sv *sv = h;
+    S s;
+    st_in(st, &s);
+    sv_canon(sv, &s);
+    int err = sv->err;  /* a position the index cannot hold is only not held */
+    SvKey k;
+    SvBlock *b = NULL;
+    uint64_t i = 0;
+    if (!sv_key_of(sv, &s, &k)) b = sv_find(sv, &k, sv_hash(&k));
+    if (b && sv_rank(sv, b, &s, &i)) b = NULL;
+    sv->err = err;
+    if (!b || !(b->reach[i >> 6] >> (i & 63) & 1)) return 0;
+    return sv_value_at(sv, b, i, rem);
+}
+
+/* how many solved positions are wins, losses and draws for their player to move */
+void rc_solve_counts(void *h, uint64_t *out) {
+    Sv *sv = h;
+    out[0] = out[1] = out[2] = 0;
+    if (!sv->one_pass) {
+        for (uint64_t d = 0; d < sv->ndense; d++) out[sv->values[d] - 1]++;
+        return;
+    }
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        if (b->ended) out[sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) - 1] += b->count;
+        else for (uint64_t d = 0; d < b->count; d++) out[(b->val[d] & 3) - 1]++;
+    }
+}
+
 /* positions, arcs, terminal, retrograde levels, peak bytes, reachability depth, positions
-   found (also when the solve stopped) */
+   found (when the solve stopped: by the plies it finished), whether the one-pass solve ran */
 void rc_solve_stats(void *h, uint64_t *out, double *seconds) {
     Sv *sv = h;
     out[0] = sv->ndense; out[1] = sv->narcs; out[2] = sv->terminal; out[3] = (uint64_t)sv->levels;
     out[4] = sv->peak; out[5] = (uint64_t)sv->depth;
-    out[6] = sv->ndense ? sv->ndense : sv->positions + sv_sum(sv, offsetof(SvWork, found));
+    out[6] = sv->ndense ? sv->ndense : sv->positions;
+    out[7] = (uint64_t)sv->one_pass;
     seconds[0] = sv->reach_s; seconds[1] = sv->retro_s;
 }
 
@@ -1041,10 +1464,12 @@ void rc_solve_free(void *h) {
     if (!sv) return;
     for (int k = 0; k < sv->nblocks; k++) {
         SvBlock *b = sv->blocks[k];
+        if (sv->map) b->reach = NULL, b->val = NULL;  /* they are parts of the mapping */
         sv_free(sv, b->reach, (size_t)b->words * 8);
         sv_free(sv, b->cur, (size_t)b->words * 8);
         sv_free(sv, b->next, (size_t)b->words * 8);
-        sv_free(sv, b->prefix, (size_t)b->words * 8);
+        if (b->prefix) sv_free(sv, b->prefix, sv_prefix_bytes(b));
+        if (b->val) sv_free(sv, b->val, (size_t)b->count * 2);
         sv_free(sv, b, sizeof *b);
     }
     uint64_t n = sv->ndense;
@@ -1059,10 +1484,12 @@ void rc_solve_free(void *h) {
     free(sv->blocks);
     sv_free(sv, sv->table, sv->tcap * sizeof *sv->table);
     sv_free(sv, sv->binom, (size_t)sv->bn * (size_t)sv->bn * 8);
+    if (sv->ntab) sv_free(sv, sv->ntab, (size_t)(RC_CELLS + 3) / 4 * (RC_CELLS + 1) * 16 * sizeof(SvRank));
     for (int t = 0; t < RC_NT; t++) sv_free(sv, sv->place[t], (size_t)(sv->nplace[t] + 1) * sizeof(M));
     sv_free(sv, sv->perm, (size_t)(sv->nperm > 0 ? sv->nperm : 1) * RC_CELLS * sizeof(int32_t));
-    sv_free(sv, sv->ptab, (size_t)(sv->nperm ? sv->nperm : 1) * RC_W * 8 * 256 * sizeof(M));
+    sv_free(sv, sv->ptab, (size_t)(sv->nperm ? sv->nperm : 1) * SV_IMG_BYTES * 256 * sizeof(SvImg));
     sv_free(sv, sv->identity, (size_t)(sv->nperm ? sv->nperm : 1));
+    if (sv->map) munmap(sv->map, sv->map_bytes);
     pthread_mutex_destroy(&sv->lock);
     free(sv);
 }

@@ -20,6 +20,7 @@ from ..commands import UsageError, add_command, emit_json, load_or_report, start
 from ..game import Game, State
 from .proof import proof_value
 from .solver import AUTO, OutOfMemory, Solution, SolveError, parse_size, printable, solve
+from .symmetry import board_symmetries
 
 
 def _setup(args) -> tuple[Game, State]:
@@ -49,9 +50,17 @@ OUT_OF_MEMORY = ("ran out of memory (the machine had less free memory than the c
                  "give a lower --max-memory")
 
 
+def _symmetry(game: Game, state: State, args) -> bool | list:
+    """What --symmetry and --all-symmetries ask of `solve` and `proof_value`."""
+    if args.all_symmetries:
+        return board_symmetries(game, setups=False, start=state)
+    return args.symmetry
+
+
 def _solve(game: Game, state: State, args) -> Solution:
     try:
-        return solve(game, state, symmetry=args.symmetry, max_positions=args.max_positions,
+        return solve(game, state, symmetry=_symmetry(game, state, args),
+                     max_positions=args.max_positions,
                      max_memory=AUTO if args.max_memory is None else args.max_memory,
                      progress=not args.quiet and (args.progress or sys.stderr.isatty()))
     except SolveError as e:
@@ -73,7 +82,7 @@ def cmd_solve_by_proof(game: Game, state: State, args: argparse.Namespace) -> in
     failed = None
     try:
         value, wins, positions = proof_value(
-            game, state, symmetry=args.symmetry, mobility=True,
+            game, state, symmetry=_symmetry(game, state, args), mobility=True,
             progress=not args.quiet and (args.progress or sys.stderr.isatty()), max_positions=args.max_positions,
             max_memory=AUTO if args.max_memory is None else args.max_memory)
     except SolveError as e:
@@ -115,14 +124,17 @@ def cmd_solve(args: argparse.Namespace) -> int:
         except OSError as e:
             raise _fail(args, f"--save: {printable(args.save)}: cannot write "
                               f"({e.strerror or e})") from None
+        except SolveError as e:
+            raise _fail(args, f"--save: {e}") from None
     if args.json:
         emit_json({"value": value, "remoteness": remoteness, "positions": len(sol), "best": best})
         return 0
     st = sol.stats
     print(f"{game.title}: {_describe(game, state, value, remoteness)}")
-    sym = f", {st.symmetries} symmetries" if args.symmetry else ""
+    sym = f", {st.symmetries} symmetries" if args.symmetry or args.all_symmetries else ""
     print(f"positions: {len(sol):,}{sym}; {seconds:.2f} s "
-          f"(enumerate {st.enumerate_seconds:.2f} s, retrograde {st.retrograde_seconds:.2f} s; "
+          f"(enumerate {st.enumerate_seconds:.2f} s, "
+          f"{'one pass' if st.one_pass else 'retrograde'} {st.retrograde_seconds:.2f} s; "
           f"{len(sol) / seconds:,.0f} positions/s)")
     counts = sol.counts()
     print(f"values: {counts['win']:,} win, {counts['lose']:,} lose, {counts['draw']:,} draw "
@@ -205,6 +217,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--symmetry", action="store_true",
                    help="store one position per class of board symmetries (same results)")
+    p.add_argument("--all-symmetries", action="store_true",
+                   help="as --symmetry, with the board symmetries that move the setup too "
+                        "(fewer positions; the same values)")
     p.add_argument("--max-positions", type=_positive_count, default=None, metavar="N",
                    help="give up past N reachable positions (with --proof: N positions in "
                         "the proof tables; default: no limit)")

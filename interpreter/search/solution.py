@@ -49,6 +49,7 @@ class SolveStats:
     enumerate_seconds: float
     retrograde_seconds: float
     levels: int
+    one_pass: bool = False  # the native solver's one-pass solve (no arcs) gave the values
 
     @property
     def seconds(self) -> float:

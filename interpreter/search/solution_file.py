@@ -14,6 +14,15 @@ A solution file is plain binary, little-endian:
     N * 4     remoteness, unsigned 32-bit (0 for draws)
     32 bytes  SHA-256 of every byte before it
 
+Format 4 is the native solver's index, for solves too large to sort into keys (past
+`native.solve.COPY_LIMIT` positions): magic b"RCSOLVE4", the header length and the
+header as above (key_bytes and codec still describe the game's state layout; one more
+field, byte_order), spaces padding the header so that the body starts at a multiple of 8
+bytes, then the body `interpreter/native/solution_index.c` describes (the blocks, their
+bitsets and 2-byte values, in the machine's byte order), then the SHA-256 of every byte
+before it. The body is mapped, not read, and looked up in C, so reading a file of this
+format needs the native back-end (a C compiler).
+
 The columns are a `Solution`'s own, as a solve leaves them in memory: the value codes and
 the 32-bit remoteness array are defined here for both.
 
@@ -49,6 +58,7 @@ WIN, LOSE, DRAW = 1, 2, 3  # the value codes, for the player to move
 VALUE_NAMES = {WIN: "win", LOSE: "lose", DRAW: "draw"}
 MAGIC_STEM = b"RCSOLVE"
 FORMAT = 3
+INDEX_FORMAT = 4  # the native solver's index (see the docstring)
 # Earlier formats, and why they are no longer read (a file of one asks for a new solve).
 OLD_FORMATS = {1: "has no checksum", 2: "packs its positions otherwise"}
 MAGIC = MAGIC_STEM + str(FORMAT).encode("ascii")
@@ -89,20 +99,25 @@ def fingerprint(game: Game) -> str:
     return h.hexdigest()
 
 
-def write_solution(solution: Solution, path: str) -> None:
-    """Write `solution` to `path` in the format of this module's docstring."""
-    header = {
-        "format": FORMAT,
+def _header(solution: Solution, version: int, perms: list[Perm]) -> dict:
+    """The header fields of a file of format `version` (see the docstring)."""
+    return {
+        "format": version,
         "title": solution.game.title,
         "players": solution.game.players,
         "fingerprint": solution.fingerprint or fingerprint(solution.game),
         "root": solution.game.state_to_text(solution.root),
-        "positions": len(solution.values),
+        "positions": len(solution),
         "key_bytes": solution.codec.key_bytes,
         "codec": solution.codec.describe(),
-        "symmetries": [list(p) for p in (solution.canon.perms if solution.canon else [])],
+        "symmetries": [list(p) for p in perms],
         "seconds": round(solution.stats.seconds, 3) if solution.stats else None,
     }
+
+
+def write_solution(solution: Solution, path: str) -> None:
+    """Write `solution` to `path` in the format of this module's docstring."""
+    header = _header(solution, FORMAT, solution.canon.perms if solution.canon else [])
     blob = json.dumps(header).encode("utf-8")
     kb = solution.codec.key_bytes
     if kb == 8 and isinstance(solution.keys, array):
@@ -115,6 +130,26 @@ def write_solution(solution: Solution, path: str) -> None:
                      bytes(solution.values), _little(solution.remoteness)):
             digest.update(part)
             f.write(part)
+        f.write(digest.digest())
+
+
+def write_index(solution: Solution, path: str, body: Callable[[str], None]) -> None:
+    """Write a solution of format 4: the header here, then `body(path)` appends the native
+    index, then the checksum of the whole."""
+    header = _header(solution, INDEX_FORMAT, getattr(solution, "perms", []))
+    header["byte_order"] = sys.byteorder
+    blob = json.dumps(header).encode("utf-8")
+    blob += b" " * (-(12 + len(blob)) % 8)  # the body starts 8-byte aligned, for mapping
+    with open(path, "wb") as f:
+        f.write(MAGIC_STEM + str(INDEX_FORMAT).encode("ascii"))
+        f.write(len(blob).to_bytes(4, "little"))
+        f.write(blob)
+    body(path)
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 24), b""):
+            digest.update(chunk)
+    with open(path, "ab") as f:
         f.write(digest.digest())
 
 
@@ -155,10 +190,15 @@ def _read(f: BinaryIO, size: int, path: str, game: Game, cls: type[Solution]) ->
     hlen = _check_magic(head, size, bad)
     blob = f.read(hlen)
     header = _parse_header(blob, bad)
+    if header["format"] != int(head[7:8]):
+        raise bad(f"header field 'format' says {header['format']}, its first bytes "
+                  f"{head[7:8].decode()}")
     codec = Codec(game)
     _check_game(header, game, codec, bad)
     perms = _check_symmetries(header["symmetries"], codec.cells, bad)
     root = _check_root(header["root"], game, bad)
+    if header["format"] == INDEX_FORMAT:
+        return _read_index(f, size, 12 + hlen, header, perms, root, game, bad)
     n, kb = header["positions"], header["key_bytes"]
     expected = 12 + hlen + n * (kb + 5) + CHECKSUM_BYTES
     if size < expected:
@@ -184,19 +224,52 @@ def _read(f: BinaryIO, size: int, path: str, game: Game, cls: type[Solution]) ->
     return sol
 
 
+def _read_index(f: BinaryIO, size: int, start: int, header: dict, perms: list[Perm],
+                root: State, game: Game, bad: Bad) -> Solution:
+    """A solution of format 4, its checksum checked here and its body in C."""
+    if header.get("byte_order") != sys.byteorder:
+        raise bad(f"written on a machine of another byte order "
+                  f"({_shown(header.get('byte_order'))}; this one is {sys.byteorder})")
+    if start % 8 or size < start + 8 + CHECKSUM_BYTES:
+        raise bad(f"truncated: {size:,} bytes, too short for its header")
+    digest = hashlib.sha256()
+    f.seek(0)
+    left = size - CHECKSUM_BYTES
+    while left:
+        chunk = f.read(min(left, 1 << 24))
+        if not chunk:
+            raise bad("truncated or changed while being read")
+        digest.update(chunk)
+        left -= len(chunk)
+    if digest.digest() != f.read(CHECKSUM_BYTES + 1):
+        raise bad("checksum mismatch: the file is damaged or was edited")
+    from ..native.solve import open_index  # noqa: PLC0415 - C only for this format
+    try:
+        sol = open_index(game, f.name, start, size - CHECKSUM_BYTES - start, perms, root,
+                         header["fingerprint"])
+    except ValueError as e:
+        raise bad(str(e)) from None
+    if len(sol) != header["positions"]:
+        raise bad(f"holds {len(sol):,} positions where its header announces "
+                  f"{header['positions']:,}")
+    if root not in sol:
+        raise bad("its start position (header field 'root') is not among its positions")
+    return sol
+
+
 def _check_magic(head: bytes, size: int, bad: Bad) -> int:
     """The header length, once the magic, the format version and the length are sound."""
     if head[:7] != MAGIC_STEM or len(head) < 8:
         raise bad("not a rulecraft solution file")
     version = head[7:8]
-    if version != MAGIC[7:]:
+    if version not in (MAGIC[7:], str(INDEX_FORMAT).encode("ascii")):
         if version.isdigit() and int(version) in OLD_FORMATS:
             raise bad(f"solution format {version.decode()}, from an earlier rulecraft, "
                       f"{OLD_FORMATS[int(version)]} and is no longer read: solve the game "
                       f"again (rulecraft solve FILE --save PATH)")
-        if version.isdigit() and version > MAGIC[7:]:
+        if version.isdigit() and int(version) > INDEX_FORMAT:
             raise bad(f"solution format {version.decode()} is newer than this rulecraft "
-                      f"reads ({FORMAT})")
+                      f"reads ({FORMAT} and {INDEX_FORMAT})")
         raise bad("not a rulecraft solution file")
     if len(head) < 12:
         raise bad(f"truncated: {size:,} bytes, too short for a solution file")
@@ -266,7 +339,7 @@ def _is_int(v: object) -> bool:
 
 
 _HEADER_FIELDS: dict = {
-    "format": (lambda v: _is_int(v) and v == FORMAT, str(FORMAT)),
+    "format": (lambda v: _is_int(v) and v in (FORMAT, INDEX_FORMAT), f"{FORMAT} or {INDEX_FORMAT}"),
     "title": (lambda v: isinstance(v, str), "a string"),
     "players": (lambda v: isinstance(v, list) and bool(v) and all(isinstance(p, str) for p in v),
                 "a list of player names"),
@@ -313,7 +386,8 @@ def _parse_header(blob: bytes, bad: Bad) -> dict:
         if not check(header[name]):
             raise bad(f"header field '{name}' must be {wanted}, found {_shown(header[name])}")
     for name in header:
-        if name not in _HEADER_FIELDS:
+        if name not in _HEADER_FIELDS and not (name == "byte_order"
+                                               and header["format"] == INDEX_FORMAT):
             raise bad(f"unknown header field {_shown(name)}")
     return header
 

@@ -104,8 +104,11 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
         from ..native.solve import NativeSolveUnsupported, solve_native  # noqa: PLC0415
         try:
             sol = solve_native(game, start, perms, prog, max_positions, max_memory)
-        except NativeSolveUnsupported:
-            pass  # solved in Python below (which also gives a rule's error its exact message)
+        except NativeSolveUnsupported as e:
+            # solved in Python below (which also gives a rule's error its exact message)
+            if e.notice:
+                print(f"rulecraft: solving in Python, as the native solver cannot: {e}",
+                      file=stream if stream is not None else sys.stderr)
         else:
             prog.done()
             return sol
