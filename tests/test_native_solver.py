@@ -344,3 +344,37 @@ def test_the_portable_bit_packing_solves_the_same(monkeypatch):
     assert (slow_game.native.path != fast_game.native.path) == had_bmi2  # built without it
     slow = _native(slow_game, perms=board_symmetries(Game(rs), setups=False))
     same_solution(fast, slow)
+
+
+def _with_header(data: bytes, pad: bool = True, **changes) -> bytes:
+    """A format-4 file with its header changed (and its checksum made right again)."""
+    import hashlib
+    hlen = int.from_bytes(data[8:12], "little")
+    header = json.loads(data[12:12 + hlen])
+    header.update(changes)
+    blob = json.dumps(header).encode()
+    if pad:
+        blob += b" " * (-(12 + len(blob)) % 8)
+    body = data[:8] + len(blob).to_bytes(4, "little") + blob + _body(data)
+    return body + hashlib.sha256(body).digest()
+
+
+def test_an_index_file_whose_header_is_wrong_is_refused(tmp_path):
+    g, path, data = _index_file(tmp_path)
+    other = "big" if sys.byteorder == "little" else "little"
+    assert _reread(g, path, _with_header(data, byte_order=other)) == \
+        f'written on a machine of another byte order ("{other}"; this one is {sys.byteorder})'
+    assert _reread(g, path, _with_header(data, positions=33777)) == \
+        "holds 33,776 positions where its header announces 33,777"
+    unpadded = _with_header(data, pad=False, title="Three Musketeers on 4 x 3!")
+    if (12 + int.from_bytes(unpadded[8:12], "little")) % 8:
+        assert _reread(g, path, unpadded) == "damaged: its index does not start at a multiple of 8 bytes"
+    elsewhere = g.state_to_text(g.initial_state()).replace("Moo", "oMo", 1)
+    assert _reread(g, path, _with_header(data, root=elsewhere)) == \
+        "its start position (header field 'root') is not among its positions"
+    # the sorted-keys format has no byte order
+    three = str(tmp_path / "three.sol")
+    _native(g).save(three)
+    raw = open(three, "rb").read()
+    assert _reread(g, three, _with_header(raw, byte_order=sys.byteorder)) == \
+        'unknown header field "byte_order"'

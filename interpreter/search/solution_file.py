@@ -230,7 +230,9 @@ def _read_index(f: BinaryIO, size: int, start: int, header: dict, perms: list[Pe
     if header.get("byte_order") != sys.byteorder:
         raise bad(f"written on a machine of another byte order "
                   f"({_shown(header.get('byte_order'))}; this one is {sys.byteorder})")
-    if start % 8 or size < start + 8 + CHECKSUM_BYTES:
+    if start % 8:
+        raise bad("damaged: its index does not start at a multiple of 8 bytes")
+    if size < start + 8 + CHECKSUM_BYTES:
         raise bad(f"truncated: {size:,} bytes, too short for its header")
     digest = hashlib.sha256()
     f.seek(0)
