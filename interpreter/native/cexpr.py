@@ -35,6 +35,7 @@ class CCtx:
     path: str = "m_zero()"
     single: bool = False  # here and from are single cells (table lookups work on them)
     adj_path: dict | None = None  # directions -> the local kept as adjacent(path) grows
+    hoisted: dict | None = None  # id of a subexpression -> the local computed before the loop
 
 
 class CExpr:
@@ -93,6 +94,8 @@ class CExpr:
     def expr(self, e: ir.Expr, cx: CCtx) -> str:
         """Source of `e` as a C expression."""
         s = cx.s
+        if cx.hoisted and id(e) in cx.hoisted:
+            return cx.hoisted[id(e)]
         if isinstance(e, ir.Num):
             return f"((int64_t){int(e.value)})"
         if isinstance(e, ir.Player):

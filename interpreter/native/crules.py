@@ -8,6 +8,7 @@ the same order as its Python, so both back-ends list the same plies in the same 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 from rulecraft.dsl import ir
@@ -20,6 +21,30 @@ from ..pyrules import closer_targets, path_adjacencies
 from ..pysource import Sink
 from . import capply
 from .cexpr import CCtx, CExpr
+
+
+# what a ply's candidates of one piece differ by (the rest: the state, the piece's cell)
+_PER_CANDIDATE = (Word.HERE, Word.PATH, Word.CAPTURED, Word.STUCK)
+
+
+def per_piece_parts(ply: ir.Ply) -> list[ir.Expr]:
+    """The largest subexpressions of the removals that are sets of cells computed from the
+    state and `from` alone, beyond a plain read: the same for every candidate of a piece."""
+    if getattr(ply.motion, "chained", False):
+        return []  # a chain's hops move `from` along
+    out: list[ir.Expr] = []
+
+    def visit(e: ir.Expr) -> None:
+        plain = isinstance(e, (ir.Ref, ir.Cells, ir.Pieces, ir.Num, ir.Player, ir.VarRead))
+        if e.type is ir.Type.CELLS and not plain and not ir.mentions(e, *_PER_CANDIDATE):
+            out.append(e)
+            return
+        for child in ir.children(e):
+            visit(child)
+
+    for e in ply.removals():
+        visit(e)
+    return out
 
 
 class CRuleGen:
@@ -45,11 +70,21 @@ class CRuleGen:
         self.projected = closer_targets(c, ply) if mod.projects else None
         self.where = c.expr(ply.where, self.cx) if ply.where is not None and self.projected is None \
             else None
-        removals = [c.expr(e, self.cx) for e in ply.removals()]
-        self.removal = None
-        for r in removals:
-            self.removal = r if self.removal is None else f"m_or({self.removal}, {r})"
+        self.removal = self._union(ply.removals(), self.cx)
+        # the parts of the removals the candidates of one piece share, computed once a piece
+        self.per_piece = per_piece_parts(ply) if mod.from_a_cell and not mod.from_per_candidate \
+            else []
+        names = {id(e): f"pp{i}" for i, e in enumerate(self.per_piece)}
+        self.hoisted_removal = self._union(ply.removals(), replace(self.cx, hoisted=names))
+        self.in_piece = False
         self.sink = Sink.LIST
+
+    def _union(self, exprs: list[ir.Expr], cx: CCtx) -> str | None:
+        out = None
+        for e in exprs:
+            r = self.c.expr(e, cx)
+            out = r if out is None else f"m_or({out}, {r})"
+        return out
 
     # ------------------------------------------------------------ pieces of a generator
     def line(self, indent: int, text: str) -> None:
@@ -81,7 +116,8 @@ class CRuleGen:
         """`act(...)`'s arguments: the rule, up to three fields, the removed cells."""
         items = [str(self.code)] + [f.strip() for f in fields.split(",") if f.strip()]
         items += ["0"] * (4 - len(items))
-        return ", ".join(items + [self.removal or "m_zero()"])
+        removal = self.hoisted_removal if self.in_piece else self.removal
+        return ", ".join(items + [removal or "m_zero()"])
 
     def found(self, indent: int, fields: str) -> None:
         self.out.ply(indent, self.payload(fields))
@@ -107,8 +143,12 @@ class CRuleGen:
         self.out.bits(2, "pieces", "c")
         self.line(3, "M frm = m_bit(c);")
         self.target(1, 3)
+        for i, e in enumerate(self.per_piece):
+            self.line(3, f"M pp{i} = {self.c.expr(e, self.cx)}; (void)pp{i};")
+        self.in_piece = True
 
     def end_piece(self) -> None:
+        self.in_piece = False
         self.out.close(2)
         self.out.close(1)
 
