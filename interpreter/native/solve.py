@@ -1,6 +1,8 @@
 """The exact solver in C (solver.c): the configuration it takes, its run, its result as a
 `Solution` like the Python solver's (search/solver.py), with the same positions, values and
-remoteness.
+remoteness. Past `COPY_LIMIT` positions the result stays in C: a `NativeSolution` answers
+from the solver's tables and saves them as a solution file of format 4, which
+`open_index` maps back (solution_index.c).
 
 What the index cannot hold (more than one piece of a type covering several cells, a key
 wider than 128 bits, a wide type standing on another), and any error the rules raise,
