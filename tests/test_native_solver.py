@@ -378,3 +378,42 @@ def test_an_index_file_whose_header_is_wrong_is_refused(tmp_path):
     raw = open(three, "rb").read()
     assert _reread(g, three, _with_header(raw, byte_order=sys.byteorder)) == \
         'unknown header field "byte_order"'
+
+
+def test_index_files_with_forged_block_headers_are_refused_or_sound(tmp_path):
+    # every word of the block headers (key, words, count) set to edge values, the checksum
+    # made right again: the C checks each block before a lookup reads it (no crash)
+    import hashlib
+    import random
+    import struct
+    g, path, data = _index_file(tmp_path)
+    lib, nt = g.native, len(g.ruleset.types)
+    key_bytes = 8 * (nt + lib.ni + (lib.nc - nt + 1) * lib.words)
+    body = _body(data)
+    start = len(data) - 32 - len(body)
+    heads, at = [], 8
+    for _ in range(struct.unpack_from("<Q", body, 0)[0]):
+        heads.append(at)
+        ended = struct.unpack_from("<q", body, at + 8 * (nt + lib.ni - 1))[0] >= 0
+        words, count = struct.unpack_from("<QQ", body, at + key_bytes)
+        at += key_bytes + 16 + 8 * words + (0 if ended else count * 2 + (-(count * 2) % 8))
+    assert at == len(body)
+    rng = random.Random(7)
+    outcomes = set()
+    for _ in range(120):
+        forged = bytearray(body)
+        value = rng.choice([0, 1, -1, 2, 25, 1 << 31, 1 << 40, (1 << 63) - 1, -(1 << 63)])
+        struct.pack_into("<q", forged, rng.choice(heads) + 8 * rng.randrange(key_bytes // 8 + 2), value)
+        whole = data[:start] + bytes(forged)
+        with open(path, "wb") as f:
+            f.write(whole + hashlib.sha256(whole).digest())
+        try:
+            sol = Solution.load(path, g)
+        except ValueError as e:
+            assert ": damaged: " in str(e) or "positions where its header announces" in str(e) \
+                or "start position" in str(e), str(e)
+            outcomes.add("refused")
+        else:
+            sol.counts()
+            outcomes.add("loaded")
+    assert "refused" in outcomes
