@@ -30,8 +30,6 @@ _PER_CANDIDATE = (Word.HERE, Word.PATH, Word.CAPTURED, Word.STUCK)
 def per_piece_parts(ply: ir.Ply) -> list[ir.Expr]:
     """The largest subexpressions of the removals that are sets of cells computed from the
     state and `from` alone, beyond a plain read: the same for every candidate of a piece."""
-    if getattr(ply.motion, "chained", False):
-        return []  # a chain's hops move `from` along
     out: list[ir.Expr] = []
 
     def visit(e: ir.Expr) -> None:
@@ -71,9 +69,9 @@ class CRuleGen:
         self.where = c.expr(ply.where, self.cx) if ply.where is not None and self.projected is None \
             else None
         self.removal = self._union(ply.removals(), self.cx)
-        # the parts of the removals the candidates of one piece share, computed once a piece
-        self.per_piece = per_piece_parts(ply) if mod.from_a_cell and not mod.from_per_candidate \
-            else []
+        # the parts of the removals the candidates of one piece share: computed once a piece
+        # in `each_piece`, where `frm` is the piece's cell (other loops keep them per candidate)
+        self.per_piece = per_piece_parts(ply)
         names = {id(e): f"pp{i}" for i, e in enumerate(self.per_piece)}
         self.hoisted_removal = self._union(ply.removals(), replace(self.cx, hoisted=names))
         self.in_piece = False

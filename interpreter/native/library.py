@@ -33,7 +33,8 @@ class NativeLibrary:
         gen = generate_c(rs)
         self.source = gen.source
         self.path = build(gen.source)
-        lib = ctypes.CDLL(str(self.path))
+        # use_errno: ctypes.get_errno then says why a solution file could not be written
+        lib = ctypes.CDLL(str(self.path), use_errno=True)
         info = (ctypes.c_int64 * 6)()
         lib.rc_info(info)
         self.cells, self.words, self.nc, self.ni = info[0], info[1], info[2], info[3]

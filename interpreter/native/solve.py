@@ -214,7 +214,7 @@ class NativeSolution(Solution):
                 err = ctypes.get_errno()
                 raise OSError(err, os.strerror(err) if err else "write failed", p)
 
-        write_index(self, path, body)
+        write_index(self, path, self.perms, body)
 
 
 def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm], root: State,

@@ -1420,12 +1420,13 @@ int rc_solve_lookup(void *h, const uint64_t *st, uint32_t *rem) {
     S s;
     st_in(st, &s);
     sv_canon(sv, &s);
-    int err = sv->err;  /* a position the index cannot hold is only not held */
+    int err = sv->err;  /* a position the index cannot hold is only not held: no error kept */
     SvKey k;
     SvBlock *b = NULL;
     uint64_t i = 0;
     if (!sv_key_of(sv, &s, &k)) b = sv_find(sv, &k, sv_hash(&k));
     if (b && sv_rank(sv, b, &s, &i)) b = NULL;
+    if (!err) sv->msg[0] = 0;
     sv->err = err;
     if (!b || !(b->reach[i >> 6] >> (i & 63) & 1)) return 0;
     return sv_value_at(sv, b, i, rem);

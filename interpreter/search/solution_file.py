@@ -133,10 +133,11 @@ def write_solution(solution: Solution, path: str) -> None:
         f.write(digest.digest())
 
 
-def write_index(solution: Solution, path: str, body: Callable[[str], None]) -> None:
-    """Write a solution of format 4: the header here, then `body(path)` appends the native
-    index, then the checksum of the whole."""
-    header = _header(solution, INDEX_FORMAT, getattr(solution, "perms", []))
+def write_index(solution: Solution, path: str, perms: list[Perm],
+                body: Callable[[str], None]) -> None:
+    """Write a solution of format 4 (its positions canonical under `perms`): the header
+    here, then `body(path)` appends the native index, then the checksum of the whole."""
+    header = _header(solution, INDEX_FORMAT, perms)
     header["byte_order"] = sys.byteorder
     blob = json.dumps(header).encode("utf-8")
     blob += b" " * (-(12 + len(blob)) % 8)  # the body starts 8-byte aligned, for mapping
