@@ -202,14 +202,14 @@ def _c_segments(g: CRuleGen, rays, removal: str, per_cell: bool, adj_path: dict)
     if motion.limit is not None:
         line(4, "if (++n > limit) break;")
     line(4, "M here = m_bit(d);")
-    line(4, "if (m_any(m_and(here, occ))) break;")
+    line(4, "if (m_has(occ, d)) break;")
     if per_cell:
         line(4, f"M tgt = {g.plain_expr(g.ply.onto, 'sc')};")
     if all(g.opponents_only(e) for e in g.ply.removals()):
         line(4, f"M rem = {removal};")
     else:
         line(4, f"M rem = m_andn(m_and({removal}, occ), frm);")
-    line(4, "if ((m_any(rem) || last < 0) && m_any(m_and(here, tgt))) {")
+    line(4, "if ((m_any(rem) || last < 0) && m_has(tgt, d)) {")
     line(5, "M both = m_or(removed, rem);")
     line(5, "int f = chainset_add(&rc_found_set, d, both, 0, 0);")
     line(5, "if (f < 0) return f;")

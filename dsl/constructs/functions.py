@@ -117,7 +117,8 @@ def emit_c(c, e: ir.Call, cx) -> str:
         if _is(what, ir.Word.PATH) and cx.adj_path is not None and dirs in cx.adj_path:
             return cx.adj_path[dirs]
         if (_is(what, ir.Word.HERE) or _is(what, ir.Word.FROM)) and cx.single:
-            return f"{c.adj(dirs)}[m_cell({c.expr(what, cx)})]"
+            here = _is(what, ir.Word.HERE) and cx.here_cell
+            return f"{c.adj(dirs)}[{cx.here_cell if here else f'm_cell({c.expr(what, cx)})'}]"
         return f"rc_adjacent({c.expr(what, cx)}, {c.adj(dirs)})"
     if e.func == "closer":
         a, b, t = (c.expr(x, cx) for x in args)

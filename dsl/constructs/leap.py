@@ -69,7 +69,7 @@ def emit_c_moves(g: CRuleGen) -> None:
     g.line(4, "int d = line[1];")
     g.line(4, "M here = m_bit(d);")
     if g.tgt_level < 2:
-        g.line(4, "if (!m_any(m_and(here, tgt))) continue;")
+        g.line(4, "if (!m_has(tgt, d)) continue;")
     g.candidate(4, "t, c, d")
     g.line(3, "}")
     g.end_piece()

@@ -198,7 +198,7 @@ def emit_c_moves(g: CRuleGen) -> None:
         g.line(5, "if (n * pdd[di] >= bound) break;")
     g.line(5, "M here = m_bit(d);")
     g.target(2, 5)
-    test = "m_any(m_and(here, tgt))" + (" && m_any(m_and(here, base))" if g.riders else "") \
+    test = "m_has(tgt, d)" + (" && m_has(base, d)" if g.riders else "") \
         + (f" && n >= {least}" if least > 1 else "") + (" && !m_has(seen, d)" if dedupe else "") \
         + (f" && ({g.where})" if g.where else "")
     g.line(5, f"if ({test}) {{")
@@ -206,7 +206,7 @@ def emit_c_moves(g: CRuleGen) -> None:
         g.line(6, "seen = m_or(seen, here);")
     g.found(6, "t, c, d")
     g.line(5, "}")
-    g.line(5, "if (m_any(m_and(here, occ))) break;")
+    g.line(5, "if (m_has(occ, d)) break;")
     g.line(5, "path = m_or(path, here);")
     for key, var in (g.adj_path or {}).items():
         g.line(5, f"{var} = m_or({var}, {g.c.adj(key)}[d]);")
@@ -224,8 +224,7 @@ def _c_projection(g: CRuleGen, dirs: list[str]) -> None:
     g.line(1, f"const int64_t pdy[] = {{{', '.join(str(dy) for _, dy in vectors)}}};")
     g.line(1, f"const int64_t pdd[] = {{{', '.join(map(str, norms))}}};")
     g.line(1, f"int64_t best[{len(dirs)}];")
-    g.line(1, f"for (int di = 0; di < {len(dirs)}; di++) "
-              "best[di] = rc_maxdot(targets, LATTICE, pdx[di], pdy[di]);")
+    g.line(1, f"rc_maxdots(targets, LATTICE, pdx, pdy, {len(dirs)}, best);")
 
 
 def emit_c_apply(g: CRuleGen) -> None:

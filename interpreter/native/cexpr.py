@@ -34,6 +34,7 @@ class CCtx:
     next_is_mover: bool = True
     path: str = "m_zero()"
     single: bool = False  # here and from are single cells (table lookups work on them)
+    here_cell: str | None = None  # the int local naming here's cell, where there is one
     adj_path: dict | None = None  # directions -> the local kept as adjacent(path) grows
     hoisted: dict | None = None  # id of a subexpression -> the local computed before the loop
 

@@ -64,7 +64,9 @@ class CRuleGen:
         single = not self.multi and mod.from_a_cell
         self.adj_path = {k: f"adjp{i}" for i, k in enumerate(path_adjacencies(ply))} \
             if mod.path_grows else None
-        self.cx = CCtx("s", p, here="here", frm="frm", path="path", single=single, adj_path=self.adj_path)
+        # every single-cell motion's candidate loop names here's cell `d` (`M here = m_bit(d)`)
+        self.cx = CCtx("s", p, here="here", frm="frm", path="path", single=single, adj_path=self.adj_path,
+                       here_cell="d" if single else None)
         self.projected = closer_targets(c, ply) if mod.projects else None
         self.where = c.expr(ply.where, self.cx) if ply.where is not None and self.projected is None \
             else None

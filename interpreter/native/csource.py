@@ -83,7 +83,9 @@ class CSource:
         off = [0]
         for r in rows:
             off.append(off[-1] + len(r))
-        flat = self.int_table(key + ("flat",), [c for r in rows for c in r], prefix)
+        # two zeros after the last row: a read one or two past a row that its length check
+        # guards stays in the table, where gcc's bounds warning (an error here) looks for it
+        flat = self.int_table(key + ("flat",), [c for r in rows for c in r] + [0, 0], prefix)
         return flat, self.int_table(key + ("off",), off, prefix)
 
     def ragged_masks(self, key: tuple, rows: list[list[int]], prefix: str) -> tuple[str, str]:

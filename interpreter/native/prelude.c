@@ -12,39 +12,42 @@ typedef struct { M c[RC_NC]; int64_t v[RC_NI]; } S;
 typedef struct { int32_t r; int32_t x[3]; M rem; } A;
 typedef struct { A *a; int n, cap; } Buf;
 
+/* the word loops unrolled, so that a mask of a few words lives in registers */
+#define RC_UNROLL _Pragma("GCC unroll 8")
+
 #define RC_ERR_RANGE (-2)
 #define RC_ERR_CHAIN (-3)
 #define RC_ERR_MEMORY (-4)
 
 static inline M m_zero(void) { M r; memset(&r, 0, sizeof r); return r; }
 static inline M m_bit(int i) { M r = m_zero(); r.w[i >> 6] = (uint64_t)1 << (i & 63); return r; }
-static inline M m_and(M a, M b) { for (int i = 0; i < RC_W; i++) a.w[i] &= b.w[i]; return a; }
-static inline M m_or(M a, M b) { for (int i = 0; i < RC_W; i++) a.w[i] |= b.w[i]; return a; }
-static inline M m_andn(M a, M b) { for (int i = 0; i < RC_W; i++) a.w[i] &= ~b.w[i]; return a; }
-static inline M m_xor(M a, M b) { for (int i = 0; i < RC_W; i++) a.w[i] ^= b.w[i]; return a; }
-static inline int m_any(M a) { uint64_t x = 0; for (int i = 0; i < RC_W; i++) x |= a.w[i]; return x != 0; }
-static inline int m_eq(M a, M b) { for (int i = 0; i < RC_W; i++) if (a.w[i] != b.w[i]) return 0; return 1; }
-static inline int m_pop(M a) { int n = 0; for (int i = 0; i < RC_W; i++) n += __builtin_popcountll(a.w[i]); return n; }
+static inline M m_and(M a, M b) { RC_UNROLL for (int i = 0; i < RC_W; i++) a.w[i] &= b.w[i]; return a; }
+static inline M m_or(M a, M b) { RC_UNROLL for (int i = 0; i < RC_W; i++) a.w[i] |= b.w[i]; return a; }
+static inline M m_andn(M a, M b) { RC_UNROLL for (int i = 0; i < RC_W; i++) a.w[i] &= ~b.w[i]; return a; }
+static inline M m_xor(M a, M b) { RC_UNROLL for (int i = 0; i < RC_W; i++) a.w[i] ^= b.w[i]; return a; }
+static inline int m_any(M a) { uint64_t x = 0; RC_UNROLL for (int i = 0; i < RC_W; i++) x |= a.w[i]; return x != 0; }
+static inline int m_eq(M a, M b) { RC_UNROLL for (int i = 0; i < RC_W; i++) if (a.w[i] != b.w[i]) return 0; return 1; }
+static inline int m_pop(M a) { int n = 0; RC_UNROLL for (int i = 0; i < RC_W; i++) n += __builtin_popcountll(a.w[i]); return n; }
 static inline int m_has(M a, int c) { return (int)((a.w[c >> 6] >> (c & 63)) & 1); }
 static inline int m_low(M a) {
-    for (int i = 0; i < RC_W; i++) if (a.w[i]) return 64 * i + __builtin_ctzll(a.w[i]);
+    RC_UNROLL for (int i = 0; i < RC_W; i++) if (a.w[i]) return 64 * i + __builtin_ctzll(a.w[i]);
     return -1;
 }
 static inline int m_high(M a) {
-    for (int i = RC_W - 1; i >= 0; i--) if (a.w[i]) return 64 * i + 63 - __builtin_clzll(a.w[i]);
+    RC_UNROLL for (int i = RC_W - 1; i >= 0; i--) if (a.w[i]) return 64 * i + 63 - __builtin_clzll(a.w[i]);
     return -1;
 }
 /* the cell a one-cell mask names (the highest of several; the last cell for none, as the
    Python back-end's `mask.bit_length() - 1` indexes its tables) */
 static inline int m_cell(M a) { int c = m_high(a); return c < 0 ? RC_CELLS - 1 : c; }
 static inline int m_poplow(M *a) {
-    for (int i = 0; i < RC_W; i++)
+    RC_UNROLL for (int i = 0; i < RC_W; i++)
         if (a->w[i]) { int c = 64 * i + __builtin_ctzll(a->w[i]); a->w[i] &= a->w[i] - 1; return c; }
     return -1;
 }
 /* a < b as the numbers the masks are (the order the Python back-end sorts pieces in) */
 static inline int m_less(M a, M b) {
-    for (int i = RC_W - 1; i >= 0; i--) if (a.w[i] != b.w[i]) return a.w[i] < b.w[i];
+    RC_UNROLL for (int i = RC_W - 1; i >= 0; i--) if (a.w[i] != b.w[i]) return a.w[i] < b.w[i];
     return 0;
 }
 /* the cells of `inner` all in `outer`, and some: the language's `in` */
@@ -112,16 +115,20 @@ static __attribute__((unused)) int rc_closer(M a, M b, M targets, const int32_t 
     return 0;
 }
 
-/* the largest projection of the cells of `targets` on (dx, dy), on the lattice; very low
-   for none (pyruntime._maxdot) */
-static __attribute__((unused)) int64_t rc_maxdot(M targets, const int32_t (*lat)[2], int64_t dx, int64_t dy) {
-    int64_t best = -((int64_t)1 << 62);
+/* the largest projection of the cells of `targets` on each of the `n` directions (dx[i],
+   dy[i]), on the lattice, into best[i]; very low for none (pyruntime._maxdot). One pass
+   over the targets for every direction: a direction's loop alone would walk them n times. */
+static __attribute__((unused)) void rc_maxdots(M targets, const int32_t (*lat)[2], const int64_t *dx,
+                                               const int64_t *dy, int n, int64_t *best) {
+    for (int i = 0; i < n; i++) best[i] = -((int64_t)1 << 62);
     while (m_any(targets)) {
         int e = m_poplow(&targets);
-        int64_t v = lat[e][0] * dx + lat[e][1] * dy;
-        if (v > best) best = v;
+        int64_t x = lat[e][0], y = lat[e][1];
+        for (int i = 0; i < n; i++) {
+            int64_t v = x * dx[i] + y * dy[i];
+            if (v > best[i]) best[i] = v;
+        }
     }
-    return best;
 }
 
 /* ---- chained slides: a depth-first search over (cell, removed so far, last direction,
@@ -166,7 +173,7 @@ static __attribute__((unused)) int chainset_grow(ChainSet *set) {
 static int chainset_add(ChainSet *set, int c, M removed, int last, int len) {
     uint64_t h = (uint64_t)(c + 1) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(last + 2) * 0xC2B2AE3D27D4EB4FULL
                  ^ (uint64_t)len * 0x165667B19E3779F9ULL;
-    for (int i = 0; i < RC_W; i++) h = (h ^ removed.w[i]) * 0xFF51AFD7ED558CCDULL;
+    RC_UNROLL for (int i = 0; i < RC_W; i++) h = (h ^ removed.w[i]) * 0xFF51AFD7ED558CCDULL;
     h ^= h >> 29;
     for (uint32_t k = (uint32_t)h & set->mask;; k = (k + 1) & set->mask) {
         ChainKey *e = &set->keys[k];
