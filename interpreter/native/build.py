@@ -52,11 +52,16 @@ def cache_dir() -> Path:
     return Path(base) / "rulecraft" / "native"
 
 
+# /proc/cpuinfo's name of an instruction set -> gcc's flag for it
+CPU_FLAGS = {"popcnt": "-mpopcnt", "bmi1": "-mbmi", "bmi2": "-mbmi2", "abm": "-mlzcnt"}
+
+
 @functools.cache
 def cpu_flags() -> tuple[str, ...]:
-    """`-mpopcnt` and `-mbmi2` on an x86-64 processor that has the instructions (else a
-    popcount is a call into libgcc, and the solver packs cells bit by bit); part of the
-    cache key, so a machine without them builds its own."""
+    """The bit-manipulation instruction sets an x86-64 processor lists (CPU_FLAGS): else
+    a popcount is a call into libgcc, the solver packs cells bit by bit, and the lowest
+    bit is found with the slower `bsf`. Part of the cache key, so a machine without them
+    builds its own."""
     if platform.machine() not in ("x86_64", "AMD64"):
         return ()
     try:
@@ -64,7 +69,7 @@ def cpu_flags() -> tuple[str, ...]:
             flags = next((line.split() for line in f if line.startswith("flags")), [])
     except OSError:
         return ()
-    return tuple(f"-m{name}" for name in ("popcnt", "bmi2") if name in flags)
+    return tuple(flag for name, flag in CPU_FLAGS.items() if name in flags)
 
 
 def build(source: str) -> Path:
