@@ -129,3 +129,27 @@ def json_error(args: argparse.Namespace, message: str, errors: list[str] | None 
     """With --json, a command that stops on an error still prints one object."""
     if getattr(args, "json", False) and not _emitted[0]:
         emit_json({"error": message} if errors is None else {"error": message, "errors": errors})
+
+
+# ------------------------------------------------------------------ pictures
+
+def write_picture(svg: str, output: str | None) -> None:
+    """Write an SVG picture to `output` (PNG for a .png name), or to stdout for None."""
+    if output is None:
+        sys.stdout.write(svg)
+        return
+    if output.lower().endswith(".png"):
+        try:
+            import cairosvg
+        except ImportError:
+            raise UsageError("writing PNG needs cairosvg (pip install 'rulecraft[png]'); "
+                             "or write .svg") from None
+        except OSError as e:  # cairosvg is there, the cairo library it loads is not
+            raise UsageError(f"writing PNG needs the cairo library ({e}); or write .svg") from None
+        cairosvg.svg2png(bytestring=svg.encode(), write_to=output)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(svg)
+    except OSError as e:
+        raise UsageError(f"cannot write {output}: {e.strerror}") from None

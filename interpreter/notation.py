@@ -447,6 +447,10 @@ class Notation:
                                                       for i, p in enumerate(self.players)))
             else:
                 parts.append(f"{v.name} {state[base]}")
+        for t, slot in game.layout.reserve_offsets.items():
+            pt = self.ruleset.types[t]
+            owner = "" if pt.owner is None else self.players[pt.owner] + " "
+            parts.append(f"{owner}{pt.kind}s in reserve {state[slot]}")
         if game.is_terminal(state):
             w = game.winner(state)
             parts.append("draw" if w is None else f"{self.players[w]} wins")

@@ -11,8 +11,8 @@ import sys
 from typing import TextIO
 
 from .commands import OK, PLAYERS, UsageError, add_command, load_or_report, start_state
-from .describe import outcome_of
-from .game import Game, State
+from .game import Action, Game, State
+from .records import record_game, result_text, write_record
 from .search.agents import Agent, QuitGame, make_player
 from .search.solver import SolveError
 
@@ -36,6 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--max-plies", type=int, default=10_000, metavar="N",
                    help="stop the game after N plies (default 10000)")
     p.add_argument("--position", metavar="TEXT", help="a position's text (default: the setup)")
+    p.add_argument("--record", metavar="FILE",
+                   help="write the game's record to FILE at the end (see `rulecraft replay`)")
     p.set_defaults(func=cmd_play)
 
 
@@ -55,8 +57,9 @@ def _players(game: Game, args: argparse.Namespace) -> list[Agent]:
 def cmd_play(args: argparse.Namespace) -> int:
     """Play until the game ends, a person quits or --max-plies; then the summary."""
     game = load_or_report(args.file)
-    state = start_state(game, args.position)
+    state = start = start_state(game, args.position)
     agents = _players(game, args)
+    actions: list[Action] = []
     humans = [spec.strip() == "human" for spec in args.players.split(",")]
     out = sys.stdout
     moves: list[str] = []
@@ -67,33 +70,60 @@ def cmd_play(args: argparse.Namespace) -> int:
             legal = game.legal_actions(state)
             out.write("legal: " + ", ".join(game.action_to_text(state, a) for a in legal) + "\n")
             try:
-                action = agents[mover](state)
+                action = _think(agents[mover], state, game.players[mover], not humans[mover])
             except (SolveError, ValueError) as e:  # a perfect player's solve past its caps
                 raise UsageError(f"--players: {e}") from None
             text = game.action_to_text(state, action)
             if not humans[mover]:  # a person's ply is on the screen already
                 out.write(f"{game.players[mover]} plays {text}\n")
             moves.append(f"{game.players[mover]} {text}")
+            actions.append(action)
             state = game.apply_unchecked(state, action)
     except QuitGame:
         out.write("\nstopped.\n")
     except KeyboardInterrupt:  # the position so far, then the usual exit code
         out.write("\ninterrupted.\n")
         _game_summary(game, state, moves, out)
+        _record(game, args, start, actions)
         raise
     else:
         if not game.is_terminal(state):
             out.write(f"\nstopped after {len(moves)} plies (--max-plies {args.max_plies}).\n")
     _game_summary(game, state, moves, out)
+    _record(game, args, start, actions)
     return OK
+
+
+def _think(agent: Agent, state: State, name: str, machine: bool) -> Action:
+    """The agent's ply; on a terminal, `NAME is thinking...` shown (on stderr) meanwhile."""
+    shown = machine and sys.stderr.isatty()
+    if shown:
+        sys.stderr.write(f"{name} is thinking...")
+        sys.stderr.flush()
+    try:
+        return agent(state)
+    finally:
+        if shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def _record(game: Game, args: argparse.Namespace, start: State, actions: list[Action]) -> None:
+    """With --record, the game's record written to its file."""
+    if args.record is None:
+        return
+    rec = record_game(game, args.file, [p.strip() for p in args.players.split(",")], start, actions)
+    try:
+        write_record(rec, args.record)
+    except OSError as e:
+        raise UsageError(f"--record: cannot write {args.record}: {e.strerror}") from None
+    print(f"record written to {args.record}")
 
 
 def _game_summary(game: Game, state: State, moves: list[str], out: TextIO) -> None:
     """The end of `play`: the final board, its text, the result and the plies made."""
     out.write("\n" + game.render(state) + "\n")
     out.write(f"position: {game.state_to_text(state)}\n")
-    outcome = outcome_of(game, state)
-    out.write("result: " + ("game going on" if outcome is None else
-                            "draw" if outcome == "draw" else f"{outcome} wins") + "\n")
+    out.write(f"result: {result_text(game, state)}\n")
     out.write("moves:" + "".join(f"\n  {i}. {m}" for i, m in enumerate(moves, 1)) + "\n"
               if moves else "moves: none\n")

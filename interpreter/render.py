@@ -7,6 +7,7 @@ from typing import Callable, Sequence
 from rulecraft.dsl.board import LINK, Board
 from rulecraft.dsl.ir import PieceType
 
+HEX_ROWS = "    (rows count from the north; columns are half a cell apart)"
 LATTICE_MAX_SIDE = 6  # larger hexagons are drawn as dots only, to stay readable
 
 
@@ -53,6 +54,16 @@ def _square(board: Board, symbol_at) -> list[str]:
     return lines
 
 
+def _column_letters(board: Board, at) -> str:
+    """A line of the hexagon's column letters, each at `at(lattice x)` characters in."""
+    chars: list[str] = []
+    for c in (c for row in board.rows for c in row):
+        pos, letters = at(board.lattice[c][0]), board.names[c].rstrip("0123456789")
+        chars.extend(" " * (pos + len(letters) - len(chars)))
+        chars[pos:pos + len(letters)] = letters
+    return "".join(chars).rstrip()
+
+
 def _hex_dots(board: Board, symbol_at) -> list[str]:
     lines = []
     for r, row in enumerate(board.rows, start=1):
@@ -60,7 +71,8 @@ def _hex_dots(board: Board, symbol_at) -> list[str]:
         for c in row:
             chars[board.lattice[c][0]] = symbol_at(c)
         lines.append(f"{r:>3} " + "".join(chars).rstrip())
-    return lines
+    letters = _column_letters(board, lambda x: 4 + x)
+    return [letters] + lines + [letters, HEX_ROWS]
 
 
 def _hex_lattice(board: Board, symbol_at) -> list[str]:
@@ -100,7 +112,8 @@ def _hex_lattice(board: Board, symbol_at) -> list[str]:
     for i, line in enumerate(grid):
         prefix = labels[i // 2] if i % 2 == 0 else "    "
         out.append((prefix + "".join(line)).rstrip())
-    return out
+    letters = _column_letters(board, lambda x: 4 + 2 * x + 1)
+    return [letters] + out + [letters, HEX_ROWS]
 
 
 def _with_goals(board: Board, body: list[str], symbol_at) -> list[str]:
