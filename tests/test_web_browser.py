@@ -1,0 +1,235 @@
+"""The page of `rulecraft serve` in a real browser: headless Chromium (the system's,
+/usr/bin/chromium, driven by Playwright) against the real server (Uvicorn in a thread, on
+a free port). Skipped, saying why, without Chromium, Playwright or the `web` extra.
+
+Run as a script, it takes the screenshots of docs/WEB.md instead:
+    .venv/bin/python tests/test_web_browser.py docs/images
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import threading
+import time
+
+import pytest
+
+CHROMIUM = os.environ.get("RULECRAFT_CHROMIUM", "/usr/bin/chromium")
+
+
+def why_not() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    missing = [m for m in ("starlette", "uvicorn") if importlib.util.find_spec(m) is None]
+    if missing:
+        return f"no {', '.join(missing)} (pip install 'rulecraft[web]')"
+    if importlib.util.find_spec("playwright") is None:
+        return "no Playwright (pip install 'rulecraft[browser]')"
+    if not os.access(CHROMIUM, os.X_OK):
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+class LiveServer:
+    """The web application served by Uvicorn in a thread, on a free port of 127.0.0.1."""
+
+    def __init__(self) -> None:
+        import uvicorn
+
+        from rulecraft.interpreter.web.app import listening_socket, make_app, url_of
+
+        sock = listening_socket("127.0.0.1", 0)
+        self.url = url_of(sock)
+        self.server = uvicorn.Server(uvicorn.Config(make_app(workers=2), log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
+        self.thread.start()
+        while not self.server.started:  # the workers start first: a second or two
+            if not self.thread.is_alive():
+                raise RuntimeError("the server stopped while starting")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+
+
+@pytest.fixture(scope="module")
+def server():
+    reason = why_not()
+    if reason:
+        pytest.skip(reason)
+    live = LiveServer()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        try:
+            b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        except Exception as e:  # noqa: BLE001 - a browser that does not start: say why
+            pytest.skip(f"Chromium at {CHROMIUM} does not start: {str(e).splitlines()[0]}")
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, accept_downloads=True)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(15_000)
+    yield pg
+    context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+def open_page(page, server, ruleset: str, sides: tuple[str, ...] = ()) -> None:
+    """The page with a bundled ruleset loaded, and who plays each side set."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{server.url}#{ruleset}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    for k, side in enumerate(sides):
+        page.select_option(f"#side-{k}", side)
+
+
+def click_cell(page, name: str) -> None:
+    """A click in the middle of a cell of the board, as a person clicks (on the piece
+    there, if any)."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("body")).to_have_attribute("data-busy", "false")  # the last click answered
+    box = page.locator(f'#board .cell[data-cell="{name}"]').bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def moves(page) -> list[str]:
+    return page.locator("#moves li").all_inner_texts()
+
+
+def test_tic_tac_toe_against_the_machine_with_undo(page, server):
+    from playwright.sync_api import expect
+
+    open_page(page, server, "tic-tac-toe")  # X: human, O: random
+    expect(page.locator("#status")).to_have_text("X to move")
+    expect(page.locator("#legal button")).to_have_count(9)
+    click_cell(page, "b2")
+    expect(page.locator("#moves li")).to_have_count(2)  # the machine replied
+    expect(page.locator("#status")).to_have_text("X to move")
+    first, reply = moves(page)
+    assert first == "X b2" and reply.startswith("O ") and reply != "O b2"
+    expect(page.locator('#board .piece[data-cell="b2"]')).to_have_count(1)
+    expect(page.locator(f'#board .piece[data-cell="{reply[2:]}"]')).to_have_count(1)
+    expect(page.locator("#legal button")).to_have_count(7)
+    page.click("#undo")  # back to before the person's ply
+    expect(page.locator("#moves li")).to_have_count(0)
+    expect(page.locator("#board .piece")).to_have_count(0)
+    expect(page.locator("#legal button")).to_have_count(9)
+    with page.expect_download() as download:
+        page.click("#download")
+    assert download.value.suggested_filename == "tic-tac-toe.record"
+    assert "Players: human, random\nResult: game going on\n" in open(download.value.path()).read()
+
+
+def test_three_musketeers_a_piece_its_targets_and_a_capture(page, server):
+    from playwright.sync_api import expect
+
+    open_page(page, server, "three-musketeers", ("human", "human"))
+    expect(page.locator("#status")).to_have_text("Musketeers to move")
+    click_cell(page, "c3")
+    expect(page.locator("#board .target")).to_have_count(4)
+    targets = sorted(page.locator("#board .target").evaluate_all("els => els.map(e => e.dataset.cell)"))
+    assert targets == ["b3", "c2", "c4", "d3"]
+    click_cell(page, "c4")  # a capture
+    expect(page.locator("#status")).to_have_text("Enemy to move")
+    assert moves(page) == ["Musketeers c3xc4"]
+    click_cell(page, "c2")
+    click_cell(page, "c3")
+    expect(page.locator("#moves li")).to_have_count(2)
+    assert moves(page)[1] == "Enemy c2-c3"
+    click_cell(page, "a2")  # no ply of the Musketeers starts or ends there
+    expect(page.locator("#message")).to_have_text("no legal ply from or to a2")
+    page.click("#undo")  # two people: one ply back
+    expect(page.locator("#moves li")).to_have_count(1)
+    expect(page.locator("#status")).to_have_text("Enemy to move")
+
+
+def test_plies_that_share_their_cells_are_chosen_by_notation(page, server):
+    from playwright.sync_api import expect
+
+    open_page(page, server, "3-spot", ("human", "human"))
+    click_cell(page, "c1")  # the white piece, on c1 and c2
+    click_cell(page, "c3")  # two of its placements cover c3
+    expect(page.locator("#chooser")).to_be_visible()
+    choices = page.locator("#chooser-plies button")
+    expect(choices).to_have_text(["c1+c2-c2+c3", "c1+c2-b3+c3"])
+    choices.nth(1).click()
+    expect(page.locator("#moves li")).to_have_count(1)
+    assert moves(page) == ["Blue c1+c2-b3+c3"]
+    expect(page.locator("#chooser")).to_be_hidden()
+
+
+def test_an_error_typed_is_shown_then_the_fixed_variant_is_played(page, server):
+    from playwright.sync_api import expect
+
+    open_page(page, server, "tic-tac-toe", ("human", "human"))
+    original = page.input_value("#source")
+    page.fill("#source", original.replace("onto empty", "onto emptyy"))
+    entry = page.locator("#diagnostics li")
+    expect(entry).to_have_count(1)
+    expect(entry.locator(".diagnostic")).to_have_text("11:32: unknown name 'emptyy'")
+    expect(entry.locator(".hint")).to_have_text("hint: did you mean 'empty'?")
+    expect(page.locator("#check-status")).to_have_text("1 error: fix it to play")
+    expect(page.locator("#gutter .err")).to_have_text(["11"])
+    expect(page.locator("#backdrop mark")).to_have_text("emptyy")
+    entry.click()  # selects the error's span in the editor
+    selected = page.eval_on_selector("#source", "t => t.value.slice(t.selectionStart, t.selectionEnd)")
+    assert selected == "emptyy"
+    # Fixed as a variant: a mark may also go onto the opponent's.
+    page.fill("#source", original.replace("onto empty", "onto empty | opponent's mark"))
+    expect(page.locator("#check-status")).to_have_text("ok: Tic-tac-toe")
+    expect(page.locator("#diagnostics li")).to_have_count(0)
+    click_cell(page, "b2")
+    expect(page.locator("#status")).to_have_text("O to move")
+    expect(page.locator("#legal button", has_text="b2")).to_have_count(1)  # not offered before
+    click_cell(page, "b2")
+    expect(page.locator("#moves li")).to_have_count(2)
+    assert moves(page) == ["X b2", "O b2"]
+
+
+def screenshots(folder: str) -> None:
+    """docs/images/web-*.png: the page playing, and the page showing an error."""
+    from playwright.sync_api import expect, sync_playwright
+
+    live = LiveServer()
+    try:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+            pg = b.new_page(viewport={"width": 1280, "height": 760})
+            open_page(pg, live, "three-musketeers", ("human", "random"))
+            click_cell(pg, "c3")
+            click_cell(pg, "c4")
+            expect(pg.locator("#moves li")).to_have_count(2)
+            click_cell(pg, "e5")
+            expect(pg.locator("#board .target")).to_have_count(2)
+            pg.screenshot(path=os.path.join(folder, "web-play.png"))
+            pg = b.new_page(viewport={"width": 1280, "height": 760})
+            open_page(pg, live, "tic-tac-toe")
+            text = pg.input_value("#source")
+            pg.fill("#source", text.replace("onto empty", "onto emptyy").replace("line(3,", "line(3"))
+            expect(pg.locator("#diagnostics li")).to_have_count(2)
+            pg.locator("#diagnostics li").first.click()
+            pg.screenshot(path=os.path.join(folder, "web-errors.png"))
+            b.close()
+    finally:
+        live.stop()
+
+
+if __name__ == "__main__":
+    screenshots(sys.argv[1] if len(sys.argv) > 1 else "docs/images")
