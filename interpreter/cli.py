@@ -19,7 +19,7 @@ from rulecraft.dsl.dump import dump
 from rulecraft.dsl.diagnostics import RulesetError, printable
 from rulecraft.dsl.load import bundled_names, load
 
-from . import completion, play_cli, scenarios_cli
+from . import balance_cli, completion, lsp_cli, play_cli, render_cli, replay_cli, scenarios_cli, web_cli
 from .analysis import PerftBudgetError, perft, random_playouts
 from .commands import (OK, RULESET_ERROR, USAGE, UsageError, add_command, command_started, make_game,
                        emit_json, errors_reported, files_under, json_error, load_or_report,
@@ -33,12 +33,12 @@ from .progress import Meter
 from .search import cli as search_cli
 
 # The modules that add subcommands, each with `register(subparsers)`, in the help's order.
-COMMAND_MODULES = (play_cli, scenarios_cli, search_cli)
+COMMAND_MODULES = (play_cli, replay_cli, render_cli, scenarios_cli, search_cli, balance_cli, lsp_cli, web_cli)
 
 # Bounds of the numeric options: (least, most). Beyond them a run could not end in a
 # useful time, or the value is a typing slip; each is refused with exit 2.
 LIMITS = {"depth": (0, 100), "games": (1, 10**9), "max_plies": (1, 10**9), "max_nodes": (1, 10**12),
-          "seed": (0, 2**64 - 1)}
+          "seed": (0, 2**64 - 1), "jobs": (1, 1024), "early_budget": (0, 10**6)}
 
 
 # ------------------------------------------------------------------ commands

@@ -404,7 +404,8 @@ def test_the_help_in_docs_cli_is_the_programs(monkeypatch, capsys):
     section = doc[doc.index("## Help of every command"):]
     blocks = re.findall(r"```console\n\$ rulecraft (.*?)--help\n(.*?)```", section, re.S)
     assert [name.strip() for name, _ in blocks] == ["", "check", "compile", "info", "perft", "random",
-                                                    "play", "test", "solve", "analyze", "completion"]
+                                                    "play", "replay", "render", "test", "solve", "analyze", "balance",
+                                                    "lsp", "serve", "completion"]
     for name, shown in blocks:
         with pytest.raises(SystemExit):
             cli.main(name.split() + ["--help"])

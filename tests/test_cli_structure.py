@@ -14,8 +14,10 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = {"rulecraft": "rulecraft", "grammar": "rulecraft.grammar", "dsl": "rulecraft.dsl",
             "interpreter": "rulecraft.interpreter", "rulesets": "rulecraft.rulesets"}
 MAIN_CLI = "rulecraft.interpreter.cli"
-SUB_CLIS = ["rulecraft.interpreter.play_cli", "rulecraft.interpreter.scenarios_cli",
-            "rulecraft.interpreter.search.cli"]
+SUB_CLIS = ["rulecraft.interpreter.play_cli", "rulecraft.interpreter.replay_cli",
+            "rulecraft.interpreter.render_cli", "rulecraft.interpreter.scenarios_cli",
+            "rulecraft.interpreter.search.cli", "rulecraft.interpreter.balance_cli",
+            "rulecraft.interpreter.lsp_cli", "rulecraft.interpreter.web_cli"]
 
 
 def modules() -> dict[str, str]:
@@ -77,8 +79,11 @@ def test_the_main_cli_imports_each_sub_cli_at_the_top():
     assert "importlib" not in found  # no registration by import strings
 
 
-# Imported by a command when it runs, not at every start (yaml and the scenario runner).
-LAZY = {"rulecraft.interpreter.scenarios", "rulecraft.interpreter.scenarios.run_files"}
+# Imported by a command when it runs, not at every start (yaml and the scenario runner;
+# the language server, which needs the optional pygls).
+LAZY = {"rulecraft.interpreter.scenarios", "rulecraft.interpreter.scenarios.run_files",
+        "rulecraft.interpreter.lsp.server", "rulecraft.interpreter.lsp.server.serve",
+        "rulecraft.interpreter.web.app", "rulecraft.interpreter.web.app.serve"}
 
 
 def test_the_sub_clis_import_no_other_cli_and_only_their_runners_inside_functions():

@@ -167,7 +167,7 @@ def parse_transcript(block: Block) -> list[Command]:
         cmd = lines[i][2:]
         while cmd.endswith("\\") and i + 1 < len(lines):
             i += 1
-            cmd = cmd[:-1] + "\n" + lines[i]
+            cmd = cmd + "\n" + lines[i]  # the shell joins a backslash-newline
         i += 1
         out: list[str] = []
         while i < len(lines) and not lines[i].startswith("$ "):
@@ -340,7 +340,7 @@ def test_parsing_a_transcript():
     block = Block("x.md", 10, "console", ["$ printf 'a\\n' \\", "  > f", "$ false", "[1]", "$ cat f", "a", ""])
     cmds = parse_transcript(block)
     assert [(c.line, c.text, c.expected, c.exit_code) for c in cmds] == [
-        (11, "printf 'a\\n' \n  > f", [], None), (13, "false", [], 1), (15, "cat f", ["a"], None)]
+        (11, "printf 'a\\n' \\\n  > f", [], None), (13, "false", [], 1), (15, "cat f", ["a"], None)]
 
 
 # ------------------------------------------------------------------ Python examples
