@@ -80,6 +80,11 @@ def geometry(board: Board, style: str | None = None) -> Geometry:
     return Geometry(style, centers, UNIT / 2, round(width, 2), round(height, 2))
 
 
+def _attr(text: str) -> str:
+    """`text` as an attribute value between double quotes."""
+    return escape(text, {'"': "&quot;"})
+
+
 def _polygon(center: tuple[float, float], radius: float, sides: int, turn: float) -> str:
     x, y = center
     points = [(x + radius * math.cos(turn + 2 * math.pi * k / sides),
@@ -105,7 +110,7 @@ def _board_layer(game: Game, geo: Geometry) -> list[str]:
     cells = []
     for c in range(board.size):
         shape = "goal" if c in board.goals else "cell"
-        cells.append(_cell_shape(geo, c, f'class="{shape}" data-cell="{escape(board.names[c])}" '
+        cells.append(_cell_shape(geo, c, f'class="{shape}" data-cell="{_attr(board.names[c])}" '
                                          f'fill="{tint.get(c, BOARD_FILL)}" stroke="{LINE_INK}" '
                                          'stroke-width="1"'))
     edges = []
@@ -190,8 +195,8 @@ def _pieces_layer(game: Game, geo: Geometry, state: State) -> list[str]:
                                    f'stroke-linecap="round"/>')
         for c in cells:
             x, y = geo.centers[c]
-            name = escape(board.names[c])
-            kind = escape(pt.kind)
+            name = _attr(board.names[c])
+            kind = _attr(pt.kind)
             if t in carriers:
                 out.append(f'<rect class="piece carrier" data-cell="{name}" data-kind="{kind}" '
                            f'x="{x - r * 0.85:.2f}" y="{y - r * 0.85:.2f}" width="{r * 1.7:.2f}" '
@@ -213,7 +218,7 @@ def _marks(geo: Geometry, names: list[str], cells: Iterable[int], css: str, colo
     for c in sorted(set(cells)):
         x, y = geo.centers[c]
         dash = ' stroke-dasharray="3,3"' if dotted else ""
-        out.append(f'<circle class="{css}" data-cell="{escape(names[c])}" cx="{x:.2f}" cy="{y:.2f}" '
+        out.append(f'<circle class="{css}" data-cell="{_attr(names[c])}" cx="{x:.2f}" cy="{y:.2f}" '
                    f'r="{geo.radius * 0.9:.2f}" fill="none" stroke="{colour}" stroke-width="3"{dash}/>')
     return out
 

@@ -135,3 +135,15 @@ def test_png_through_cairosvg(tmp_path):
     out = tmp_path / "t.png"
     assert cli.main(["render", "force-3", "-o", str(out)]) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_text_from_the_ruleset_is_escaped(write_game):
+    from rulecraft.interpreter import load_game
+
+    path = write_game('game "<b>&\'q\'</b>"\nboard square 2 x 1\nplayers A, B\n'
+                      'piece man: owner each, symbol "<"/"&"\nsetup man of A: a1\nsetup man of B: b1\n'
+                      'ply go: move own man step onto empty\n')
+    game = load_game(path)
+    root = parsed(position_svg(game))
+    assert root.find(SVG + "title").text.startswith("<b>&'q'</b>: ")
+    assert sorted(e.text for e in group(root, "pieces") if e.tag == SVG + "text") == ["&", "<"]
