@@ -61,15 +61,11 @@ typedef unsigned __int128 sv_u128;
 #define SV_IMG_BYTES 4
 typedef uint32_t SvImg;
 typedef uint32_t SvRank;            /* a part of a colex rank: C(32, 16) fits 32 bits */
-#define SV_CHUNK 8                  /* cells a rank table looks up at once: 136 KB of tables */
 #else
 #define SV_IMG_BYTES (RC_W * 8)
 typedef M SvImg;
 typedef uint64_t SvRank;
-#define SV_CHUNK 4                  /* 64-bit parts: byte tables would take 1 MB */
 #endif
-#define SV_CHUNKS ((RC_CELLS + SV_CHUNK - 1) / SV_CHUNK)
-#define SV_NTAB ((size_t)SV_CHUNKS * (RC_CELLS + 1) << SV_CHUNK)
 
 typedef struct {  /* what a block is: no padding (memcmp compares it) */
     int64_t cnt[RC_NT];
@@ -264,15 +260,15 @@ static inline uint64_t sv_pdep(uint64_t x, uint64_t u) {
 }
 
 /* the colex rank of the cells of `m` (all in `u`) among the cells of `u`: a table lookup
-   per SV_CHUNK cells of `u` (sv_nibbles) */
+   per 4 cells of `u` (sv_nibbles) */
 static uint64_t sv_colex(const Sv *sv, M m, M u) {
     uint64_t x = sv_pext(m.w[0], u.w[0]), r = 0;
     const SvRank *t = sv->ntab;
-    int chunks = x ? (64 - __builtin_clzll(x) + SV_CHUNK - 1) / SV_CHUNK : 0;
-    for (int j = 0; j < chunks; j++) {  /* independent lookups: the loads overlap */
-        unsigned part = (unsigned)(x >> (SV_CHUNK * j) & ((1u << SV_CHUNK) - 1));
-        int c = __builtin_popcountll(x & ((((uint64_t)1) << (SV_CHUNK * j)) - 1));
-        r += t[(((size_t)j * (RC_CELLS + 1) + (size_t)c) << SV_CHUNK) + part];
+    int nibbles = x ? (64 - __builtin_clzll(x) + 3) / 4 : 0;
+    for (int j = 0; j < nibbles; j++) {  /* independent lookups: the loads overlap */
+        unsigned nib = (unsigned)(x >> (4 * j) & 15);
+        int c = __builtin_popcountll(x & ((((uint64_t)1) << (4 * j)) - 1));
+        r += t[((size_t)j * (RC_CELLS + 1) + (size_t)c) * 16 + nib];
     }
     return r;
 }
@@ -338,19 +334,20 @@ static M sv_uncolex(const Sv *sv, uint64_t r, int k, int n, M u) {
 }
 #endif
 
-/* one-word boards: for each SV_CHUNK packed cells j, each count c of cells chosen below
-   them and each pattern of those cells, what the pattern adds to a colex rank */
+/* one-word boards: for each 4 packed cells j, each count c of cells chosen below them and
+   each nibble, what the nibble's cells add to a colex rank */
 static void sv_nibbles(Sv *sv) {
 #if RC_W == 1
-    sv->ntab = sv_alloc(sv, SV_NTAB * sizeof(SvRank));
+    size_t n = (size_t)(RC_CELLS + 3) / 4 * (RC_CELLS + 1) * 16;
+    sv->ntab = sv_alloc(sv, n * sizeof(SvRank));
     if (!sv->ntab) return;
-    for (int j = 0; j < SV_CHUNKS; j++)
+    for (int j = 0; j < (RC_CELLS + 3) / 4; j++)
         for (int c = 0; c <= RC_CELLS; c++)
-            for (int part = 0; part < 1 << SV_CHUNK; part++) {
+            for (int nib = 0; nib < 16; nib++) {
                 uint64_t v = 0;
-                for (int b = 0, t = 0; b < SV_CHUNK; b++)
-                    if (part >> b & 1) v += sv_c(sv, SV_CHUNK * j + b, c + ++t);
-                sv->ntab[(((size_t)j * (RC_CELLS + 1) + (size_t)c) << SV_CHUNK) + (size_t)part] = (SvRank)v;
+                for (int b = 0, t = 0; b < 4; b++)
+                    if (nib >> b & 1) v += sv_c(sv, 4 * j + b, c + ++t);
+                sv->ntab[((size_t)j * (RC_CELLS + 1) + (size_t)c) * 16 + (size_t)nib] = (SvRank)v;
             }
 #else
     (void)sv;
@@ -1488,7 +1485,7 @@ void rc_solve_free(void *h) {
     free(sv->blocks);
     sv_free(sv, sv->table, sv->tcap * sizeof *sv->table);
     sv_free(sv, sv->binom, (size_t)sv->bn * (size_t)sv->bn * 8);
-    if (sv->ntab) sv_free(sv, sv->ntab, SV_NTAB * sizeof(SvRank));
+    if (sv->ntab) sv_free(sv, sv->ntab, (size_t)(RC_CELLS + 3) / 4 * (RC_CELLS + 1) * 16 * sizeof(SvRank));
     for (int t = 0; t < RC_NT; t++) sv_free(sv, sv->place[t], (size_t)(sv->nplace[t] + 1) * sizeof(M));
     sv_free(sv, sv->perm, (size_t)(sv->nperm > 0 ? sv->nperm : 1) * RC_CELLS * sizeof(int32_t));
     sv_free(sv, sv->ptab, (size_t)(sv->nperm ? sv->nperm : 1) * SV_IMG_BYTES * 256 * sizeof(SvImg));
