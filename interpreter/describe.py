@@ -57,6 +57,13 @@ def outcome_of(game: Game, state: State) -> str | None:
     return "draw" if w is None else game.players[w]
 
 
+def result_text(game: Game, state: State) -> str:
+    """`NAME wins`, `draw` or `game going on`: a result as play, records and the web page
+    write it."""
+    outcome = outcome_of(game, state)
+    return "game going on" if outcome is None else "draw" if outcome == "draw" else f"{outcome} wins"
+
+
 def rule_lines(game: Game, rules: dict) -> list[str]:
     """`info`'s text for the rules: regions, turn, captures, effects, end rules in order."""
     out = []

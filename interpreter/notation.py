@@ -435,9 +435,12 @@ class Notation:
         """The board drawn for a person, with coordinates, and who is to move."""
         drawing = render.draw_position(self.board, self.ruleset.types, state,
                                        lambda c: self.symbol_at(state, c))
-        return drawing + "\n" + self._status(state)
+        return drawing + "\n" + "; ".join(self.status(state))
 
-    def _status(self, state: State) -> str:
+    def status(self, state: State) -> list[str]:
+        """What the board does not show: each variable, each reserve, then who is to move
+        (and which ply of the turn) or the result; the terminal joins them on one line,
+        pictures put one a line."""
         game = self.game
         parts = []
         for v in self.ruleset.vars:
@@ -458,7 +461,7 @@ class Notation:
             who = self.players[game.to_move(state)]
             ply = f" (ply {game.phase(state) + 1} of the turn)" if self._show_ply else ""
             parts.append(f"{who} to move{ply}")
-        return "; ".join(parts)
+        return parts
 
 
 def _norm(text: str) -> str:

@@ -240,38 +240,16 @@ def targets_of(game: Game, state: State, cell: int) -> set[int]:
     return out
 
 
-def _caption(game: Game, state: State) -> list[str]:
-    """Who is to move (or the result), the reserves and the variables: one line each."""
-    from .describe import outcome_of
-
-    result = outcome_of(game, state)
-    if result is None:
-        lines = [f"{game.players[game.to_move(state)]} to move"]
-    else:
-        lines = ["result: draw" if result == "draw" else f"result: {result} wins"]
-    types = game.ruleset.types
-    for t, slot in game.layout.reserve_offsets.items():
-        owner = game.players[types[t].owner] if types[t].owner is not None else "neutral"
-        lines.append(f"{owner} {types[t].kind} in reserve: {state[slot]}")
-    for v in game.ruleset.vars:
-        if v.per_player:
-            values = ", ".join(f"{p} {game.var(state, v.name, i)}" for i, p in enumerate(game.players))
-            lines.append(f"{v.name}: {values}")
-        else:
-            lines.append(f"{v.name}: {game.var(state, v.name)}")
-    return lines
-
-
 def position_svg(game: Game, state: State | None = None, *, style: str | None = None,
                  last: Action | None = None, before: State | None = None,
                  targets: Sequence[int] = ()) -> str:
     """The position as a standalone SVG document: the board with its coordinates, the
-    pieces, and under it who is to move, reserves and variables. `last` (played from
+    pieces, and under it the variables, reserves and who is to move (Notation.status). `last` (played from
     `before`) outlines the cells the last ply changed; `targets` marks cells in dots."""
     state = game.initial_state() if state is None else state
     board = game.ruleset.board
     geo = geometry(board, style)
-    caption = _caption(game, state)
+    caption = game.notation.status(state)
     height = geo.height + 18 * len(caption) + 6
     body = _board_layer(game, geo) + _labels(board, geo) + _pieces_layer(game, geo, state)
     if last is not None and before is not None:

@@ -12,7 +12,8 @@ from typing import TextIO
 
 from .commands import OK, PLAYERS, UsageError, add_command, load_or_report, start_state
 from .game import Action, Game, State
-from .records import record_game, result_text, write_record
+from .describe import result_text
+from .records import record_game, write_record
 from .search.agents import Agent, QuitGame, make_player
 from .search.solver import SolveError
 

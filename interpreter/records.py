@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from rulecraft.dsl.diagnostics import Diagnostic, RulesetError
 from rulecraft.dsl.model import Span
 
-from .describe import outcome_of
+from .describe import result_text
 from .game import Action, Game, IllegalActionError, PositionError, State
 from .search.solution_file import fingerprint
 
@@ -51,12 +51,6 @@ class GameRecord:
     movers: list[str] = field(default_factory=list)  # the player of each ply
     start: str | None = None
     ply_spans: list[Span] = field(default_factory=list)  # where each ply was read, if read
-
-
-def result_text(game: Game, state: State) -> str:
-    """`NAME wins`, `draw` or `game going on`, as records and `play` write results."""
-    outcome = outcome_of(game, state)
-    return "game going on" if outcome is None else "draw" if outcome == "draw" else f"{outcome} wins"
 
 
 def record_game(game: Game, ruleset: str, players: list[str], start: State,

@@ -18,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = add_command(subparsers, "render", "draw a position as an SVG picture",
                     "Draw a position (default: the setup) as an SVG picture: the board with "
                     "coordinates on every edge, its regions shaded, the pieces with their "
-                    "symbols, and under it who is to move, the reserves and the variables. "
+                    "symbols, and under it the variables, the reserves and who is to move. "
                     "--ply plays a ply first and outlines the cells it changed; --targets "
                     "marks where the piece on a cell can go. A name ending in .png writes PNG "
                     "(needs the png extra: pip install 'rulecraft[png]').",

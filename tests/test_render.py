@@ -40,7 +40,8 @@ def test_every_bundled_ruleset_draws_every_cell_piece_and_coordinate(name):
         if m and board.index[cell] not in board.goals:  # twice each: both edges
             assert labels.count(m.group(1)) == 2 and labels.count(m.group(2)) == 2, cell
     caption = [e.text for e in group(root, "caption")]
-    assert caption[0] == f"{game.players[0]} to move"
+    assert caption == game.notation.status(state)  # the terminal's status line, a part a line
+    assert caption[-1].startswith(f"{game.players[0]} to move")
 
 
 def test_styles_follow_the_board():
@@ -52,9 +53,10 @@ def test_styles_follow_the_board():
 def test_reserves_and_variables_are_written_under_the_board():
     root = parsed(position_svg(game_of("force-3")))
     assert [e.text for e in group(root, "caption")] == [
-        "Yellow to move", "Yellow disc in reserve: 3", "Green disc in reserve: 3"]
+        "Yellow discs in reserve 3", "Green discs in reserve 3", "Yellow to move"]
     root = parsed(position_svg(game_of("3-spot")))
-    assert [e.text for e in group(root, "caption")] == ["Blue to move", "score: Blue 0, Red 0"]
+    assert [e.text for e in group(root, "caption")] == ["score Blue 0, Red 0",
+                                                        "Blue to move (ply 1 of the turn)"]
 
 
 def test_the_last_ply_outlines_the_cells_it_changed():
@@ -85,7 +87,7 @@ def test_a_finished_game_says_who_won():
     game = game_of("tic-tac-toe")
     state = game.state_from_text("XXX/OO./... O")
     root = parsed(position_svg(game, state))
-    assert [e.text for e in group(root, "caption")] == ["result: X wins"]
+    assert [e.text for e in group(root, "caption")] == ["X wins"]
 
 
 def test_the_render_command_writes_the_picture(tmp_path, capsys):

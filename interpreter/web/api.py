@@ -23,10 +23,10 @@ from rulecraft.dsl.file_text import MAX_FILE_BYTES, UnreadableFile, read_text
 from rulecraft.dsl.load import bundled_dir, bundled_names, load_text
 from rulecraft.dsl.model import Span
 
-from ..describe import outcome_of
+from ..describe import outcome_of, result_text
 from ..game import Action, Game, IllegalActionError, State
 from ..limits import RuleLimitError
-from ..picture import position_svg, targets_of
+from ..picture import position_svg
 from ..records import format_record, record_game
 from ..search.alphabeta import AlphaBeta
 from ..search.codec import SolveError
@@ -208,8 +208,7 @@ def _targets(game: Game, state: State, legal: list[dict], select: object) -> lis
     cell = game.board.index.get(select) if isinstance(select, str) else None
     if cell is None:
         return []
-    found = {names[c] for c in targets_of(game, state, cell)}
-    found |= {to for p in legal if names[cell] in p["from"] for to in p["to"]}
+    found = {to for p in legal if names[cell] in p["from"] for to in p["to"]}
     return sorted(found, key=game.board.index.get)
 
 
@@ -231,7 +230,7 @@ def view(loaded: Loaded, plies: list[str], select: object = None, lenient: bool 
     return {"title": game.title, "players": game.players, "svg": svg,
             "cells": [n for c, n in enumerate(game.board.names) if c not in game.board.goals],
             "to_move": None if outcome else game.players[game.to_move(state)],
-            "result": None if outcome is None else "draw" if outcome == "draw" else f"{outcome} wins",
+            "result": None if outcome is None else result_text(game, state),
             "position": game.state_to_text(state), "plies": texts, "moves": moves,
             "legal": legal, "selected": select if targets else None, "targets": targets,
             "dropped": len(plies) - len(actions)}
