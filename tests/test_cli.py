@@ -404,7 +404,7 @@ def test_the_help_in_docs_cli_is_the_programs(monkeypatch, capsys):
     section = doc[doc.index("## Help of every command"):]
     blocks = re.findall(r"```console\n\$ rulecraft (.*?)--help\n(.*?)```", section, re.S)
     assert [name.strip() for name, _ in blocks] == ["", "check", "compile", "info", "perft", "random",
-                                                    "play", "replay", "render", "test", "solve", "analyze", "balance",
+                                                    "play", "replay", "render", "test", "solve", "analyze", "verify", "balance",
                                                     "lsp", "serve", "completion"]
     for name, shown in blocks:
         with pytest.raises(SystemExit):

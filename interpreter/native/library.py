@@ -144,6 +144,10 @@ class NativeLibrary:
         self._state_in(state, buf)
         return buf
 
+    def unflat(self, buf) -> tuple[int, ...]:
+        """A flat C array (as `flat` makes) back as a state."""
+        return self._state_out(buf)
+
     def perft(self, state: Sequence[int], depth: int, threads: int = 2) -> int:
         n = self.lib.rc_perft(self.flat(state), depth, threads)
         if n < 0:

@@ -70,6 +70,8 @@ def _configure(lib: NativeLibrary) -> None:
             ("rc_solve_lookup", ctypes.c_int, [vp, ctypes.POINTER(ctypes.c_uint64),
                                                ctypes.POINTER(ctypes.c_uint32)]),
             ("rc_solve_counts", None, [vp, ctypes.POINTER(ctypes.c_uint64)]),
+            ("rc_solve_position", ctypes.c_int, [vp, ctypes.c_uint64,
+                                                 ctypes.POINTER(ctypes.c_uint64)]),
             ("rc_solve_write", ctypes.c_int, [vp, ctypes.c_char_p]),
             ("rc_solve_open", vp, [ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int32),
                                    ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64),
@@ -201,6 +203,13 @@ class NativeSolution(Solution):
             raise KeyError("the position is not among those this solution holds: "
                            + self.game.state_to_text(state))
         return Value(VALUE_NAMES[code], None if code == DRAW else rem)
+
+    def position(self, i: int) -> State:
+        if not 0 <= i < self._n:
+            raise IndexError(f"position {i} of a solution of {self._n:,}")
+        buf = (ctypes.c_uint64 * self._lib.state_len)()
+        self._lib.lib.rc_solve_position(self._handle, i, buf)
+        return self._lib.unflat(buf)
 
     def counts(self) -> dict[str, int]:
         out = (ctypes.c_uint64 * 3)()

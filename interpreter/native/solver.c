@@ -27,7 +27,8 @@
    take in turn; what a unit finds does not depend on the schedule.
 
    Exports (ctypes): rc_solve_new, rc_solve_run, rc_solve_output, rc_solve_lookup,
-   rc_solve_counts, rc_solve_stats, rc_solve_error, rc_solve_free (and solution_index.c's). interpreter/native/solve.py writes the configuration
+   rc_solve_counts, rc_solve_position, rc_solve_stats, rc_solve_error, rc_solve_free (and
+   solution_index.c's). interpreter/native/solve.py writes the configuration
    (documented at rc_solve_new). */
 
 #include <sys/mman.h>
@@ -1430,6 +1431,34 @@ int rc_solve_lookup(void *h, const uint64_t *st, uint32_t *rem) {
     sv->err = err;
     if (!b || !(b->reach[i >> 6] >> (i & 63) & 1)) return 0;
     return sv_value_at(sv, b, i, rem);
+}
+
+/* the `d`-th solved position, blocks in order and indices rising (0 <= d < positions), as a
+   flat state in `st`; 0, or -1 past the last */
+int rc_solve_position(void *h, uint64_t d, uint64_t *st) {
+    Sv *sv = h;
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        if (d >= b->count) {
+            d -= b->count;
+            continue;
+        }
+        uint64_t lo = 0, hi = (b->words + 7) / 8;  /* the last 8 words whose prefix <= d */
+        while (hi - lo > 1) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            if (b->prefix[mid] <= d) lo = mid; else hi = mid;
+        }
+        d -= b->prefix[lo];
+        uint64_t wd = lo * 8, c;
+        while (d >= (c = (uint64_t)__builtin_popcountll(b->reach[wd]))) d -= c, wd++;
+        uint64_t x = b->reach[wd];
+        while (d--) x &= x - 1;
+        S s;
+        sv_unrank(sv, b, 64 * wd + (uint64_t)__builtin_ctzll(x), &s);
+        st_out(&s, st);
+        return 0;
+    }
+    return -1;
 }
 
 /* how many solved positions are wins, losses and draws for their player to move */

@@ -1,9 +1,10 @@
-"""The `solve` and `analyze` subcommands (`register`, called by interpreter/cli.py).
+"""The `solve`, `analyze` and `verify` subcommands (`register`, called by interpreter/cli.py).
 
     rulecraft solve FILE [--position TEXT] [--json] [--symmetry] [--save PATH] [--proof]
                          [--max-positions N] [--max-memory SIZE]
     rulecraft analyze FILE --position TEXT [--json] [--symmetry] [--solution PATH]
                            [--max-positions N] [--max-memory SIZE]
+    rulecraft verify FILE --solution PATH [--samples N] [--seed S] [--json]
 
 A solve stopped by a cap (positions, memory) or by running out of memory is a usage
 error (exit 2), its message on stderr; with --json, `{"error": "..."}` is printed too.
@@ -21,6 +22,10 @@ from ..game import Game, State
 from .proof import proof_value
 from .solver import AUTO, OutOfMemory, Solution, SolveError, parse_size, printable, solve
 from .symmetry import board_symmetries
+from .verify import verify
+
+# positions `verify` reports one by one (it counts them all)
+SHOWN_PROBLEMS = 20
 
 
 def _setup(args) -> tuple[Game, State]:
@@ -181,6 +186,34 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    game = load_or_report(args.file)
+    try:
+        sol = Solution.load(args.solution, game)
+    except ValueError as e:  # SolutionFileError: the message names the file
+        raise UsageError(f"--solution: {e}") from None
+    report = verify(sol, args.samples, args.seed)
+    start = report.start
+    if args.json:
+        emit_json({"checked": report.checked, "positions": len(sol),
+                   "start": {"value": start.value, "remoteness": start.remoteness},
+                   "problems": report.problems})
+        return 1 if report.problems else 0
+    print(f"start: {_describe(game, sol.root, start.value, start.remoteness)}")
+    sampled = report.checked - 1
+    print(f"checked: {report.checked:,} positions (the start and {sampled:,} drawn with seed "
+          f"{args.seed} from the {len(sol):,} the solution holds), each against its children")
+    if not report.problems:
+        print("every one agrees with its children")
+        return 0
+    print(f"{len(report.problems):,} disagree with their children:")
+    for line in report.problems[:SHOWN_PROBLEMS]:
+        print(f"  {line}")
+    if len(report.problems) > SHOWN_PROBLEMS:
+        print(f"  ... and {len(report.problems) - SHOWN_PROBLEMS:,} more")
+    return 1
+
+
 def _check_writable(path: str) -> None:
     """Refuse a --save path that cannot be written before spending time on the solve."""
     shown = printable(path)
@@ -232,7 +265,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add `solve` and `analyze` to the main parser's subcommands."""
+    """Add `solve`, `analyze` and `verify` to the main parser's subcommands."""
     p = add_command(subparsers, "solve", "solve exactly: value, remoteness, positions, optimal first plies",
                     "Solve the game from the setup (or a position): every reachable position is "
                     "listed, then values are propagated back (retrograde analysis). Prints the "
@@ -261,3 +294,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--solution", metavar="PATH",
                    help="look values up in a saved solution (default: solve first)")
     p.set_defaults(func=cmd_analyze)
+
+    p = add_command(subparsers, "verify", "check a saved solution against the rules",
+                    "Check a saved solution against the rules: the start and positions drawn at "
+                    "random from those it holds, each against its children (a win must have a "
+                    "ply winning in its remoteness and none quicker, a loss only losing plies, "
+                    "the longest in its remoteness, a draw no winning ply and a drawing one). "
+                    "Exit 1 if any disagrees, listing them.",
+                    ["rulecraft verify 3-spot --solution 3-spot.sol",
+                     "rulecraft verify three-musketeers --solution tm.sol --samples 100000 --seed 7"])
+    p.add_argument("file", metavar="FILE", help="a .game file or a bundled ruleset's name")
+    p.add_argument("--solution", metavar="PATH", required=True, help="the saved solution")
+    p.add_argument("--samples", type=_positive_count, default=10_000, metavar="N",
+                   help="positions to draw (default: 10000; all of them if it holds fewer)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the draw's seed (default: 0)")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.set_defaults(func=cmd_verify)

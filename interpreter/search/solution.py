@@ -140,6 +140,11 @@ class Solution:
                 return [p.action for p in group if p.remoteness == best]
         return []
 
+    def position(self, i: int) -> State:
+        """The `i`-th stored position (0 <= i < len(self)), in the solution's own order; one
+        of its class under the solve's symmetries."""
+        return self.codec.unpack(self.keys[i])
+
     def counts(self) -> dict[str, int]:
         """How many stored positions are wins, losses and draws for the player to move."""
         return {name: self.values.count(code) for code, name in VALUE_NAMES.items()}
