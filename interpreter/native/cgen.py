@@ -17,7 +17,7 @@ from ..compile import RuleInfo, _phases, _runtime
 from ..layout import Layout, make_layout
 from ..actions import action_format
 from ..tables import Tables
-from . import cends, crules
+from . import cends, crules, cundo
 from .cexpr import CExpr
 from .csource import CSource
 
@@ -48,6 +48,7 @@ def generate_c(rs: Ruleset) -> CGenerated:
     n_players = len(rs.players)
     _tables(c, rs, tables, layout, phases, next_phase, turn_start)
     rules: list[RuleInfo] = []
+    moved = []
     for ply in rs.plies:
         for p in range(n_players):
             types = rs.selected(ply.kind, ply.owner, p)
@@ -58,6 +59,7 @@ def generate_c(rs: Ruleset) -> CGenerated:
             fmt = action_format(construct.action, any(rs.types[t].size > 1 for t in types),
                                 bool(ply.removals()), len(types) > 1)
             rules.append(RuleInfo(code, ply.name, p, fmt, kinds=len(types)))
+            moved.append((code, ply, p, types))
     rules.append(RuleInfo(len(rules), "pass", None, action_format("pass")))
     skips = any(ph.when_possible for ph in phases)
     for p in range(n_players):
@@ -65,6 +67,7 @@ def generate_c(rs: Ruleset) -> CGenerated:
         cends.emit_finish(c, p, skips)
         cends.emit_pass(c, p)
     codes = {(r.name, r.player): r.code for r in rules}
+    cundo.emit_undo(out, rs, tables, moved, phases, codes)
     cends.emit_turns(c, phases, codes, n_players)
     cends.emit_captures(c, rules, rs.compulsory is not None and rs.compulsory.value == "maximum")
     cends.emit_legal(c, phases, codes, n_players, rules[-1].code)

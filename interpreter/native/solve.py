@@ -144,7 +144,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                          max_memory)
         n = stats[0]
         st = SolveStats(n, stats[1], stats[2], len(perms) or 1, seconds[0], seconds[1], stats[3],
-                        bool(stats[7]))
+                        stats[7] == 1, stats[7] == 2)
         if n > copy_limit:
             kept = True
             return NativeSolution(game, lib, handle, n, start, st, perms)

@@ -17,10 +17,12 @@
    symmetries passed in; it notes which blocks each block's children fall in. When those
    blocks form no cycle, the one-pass solve (sv_one_pass) takes them children first and
    gives each reached position its value from its children's, 2 bytes a position, no
-   arcs. Otherwise the reached positions get dense ids (a running count per 512 bits) and
-   the arcs between them, deduplicated per position, in CSR form (32-bit ids); retrograde
-   analysis runs level by level from the ends as in the Python solver. Either way values
-   and remoteness are the Python solver's. Large arrays are mapped, from a deleted temporary
+   arcs. When they form cycles and every ply can be taken back (RC_UNDO), the same
+   storage serves a retrograde solve whose predecessors are made, not stored (sv_undo,
+   "UN-MOVES" below). Otherwise the reached positions get dense ids (a running count per
+   512 bits) and the arcs between them, deduplicated per position, in CSR form (32-bit
+   ids); retrograde analysis runs level by level from the ends as in the Python solver.
+   Every way, values and remoteness are the Python solver's. Large arrays are mapped, from a deleted temporary
    file once the solve holds half the RAM.
 
    THREADS. Reachability and the arcs are cut into units of bitset words that the threads
@@ -50,7 +52,7 @@
 #define SV_NH (RC_NC - RC_NT + 1)    /* the previous ply's cells (+1: never an empty array) */
 #define SV_MAX_THREADS 64
 #define SV_MAX_KIDS 32               /* child blocks a block may have for the one-pass solve */
-#define SV_MAX_REM 16383             /* the one-pass solve keeps remoteness in 14 bits */
+#define SV_MAX_REM 16383             /* the one-pass and un-move solves keep remoteness in 14 bits */
 #define SV_RECENT 4                  /* blocks a thread remembers finding */
 
 enum { SV_ERR_INDEX = -10, SV_ERR_BLOCKS = -11, SV_ERR_STOP = -12, SV_ERR_POSITIONS = -13,
@@ -79,8 +81,9 @@ typedef struct SvBlock {
     uint64_t hash, size, words, base;  /* base: the dense id of its first reached position */
     uint64_t radix[RC_NT], stride[RC_NT];
     uint64_t count;                    /* its reached positions */
-    int cur_any, id, ended, height, nkids;
+    int cur_any, id, ended, height, nkids, loop, npar;  /* loop: a child in itself */
     struct SvBlock *kids[SV_MAX_KIDS]; /* the blocks its positions' children are in */
+    struct SvBlock **par;              /* un-move solve: the blocks with children in it */
     uint64_t *reach, *cur, *next;
     uint64_t *prefix;                  /* reached positions before each 8 words of `reach` */
     uint16_t *val;                     /* one-pass solve: value | remoteness << 2, dense */
@@ -99,6 +102,9 @@ typedef struct SvWork {
     uint32_t *kids;
     const uint16_t **vp;  /* one-pass solve: where each child's value is */
     size_t capkids;
+    Buf ubuf;             /* un-move solve: a candidate's legal plies */
+    uint64_t *pk;         /* un-move solve: the predecessors found, block id << 40 | index */
+    size_t cappk;
     uint64_t done, found;
     SvBlock *edge_from, *edge_to;   /* the block edge recorded last (most repeat it) */
     SvBlock *recent[SV_RECENT];     /* blocks found lately */
@@ -129,6 +135,8 @@ typedef struct Sv {
     uint64_t tcap;
     int nblocks, capblocks;
     int cyclic;        /* the blocks' graph may have a cycle: no one-pass solve */
+    int overflow;      /* a block has more child blocks than it keeps: no un-move solve */
+    int undo, undo_level;  /* solved by un-moves (values per block, as the one-pass solve's) */
     void *map;         /* a solution file's mapping (solution_index.c): blocks point into it */
     size_t map_bytes;
     int one_pass;      /* solved block by block without arcs (sv_one_pass) */
@@ -489,7 +497,11 @@ static uint64_t *sv_frontier(Sv *sv, SvBlock *b) {
 
 /* that some position of `from` has a child in `to` (for the order of the one-pass solve) */
 static void sv_edge(Sv *sv, SvBlock *from, SvBlock *to) {
-    if (from == to) { __atomic_store_n(&sv->cyclic, 1, __ATOMIC_RELAXED); return; }
+    if (from == to) {
+        __atomic_store_n(&sv->cyclic, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&from->loop, 1, __ATOMIC_RELAXED);
+        return;
+    }
     int n = __atomic_load_n(&from->nkids, __ATOMIC_ACQUIRE);
     for (int i = 0; i < n; i++) if (from->kids[i] == to) return;
     pthread_mutex_lock(&sv->lock);
@@ -497,7 +509,7 @@ static void sv_edge(Sv *sv, SvBlock *from, SvBlock *to) {
     int i = 0;
     while (i < n && from->kids[i] != to) i++;
     if (i == n) {
-        if (n == SV_MAX_KIDS) sv->cyclic = 1;  /* too many to follow: solve with arcs */
+        if (n == SV_MAX_KIDS) sv->cyclic = sv->overflow = 1;  /* too many to follow: arcs */
         else {
             from->kids[n] = to;
             __atomic_store_n(&from->nkids, n + 1, __ATOMIC_RELEASE);
@@ -772,12 +784,17 @@ static void sv_tick(Sv *sv, const char *extra) {
         snprintf(text, sizeof text, "native solve: one pass, %s of %s positions (%.0f a second, "
                  "about %.0f s left; %s bytes)", a, b, r,
                  r > 0 && sv->todo > all ? (double)(sv->todo - all) / r : 0.0, c);
+    } else if (sv->phase == 3) {
+        sv_count(a, sizeof a, done);
+        snprintf(text, sizeof text, "native solve: un-moves, level %d: %s positions taken back "
+                 "(%.0f a second; %s bytes)", sv->undo_level + 1, a, rate, c);
     } else {
         sv_count(a, sizeof a, done);
         sv_count(b, sizeof b, sv->ndense);
         double left = rate > 0 && sv->ndense > done ? (double)(sv->ndense - done) / rate : 0.0;
-        snprintf(text, sizeof text, "native solve: arcs of %s of %s positions (%.0f a second, "
-                 "about %.0f s left; %s bytes)", a, b, rate, left, c);
+        snprintf(text, sizeof text, "native solve: %s of %s of %s positions (%.0f a second, "
+                 "about %.0f s left; %s bytes)", sv->undo ? "children counted" : "arcs", a, b,
+                 rate, left, c);
     }
     if (sv->cb(text)) sv_fail(sv, SV_ERR_STOP, "interrupted");
 }
@@ -1185,6 +1202,281 @@ static void sv_one_pass(Sv *sv) {
     }
 }
 
+/* ------------------------------------------------------------------ un-moves */
+/* Cyclic games whose plies can all be taken back (cundo.py: RC_UNDO) are solved without
+   arcs, in the one-pass solve's storage: per block, 2 bytes a reached position, holding
+   while undecided its count of distinct children not yet known to be bad for its mover,
+   then its value | remoteness << 2. A first pass counts the children and finds the ends;
+   then level by level from the ends, each position decided at the last level gives its
+   predecessors (sv_preds) a win, or one child fewer (a loss when none is left), at the
+   next: the levels, values and remoteness of the retrograde solve over arcs. */
+#if RC_UNDO
+/* the position `s` (canonical form) among those reached: its block, index in `*idx`; NULL
+   if none (lookups only: no block is made) */
+static SvBlock *sv_reached(Sv *sv, SvWork *w, S *s, uint64_t *idx) {
+    SvKey k;
+    sv_canon(sv, s);
+    if (sv_key_of(sv, s, &k)) return NULL;
+    SvBlock *b = NULL;
+    for (int r = 0; r < SV_RECENT && !b; r++)
+        if (w->recent[r] && !memcmp(&w->recent[r]->key, &k, sizeof k)) b = w->recent[r];
+    if (!b) {
+        b = sv_find(sv, &k, sv_hash(&k));
+        if (b) w->recent[w->nrecent++ % SV_RECENT] = b;
+    }
+    if (!b || b->ended || sv_rank(sv, b, s, idx)) return NULL;
+    return (b->reach[*idx >> 6] >> (*idx & 63) & 1) ? b : NULL;
+}
+
+static int sv_same(const S *a, const S *b) {
+    for (int i = 0; i < RC_NC; i++) if (!m_eq(a->c[i], b->c[i])) return 0;
+    for (int j = 0; j < RC_NI; j++) if (a->v[j] != b->v[j]) return 0;
+    return 1;
+}
+
+/* the legal plies of `p` that `rule` may make, in `out` (all of them when a compulsory
+   capture decides among the rules); their number, or an error */
+static int sv_plies(const S *p, int rule, Buf *out) {
+    if (!UNDO_PLAIN) return rc_legal(p, out);
+    out->n = 0;
+    int64_t ph = p->v[RC_P] * UNDO_NPH + p->v[RC_PH];
+    if (ph < 0 || ph >= RC_PLAYERS * UNDO_NPH || !UNDO_TAKES[ph * RC_RULES + rule]) return 0;
+    if (rule == RC_RULES - 1) return buf_push(out, act(rule, 0, 0, 0, m_zero())) ? RC_ERR_MEMORY : 1;
+    int e = UNDO_MOVES[rule](p, out);
+    return e < 0 ? e : out->n;
+}
+
+/* `p` noted as a predecessor of `c` if one of its legal plies of rule `rule` (from cell
+   `o` to cell `x`; any, for a pass) leads to `c`; -1 on an error */
+static int sv_pred_try(Sv *sv, SvWork *w, S *p, int rule, int o, int x, const S *c, size_t *n) {
+    if (rc_outcome(p) >= 0) return 0;
+    int k = sv_plies(p, rule, &w->ubuf);
+    if (k < 0) return 0;  /* not a position the rules reach: none of them stops on an error */
+    for (int a = 0; a < k; a++) {
+        const A *ply = &w->ubuf.a[a];
+        if (ply->r != rule || (o >= 0 && (ply->x[1] != o || ply->x[2] != x))) continue;
+        S t;
+        if (rc_apply(p, ply, &t) || !sv_same(&t, c)) continue;
+        uint64_t idx;
+        SvBlock *b = sv_reached(sv, w, p, &idx);
+        if (!b) return 0;
+        if (*n == w->cappk) {
+            size_t cap = w->cappk ? 2 * w->cappk : 256;
+            uint64_t *pk = realloc(w->pk, cap * sizeof *pk);
+            if (!pk) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return -1; }
+            w->pk = pk;
+            w->cappk = cap;
+        }
+        w->pk[(*n)++] = (uint64_t)b->id << 40 | idx;
+        return 0;
+    }
+    return 0;
+}
+
+/* the distinct reached predecessors of `c` (in block `cb`), in w->pk; their number or -1 */
+static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, const S *c) {
+    size_t n = 0;
+    M occ = m_zero();
+    for (int t = 0; t < RC_NT; t++) occ = m_or(occ, c->c[t]);
+    for (int q = 0; q < cb->npar; q++) {
+        const SvBlock *pb = cb->par[q];
+        S p = *c;
+        for (int j = 0; j < RC_NI; j++) p.v[j] = pb->key.v[j];
+        for (int h = 0; h < RC_NC - RC_NT; h++) p.c[RC_NT + h] = pb->key.hist[h];
+        if (UNDO_PASS) {
+            S same = p;
+            if (sv_pred_try(sv, w, &same, RC_RULES - 1, -1, -1, c, &n)) return -1;
+        }
+        if (memcmp(pb->key.cnt, cb->key.cnt, sizeof cb->key.cnt)) continue;
+        for (int e = 0; e < UNDO_N; e++) {
+            if (UNDO_PLAYER[e] != pb->key.v[RC_P]) continue;
+            int t = UNDO_TYPE[e];
+            M pieces = c->c[t];
+            while (m_any(pieces)) {
+                int x = m_poplow(&pieces);
+                M from = m_andn(UNDO_REV[(size_t)e * RC_CELLS + (size_t)x], occ);
+                while (m_any(from)) {
+                    int o = m_poplow(&from);
+                    S back = p;
+                    back.c[t] = m_or(m_andn(c->c[t], m_bit(x)), m_bit(o));
+                    if (sv_pred_try(sv, w, &back, UNDO_RULE[e], o, x, c, &n)) return -1;
+                }
+            }
+        }
+    }
+    uint64_t *k = w->pk;
+    if (n > 1) qsort(k, n, sizeof *k, sv_cmp_u64);
+    size_t m = 0;
+    for (size_t a = 0; a < n; a++) if (m == 0 || k[a] != k[m - 1]) k[m++] = k[a];
+    return (int)m;
+}
+
+/* each block's parents, from the children reachability noted; 0 or an error */
+static int sv_parents(Sv *sv) {
+    for (int k = 0; k < sv->nblocks; k++) sv->blocks[k]->npar = sv->blocks[k]->loop;
+    for (int j = 0; j < sv->nblocks; j++)
+        for (int i = 0; i < sv->blocks[j]->nkids; i++) sv->blocks[j]->kids[i]->npar++;
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        b->par = calloc((size_t)b->npar + 1, sizeof *b->par);
+        if (!b->par) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
+        b->npar = 0;
+        if (b->loop) b->par[b->npar++] = b;
+    }
+    for (int j = 0; j < sv->nblocks; j++)
+        for (int i = 0; i < sv->blocks[j]->nkids; i++) {
+            SvBlock *c = sv->blocks[j]->kids[i];
+            c->par[c->npar++] = sv->blocks[j];
+        }
+    return 0;
+}
+
+static inline void sv_mark(SvBlock *b, uint64_t i) {
+    sv_set_bit(b->next, i);
+    __atomic_store_n(&b->cur_any, 1, __ATOMIC_RELAXED);
+}
+
+/* the children counted; the positions with no child or ended on the frontier (b->next) */
+static void sv_count_unit(Sv *sv, SvWork *w, SvUnit *u) {
+    SvBlock *b = u->b;
+    if (b->ended) {  /* its positions are the frontier of level 0 as they stand (sv_undo) */
+        for (uint64_t wd = u->w0; wd < u->w1; wd++)
+            w->done += (uint64_t)__builtin_popcountll(b->reach[wd]);
+        return;
+    }
+    SV_EACH_BIT(b->reach, u->w0, u->w1, i) {
+        S s;
+        sv_unrank(sv, b, i, &s);
+        w->done++;
+        uint16_t *out = &b->val[sv_local(b, i)];
+        int o = rc_outcome(&s);
+        if (o >= 0) {
+            *out = sv_end_value(o, s.v[RC_P]);
+            w->ends++;
+            if (*out != SV_DRAW) sv_mark(b, i);
+            continue;
+        }
+        int n = sv_children(sv, w, &s);
+        if (n < 0) return;
+        uint64_t m = n ? sv_distinct(w, n) : 0;
+        w->arcs += m;
+        if (m > SV_MAX_REM) {
+            sv_fail(sv, SV_ERR_INDEX, "more than %d distinct children: too many for the "
+                    "un-move solve", SV_MAX_REM);
+            return;
+        }
+        *out = (uint16_t)(m << 2);
+        if (!m) {  /* no legal ply and no end rule fired: the mover loses */
+            *out = SV_LOSE;
+            sv_mark(b, i);
+        }
+    }
+}
+
+/* the positions decided at the last level give their predecessors their due */
+static void sv_undo_unit(Sv *sv, SvWork *w, SvUnit *u) {
+    SvBlock *b = u->b;
+    uint16_t r1 = (uint16_t)(sv->undo_level + 1);
+    SV_EACH_BIT(b->cur, u->w0, u->w1, i) {
+        S c;
+        sv_unrank(sv, b, i, &c);
+        w->done++;
+        uint32_t rem;
+        int c_wins = sv_kid_value(b, i, &rem) == SV_WIN;
+        int n = sv_preds(sv, w, b, &c);
+        if (n < 0) return;
+        for (int a = 0; a < n; a++) {
+            SvBlock *pb = sv->blocks[w->pk[a] >> 40];
+            uint64_t pi = w->pk[a] & (((uint64_t)1 << 40) - 1);
+            uint16_t *slot = &pb->val[sv_local(pb, pi)];
+            int wins = c_wins == (pb->key.v[RC_P] == c.v[RC_P]);  /* its mover wins by it */
+            uint16_t old = __atomic_load_n(slot, __ATOMIC_RELAXED), nv;
+            do {
+                if (old & 3) break;
+                if (wins) nv = (uint16_t)(SV_WIN | r1 << 2);
+                else if (old >> 2 == 0) {
+                    sv_fail(sv, SV_ERR_INDEX, "a predecessor with no child left to refute");
+                    return;
+                } else nv = old >> 2 == 1 ? (uint16_t)(SV_LOSE | r1 << 2) : (uint16_t)(old - 4);
+            } while (!__atomic_compare_exchange_n(slot, &old, nv, 0, __ATOMIC_RELAXED,
+                                                  __ATOMIC_RELAXED));
+            if (!(old & 3) && (nv & 3)) sv_mark(pb, pi);
+        }
+    }
+}
+
+/* the whole solve by un-moves (see above) */
+static void sv_undo(Sv *sv) {
+    for (int k = 0; k < sv->nblocks && !sv_failed(sv); k++) {
+        SvBlock *b = sv->blocks[k];
+        if (sv_prefix(sv, b)) return;
+        b->cur_any = 0;
+        if (b->ended) {
+            sv->terminal += b->count;
+        } else {
+            b->cur = sv_alloc(sv, (size_t)b->words * 8);
+            b->next = sv_alloc(sv, (size_t)b->words * 8);
+            b->val = sv_alloc(sv, (size_t)b->count * 2);
+        }
+        sv->ndense += b->count;
+    }
+    if (sv_failed(sv) || sv_parents(sv) || sv_units(sv, -2)) return;
+    sv->phase = 1;
+    sv->todo = sv->ndense;
+    sv_run(sv, sv_count_unit);
+    for (int t = 0; t < sv->threads; t++) {
+        sv->narcs += sv->work[t].arcs;
+        sv->terminal += sv->work[t].ends;
+        sv->work[t].arcs = sv->work[t].ends = 0;
+    }
+    uint64_t solved = 0;
+    char text[200], a[32], c[32];
+    for (sv->undo_level = 0; !sv_failed(sv); sv->undo_level++) {
+        for (int k = 0; k < sv->nblocks; k++) {  /* the frontier: what the last level decided */
+            SvBlock *b = sv->blocks[k];
+            if (b->ended) {  /* level 0: an ended block's won or lost positions, in place */
+                int lost_or_won = sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) != SV_DRAW;
+                b->cur = sv->undo_level == 0 && lost_or_won ? b->reach : NULL;
+                b->cur_any = b->cur != NULL;
+                continue;
+            }
+            uint64_t *f = b->cur;
+            b->cur = b->next;
+            b->next = f;
+            memset(b->next, 0, (size_t)b->words * 8);
+        }
+        if (sv_units(sv, -1)) break;  /* (the frontiers are let go below, as after the last) */
+        for (int k = 0; k < sv->nblocks; k++) sv->blocks[k]->cur_any = 0;
+        if (!sv->nunits) break;
+        if (sv->undo_level + 1 > SV_MAX_REM) {
+            sv_fail(sv, SV_ERR_INDEX, "a remoteness past %d plies: too long for the un-move "
+                    "solve", SV_MAX_REM);
+            break;
+        }
+        sv->phase = 3;
+        sv_run(sv, sv_undo_unit);
+        for (int t = 0; t < sv->threads; t++) solved += sv->work[t].done;
+        sv_count(a, sizeof a, solved);
+        sv_count(c, sizeof c, sv->ndense);
+        snprintf(text, sizeof text, "un-move retrograde, level %d: %s of %s decided",
+                 sv->undo_level + 1, a, c);
+        sv_tick(sv, text);
+    }
+    sv->levels = sv->undo_level;
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        if (b->ended) {
+            b->cur = NULL;
+            continue;
+        }
+        sv_free(sv, b->cur, (size_t)b->words * 8);
+        sv_free(sv, b->next, (size_t)b->words * 8);
+        b->cur = b->next = NULL;
+        for (uint64_t d = 0; d < b->count; d++) if (!(b->val[d] & 3)) b->val[d] = SV_DRAW;
+    }
+}
+#endif
+
 /* ------------------------------------------------------------------ retrograde */
 /* level by level from the ends (solver._retrograde): the first win found is the quickest,
    the last child refuted gives the longest loss; what no level decides is a draw */
@@ -1344,6 +1636,11 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
     if (!sv_failed(sv) && !sv->arcs_only && !sv->cyclic && !sv_heights(sv)) {
         sv->one_pass = 1;
         sv_one_pass(sv);
+#if RC_UNDO
+    } else if (!sv_failed(sv) && !sv->arcs_only && !sv->overflow) {
+        sv->one_pass = sv->undo = 1;  /* the one-pass solve's storage */
+        sv_undo(sv);
+#endif
     } else {
         if (!sv_failed(sv)) sv_dense_ids(sv);
         if (!sv_failed(sv)) sv_graph(sv);
@@ -1358,6 +1655,10 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
         free(sv->work[t].cb);
         free(sv->work[t].ci);
         free(sv->work[t].vp);
+        buf_free(&sv->work[t].ubuf);
+        free(sv->work[t].pk);
+        sv->work[t].pk = NULL;
+        sv->work[t].cappk = 0;
         sv->work[t].vp = NULL;
         sv->work[t].kids = NULL;
         sv->work[t].cb = NULL;
@@ -1477,13 +1778,14 @@ void rc_solve_counts(void *h, uint64_t *out) {
 }
 
 /* positions, arcs, terminal, retrograde levels, peak bytes, reachability depth, positions
-   found (when the solve stopped: by the plies it finished), whether the one-pass solve ran */
+   found (when the solve stopped: by the plies it finished), the method (0: arcs, 1: one pass, 2:
+   un-moves) */
 void rc_solve_stats(void *h, uint64_t *out, double *seconds) {
     Sv *sv = h;
     out[0] = sv->ndense; out[1] = sv->narcs; out[2] = sv->terminal; out[3] = (uint64_t)sv->levels;
     out[4] = sv->peak; out[5] = (uint64_t)sv->depth;
     out[6] = sv->ndense ? sv->ndense : sv->positions;
-    out[7] = (uint64_t)sv->one_pass;
+    out[7] = (uint64_t)(sv->undo ? 2 : sv->one_pass);
     seconds[0] = sv->reach_s; seconds[1] = sv->retro_s;
 }
 
@@ -1500,6 +1802,7 @@ void rc_solve_free(void *h) {
         sv_free(sv, b->next, (size_t)b->words * 8);
         if (b->prefix) sv_free(sv, b->prefix, sv_prefix_bytes(b));
         if (b->val) sv_free(sv, b->val, (size_t)b->count * 2);
+        free(b->par);
         sv_free(sv, b, sizeof *b);
     }
     uint64_t n = sv->ndense;

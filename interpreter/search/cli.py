@@ -72,6 +72,11 @@ def _solve(game: Game, state: State, args) -> Solution:
         raise _stopped(args, e) from None
 
 
+def _method(st) -> str:
+    """The name of what gave a solve's values, as `solve` prints it."""
+    return "one pass" if st.one_pass else "un-moves" if st.unmoves else "retrograde"
+
+
 def _describe(game: Game, state: State, value: str, remoteness: int | None) -> str:
     if game.is_terminal(state):
         w = game.winner(state)
@@ -139,7 +144,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     sym = f", {st.symmetries} symmetries" if args.symmetry or args.all_symmetries else ""
     print(f"positions: {len(sol):,}{sym}; {seconds:.2f} s "
           f"(enumerate {st.enumerate_seconds:.2f} s, "
-          f"{'one pass' if st.one_pass else 'retrograde'} {st.retrograde_seconds:.2f} s; "
+          f"{_method(st)} {st.retrograde_seconds:.2f} s; "
           f"{len(sol) / seconds:,.0f} positions/s)")
     counts = sol.counts()
     print(f"values: {counts['win']:,} win, {counts['lose']:,} lose, {counts['draw']:,} draw "

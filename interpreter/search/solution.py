@@ -50,6 +50,7 @@ class SolveStats:
     retrograde_seconds: float
     levels: int
     one_pass: bool = False  # the native solver's one-pass solve (no arcs) gave the values
+    unmoves: bool = False  # the native solver's retrograde solve by un-moves (no arcs) did
 
     @property
     def seconds(self) -> float:

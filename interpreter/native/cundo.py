@@ -1,0 +1,103 @@
+"""Un-moves: which plies the native solver can take back, as C tables.
+
+The un-move solve (solver.c, "UN-MOVES") finds a position's predecessors without stored
+arcs. A ply can be taken back when it moves one piece of one cell from one cell to an
+empty one and changes no other cell: a step, a straight slide or a walk, landing on empty
+cells only, with no removals (effects on variables and the turn are allowed, and so is a
+remembered previous ply: the predecessor's int slots and remembered cells are those of a
+block that has the position's block as a child). Its candidates are the position with such
+a piece moved back to a cell from which the motion could reach its cell at all (`UNDO_REV`,
+the board's geometry alone), or for a pass the position itself; solver.c keeps a candidate
+only when one of its legal plies leads to the position exactly, so the conditions, limits
+and turn order are the rules' own. A game gets the tables when every ply rule can be taken
+back, no piece covers several cells or stands on another, and no effect (of a ply, after
+each ply, or of an end rule) moves pieces; otherwise `RC_UNDO` is 0 and cyclic games are
+solved with stored arcs.
+"""
+
+from __future__ import annotations
+
+from rulecraft.dsl import ir
+from rulecraft.dsl.constructs.slide import Slide, straight
+from rulecraft.dsl.constructs.step import Step
+from rulecraft.dsl.constructs.walk import Walk
+
+from ..pyapply import lands_on_empty
+from ..tables import Tables
+from .csource import CSource
+
+_SLOT_EFFECTS = (ir.Assign, ir.TurnTo)  # effects that change int slots only
+
+
+def reversible(rs: ir.Ruleset, ply: ir.Ply) -> bool:
+    """Whether a ply of this rule can be taken back (see the module docstring)."""
+    motion = ply.motion
+    if isinstance(motion, Slide):
+        if motion.chained:
+            return False
+    elif not isinstance(motion, (Step, Walk)):
+        return False
+    return (lands_on_empty(ply.onto) and not ply.removals()
+            and all(isinstance(e, _SLOT_EFFECTS) for e in ply.effects))
+
+
+def game_reversible(rs: ir.Ruleset) -> bool:
+    """Whether every ply of the game can be taken back and nothing else moves pieces."""
+    if any(t.size > 1 or t.level or t.carrier is not None for t in rs.types):
+        return False
+    effects = list(rs.after) + [e for end in rs.ends for e in end.effects]
+    return (all(isinstance(e, _SLOT_EFFECTS) for e in effects)
+            and all(reversible(rs, ply) for ply in rs.plies))
+
+
+def reverse_reach(tables: Tables, rs: ir.Ruleset, motion: ir.Motion) -> list[int]:
+    """Per cell, the cells from which `motion` could reach it on an empty board."""
+    if isinstance(motion, Step):
+        return tables.reverse_adjacency(None if motion.dirs is None else list(motion.dirs))
+    if isinstance(motion, Walk):  # a path may bend anywhere: every other cell
+        return [tables.full & ~(1 << c) for c in range(tables.n)]
+    back = [0] * tables.n
+    for d in straight(rs.board, motion.dirs):
+        for o, ray in enumerate(tables.rays(d)):
+            for x in ray:
+                back[x] |= 1 << o
+    return back
+
+
+def emit_undo(out: CSource, rs: ir.Ruleset, tables: Tables,
+              moved: list[tuple[int, ir.Ply, int, list[int]]], phases: list[ir.TurnPhase],
+              codes: dict[tuple[str, int | None], int]) -> None:
+    """The tables of the un-move solve: per (rule, piece type) entry its rule code, player,
+    type and the cells it comes back from (`moved`: each rule's code, ply, player, types);
+    which rules each player's phase takes (`codes`: by name and player, `pass` included),
+    and each rule's generator, so that a candidate's plies of one rule are all it makes."""
+    if not game_reversible(rs) or not moved:
+        out.decl("#define RC_UNDO 0")
+        return
+    out.decl("#define RC_UNDO 1")
+    entries = [(code, p, t, reverse_reach(tables, rs, ply.motion))
+               for code, ply, p, types in moved for t in types]
+    out.decl(f"#define UNDO_N {len(entries)}")
+    out.decl(f"#define UNDO_NPH {len(phases)}")
+    passes = any(ph.allows_pass for ph in phases)
+    out.decl(f"static const int UNDO_PASS = {int(passes)};")
+    # compulsory capture filters a phase's plies as a whole: then rc_legal makes them all
+    out.decl(f"static const int UNDO_PLAIN = {int(rs.compulsory is None)};")
+    for name, k in (("UNDO_RULE", 0), ("UNDO_PLAYER", 1), ("UNDO_TYPE", 2)):
+        out.decl(f"static const int {name}[] = {{{', '.join(str(e[k]) for e in entries)}}};")
+    rev = [mask for e in entries for mask in e[3]]
+    out.decl(f"static const M UNDO_REV[] = {{{', '.join(out.mask(m) for m in rev)}}};")
+    n_rules = len(codes)  # every rule of every player, and the pass (the last code)
+    takes = []
+    for p in range(len(rs.players)):
+        for ph in phases:
+            row = [0] * n_rules
+            for name in ph.plies:
+                if (name, p) in codes:
+                    row[codes[(name, p)]] = 1
+            row[-1] = int(ph.allows_pass)
+            takes += row
+    out.decl(f"static const unsigned char UNDO_TAKES[] = {{{', '.join(map(str, takes))}}};")
+    # after the generators' prototypes, which follow the declarations
+    gens = ", ".join(f"moves_{code}" for code, _, _, _ in moved)
+    out.line(0, f"static int (*const UNDO_MOVES[])(const S *, Buf *) = {{{gens}}};")

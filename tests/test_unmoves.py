@@ -1,0 +1,113 @@
+"""The native solve by un-moves (solver.c, cundo.py) against the Python solver and the
+native solve over stored arcs: the same positions, values, remoteness, arcs and levels."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+from rulecraft.dsl.load import load
+from rulecraft.interpreter.game import Game
+from rulecraft.interpreter.native import build as native_build
+from rulecraft.interpreter.native import solve as native_solve
+from rulecraft.interpreter.native.cundo import game_reversible
+from rulecraft.interpreter.search.progress import Progress
+from rulecraft.interpreter.search.solver import solve
+from rulecraft.interpreter.search.symmetry import board_symmetries
+from rulecraft.interpreter.search.verify import verify
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.test_native import cache, load_text  # noqa: E402,F401 - the fixture
+from tests.test_native_solver import same_solution  # noqa: E402
+from tests.test_verify import SMALL_3_A_SIDE  # noqa: E402
+
+pytestmark = pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
+
+# three men a side stepping on 3 x 3 until one side stands in a line: endless play is
+# possible, and the setup keeps the west-east mirror
+MORRIS = '''game "Three men moving on 3 x 3"
+board square 3 x 3 with diagonals
+players X, O
+piece man: owner each, symbol X/O
+setup man of X: a1, c1, b3
+setup man of O: a3, c3, b1
+ply go: move own man step onto empty
+end line: mover wins if line(3, own man, all, contiguous)
+'''
+GO = "ply go: move own man step onto empty"
+VARIANTS = {
+    "morris": MORRIS,
+    # two plies a turn: a step or a slide, then a slide or a pass
+    "pass": MORRIS.replace(GO, GO + "\nply run: move own man slide orthogonal onto empty\n"
+                           "turn: go or run then run or pass"),
+    # a variable the plies and `after each ply` change
+    "clock": MORRIS.replace(GO, "var clock = 0 in 0..3\n" + GO + " then clock += 1 when clock < 3\n"
+                            "after each ply: clock = 0 when clock == 3"),
+    # the ply before remembered (more child blocks than the un-move solve follows: arcs)
+    "memory": MORRIS.replace(GO, GO + " where not (last_ply(go) and from == last_to)"),
+    "3-a-side": SMALL_3_A_SIDE,
+    # the ball walks (a path that bends), the link kick dropped
+    "walk": SMALL_3_A_SIDE.replace("slide up to", "walk up to").replace(
+        "ply kick_link: move ball step link where count(own man & adjacent(from)) >= 1\n", ""),
+}
+
+
+def test_which_games_can_be_taken_back():
+    found = {name: game_reversible(load(name)) for name in (
+        "3-a-side", "3-a-side-balanced", "3-a-side-free-ball", "3-a-side-match", "three-musketeers",
+        "tic-tac-toe", "3-spot", "force-3", "whistling-captures")}
+    # the match resets the setup after a goal; Three Musketeers captures; tic-tac-toe and
+    # Force 3 place pieces; 3-Spot's pieces cover two cells; Whistling Captures removes
+    assert found == {"3-a-side": True, "3-a-side-balanced": True, "3-a-side-free-ball": True,
+                     "3-a-side-match": False, "three-musketeers": False, "tic-tac-toe": False,
+                     "3-spot": False, "force-3": False, "whistling-captures": False}
+
+
+def _native(game, perms, **kw):
+    return native_solve.solve_native(game, game.initial_state(), perms, Progress(False), None,
+                                     None, **kw)
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_un_moves_solve_as_the_python_solver_and_the_arcs(name):
+    rs = load_text(VARIANTS[name], f"{name}.game")
+    assert game_reversible(rs)
+    nat = Game(rs, backend="native")
+    perms = board_symmetries(nat, start=nat.initial_state())
+    assert len(perms) == 2
+    for sym in ([], perms):
+        py = solve(Game(rs), symmetry=sym)
+        un = _native(nat, sym)
+        assert un.stats.unmoves == (name != "memory") and not un.stats.one_pass
+        same_solution(py, un)
+        same_solution(py, _native(nat, sym, arcs_only=True))
+        counts = py.counts()
+        assert counts["win"] and counts["lose"] and counts["draw"]
+
+
+def test_hand_known_values_of_the_morris_game():
+    g = Game(load_text(MORRIS, "morris.game"), backend="native")
+    sol = _native(g, [])
+    # by hand: X (a1, b1, c2) to move, O on a3, c3 and b2 with no line; c2-c1 makes the
+    # first row X's, and no other step makes a line (c3 and b2, on X's other lines, are O's)
+    s = g.state_from_text("O.O/.OX/XX. X")
+    assert sol.lookup(s) == ("win", 1)
+    assert [p.text for p in sol.analyze(s) if p.value == "win" and p.remoteness == 1] == ["c2-c1"]
+
+
+def test_an_un_move_solution_is_saved_read_and_verified(tmp_path):
+    rs = load_text(SMALL_3_A_SIDE, "s.game")
+    g = Game(rs, backend="native")
+    copied = _native(g, [])
+    kept = _native(g, [], copy_limit=0)
+    assert isinstance(kept, native_solve.NativeSolution) and kept.stats.unmoves
+    path = str(tmp_path / "s.sol")
+    kept.save(path)
+    back = type(copied).load(path, g)
+    assert len(back) == len(copied)
+    for i in range(0, len(copied), 97):
+        s = copied.position(i)
+        assert back.lookup(s) == copied.lookup(s)
+    assert verify(back, 3000, seed=2).problems == []
