@@ -29,7 +29,7 @@ from .csource import CSource
 _SLOT_EFFECTS = (ir.Assign, ir.TurnTo)  # effects that change int slots only
 
 
-def reversible(rs: ir.Ruleset, ply: ir.Ply) -> bool:
+def reversible(ply: ir.Ply) -> bool:
     """Whether a ply of this rule can be taken back (see the module docstring)."""
     motion = ply.motion
     if isinstance(motion, Slide):
@@ -47,7 +47,7 @@ def game_reversible(rs: ir.Ruleset) -> bool:
         return False
     effects = list(rs.after) + [e for end in rs.ends for e in end.effects]
     return (all(isinstance(e, _SLOT_EFFECTS) for e in effects)
-            and all(reversible(rs, ply) for ply in rs.plies))
+            and all(reversible(ply) for ply in rs.plies))
 
 
 def reverse_reach(tables: Tables, rs: ir.Ruleset, motion: ir.Motion) -> list[int]:
