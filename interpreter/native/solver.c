@@ -1116,20 +1116,27 @@ static uint64_t sv_distinct(SvWork *w, int n) {
     return m;
 }
 
+/* position `i` of `b` unranked into `s` and counted, `*out` its value's slot; if it has
+   ended, its end value stored there and returned, else 0 */
+static inline uint16_t sv_visit(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, S *s, uint16_t **out) {
+    sv_unrank(sv, b, i, s);
+    w->done++;
+    *out = &b->val[sv_local(b, i)];
+    int o = rc_outcome(s);
+    if (o < 0) return 0;
+    w->ends++;
+    return **out = sv_end_value(o, s->v[RC_P]);
+}
+
 /* the value of each reached position of a unit from its children's, solved before: the
    quickest win, else a draw, else the longest loss (what the retrograde levels give) */
 static void sv_solve_unit(Sv *sv, SvWork *w, SvUnit *u) {
     SvBlock *b = u->b;
     SV_EACH_BIT(b->reach, u->w0, u->w1, i) {
         S s;
-        sv_unrank(sv, b, i, &s);
-        w->done++;
-        uint16_t *out = &b->val[sv_local(b, i)];
-        int o = rc_outcome(&s);
-        if (o >= 0) {
-            *out = sv_end_value(o, s.v[RC_P]);
-            w->ends++;
-            if (*out != SV_DRAW && !w->levels) w->levels = 1;
+        uint16_t *out, end = sv_visit(sv, w, b, i, &s, &out);
+        if (end) {
+            if (end != SV_DRAW && !w->levels) w->levels = 1;
             continue;
         }
         int n = sv_children(sv, w, &s);
@@ -1346,14 +1353,9 @@ static void sv_count_unit(Sv *sv, SvWork *w, SvUnit *u) {
     }
     SV_EACH_BIT(b->reach, u->w0, u->w1, i) {
         S s;
-        sv_unrank(sv, b, i, &s);
-        w->done++;
-        uint16_t *out = &b->val[sv_local(b, i)];
-        int o = rc_outcome(&s);
-        if (o >= 0) {
-            *out = sv_end_value(o, s.v[RC_P]);
-            w->ends++;
-            if (*out != SV_DRAW) sv_mark(b, i);
+        uint16_t *out, end = sv_visit(sv, w, b, i, &s, &out);
+        if (end) {
+            if (end != SV_DRAW) sv_mark(b, i);
             continue;
         }
         int n = sv_children(sv, w, &s);
