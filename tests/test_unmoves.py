@@ -21,9 +21,31 @@ from rulecraft.interpreter.search.verify import verify
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tests.test_native import cache, load_text  # noqa: E402,F401 - the fixture
 from tests.test_native_solver import same_solution  # noqa: E402
-from tests.test_verify import SMALL_3_A_SIDE  # noqa: E402
 
 pytestmark = pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
+
+# 3-A-Side's rules on a hexagon of side 3 (17 vertices, 3 a goal line), one man a side
+SMALL_3_A_SIDE = '''game "3-A-Side on a hexagon of side 3, one man a side"
+board hexagon 3
+remove a3, i3
+link b2 -- b4
+link h2 -- h4
+goal north_goal: c1, e1, g1 by ne, nw
+goal south_goal: c5, e5, g5 by se, sw
+region goals: north_goal, south_goal
+players South, North
+piece man: owner each, symbol S/N
+piece ball: neutral, symbol "*"
+setup man of North: e1
+setup man of South: e5
+setup ball: e3
+ply step: move own man step onto empty - goals
+ply kick: move ball slide up to count(own man & adjacent(from))
+ply kick_link: move ball step link where count(own man & adjacent(from)) >= 1
+turn: any then any
+end north_goal: North loses if ball in north_goal
+end south_goal: South loses if ball in south_goal
+'''
 
 # three men a side stepping on 3 x 3 until one side stands in a line: endless play is
 # possible, and the setup keeps the west-east mirror

@@ -1,5 +1,4 @@
-"""`verify`: a solution checked position by position against its children, and 3-A-Side's
-rules (two plies a turn, endless play) solved alike by both solvers on small boards."""
+"""`verify`: a solution checked position by position against its children."""
 
 from __future__ import annotations
 
@@ -17,37 +16,12 @@ from rulecraft.interpreter.native import solve as native_solve
 from rulecraft.interpreter.search.progress import Progress
 from rulecraft.interpreter.search.solution_file import DRAW, LOSE, WIN
 from rulecraft.interpreter.search.solver import solve
-from rulecraft.interpreter.search.symmetry import board_symmetries
 from rulecraft.interpreter.search.verify import check_position, expected_value, verify
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tests.test_native import cache, load_text  # noqa: E402,F401 - the fixture
+from tests.test_native import cache  # noqa: E402,F401 - the fixture
 
 needs_cc = pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
-
-# 3-A-Side's rules on a hexagon of side 3 (17 vertices, 3 a goal line), one man a side
-SMALL_3_A_SIDE = '''game "3-A-Side on a hexagon of side 3, one man a side"
-board hexagon 3
-remove a3, i3
-link b2 -- b4
-link h2 -- h4
-goal north_goal: c1, e1, g1 by ne, nw
-goal south_goal: c5, e5, g5 by se, sw
-region goals: north_goal, south_goal
-players South, North
-piece man: owner each, symbol S/N
-piece ball: neutral, symbol "*"
-setup man of North: e1
-setup man of South: e5
-setup ball: e3
-ply step: move own man step onto empty - goals
-ply kick: move ball slide up to count(own man & adjacent(from))
-ply kick_link: move ball step link where count(own man & adjacent(from)) >= 1
-turn: any then any
-end north_goal: North loses if ball in north_goal
-end south_goal: South loses if ball in south_goal
-'''
-
 
 def test_every_position_of_a_sound_solution_agrees_with_its_children():
     g = Game(load("tic-tac-toe"))
@@ -105,32 +79,6 @@ def test_the_native_index_is_sampled_and_checked_as_any_solution():
     report = verify(kept, 3000, seed=4)
     assert report.checked == 3001 and report.problems == []
     assert report.start == ("win", 47)
-
-
-@needs_cc
-def test_3_a_side_rules_solve_alike_on_both_solvers():
-    # endless play (draws), two plies a turn (children with the same player to move) and
-    # the west-east mirror: the native retrograde solve against the Python one
-    rs = load_text(SMALL_3_A_SIDE, "small.game")
-    py_game, nat_game = Game(rs), Game(rs, backend="native")
-    perms = board_symmetries(nat_game, start=nat_game.initial_state())
-    assert len(perms) == 2
-    sizes = []
-    for sym in ([], perms):
-        py = solve(py_game, symmetry=sym)
-        nat = native_solve.solve_native(nat_game, nat_game.initial_state(), sym,
-                                        Progress(False), None, None)
-        assert list(nat.keys) == list(py.keys)
-        assert nat.values == py.values and list(nat.remoteness) == list(py.remoteness)
-        assert not nat.stats.one_pass  # the blocks (player, ply of the turn) form cycles
-        sizes.append(len(py))
-        assert py.lookup(py_game.initial_state()) == ("draw", None)
-        counts = py.counts()
-        assert counts["draw"] > 0 and counts["win"] > 0 and counts["lose"] > 0
-        assert verify(nat, 2000).problems == []
-    # at most 17 x 16 x 15 placements of ball, South's man and North's one with the ball in
-    # play, and 2 x 17 x 16 with it in a goal, each with 4 turn states: 18,496
-    assert sizes[0] <= 18_496 and sizes[0] / 2 < sizes[1] < sizes[0]
 
 
 def test_verify_on_the_command_line(tmp_path, capsys):
