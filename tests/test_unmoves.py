@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from math import comb
 
 import pytest
 
@@ -107,6 +108,25 @@ def test_un_moves_solve_as_the_python_solver_and_the_arcs(name):
         same_solution(py, _native(nat, sym, arcs_only=True))
         counts = py.counts()
         assert counts["win"] and counts["lose"] and counts["draw"]
+
+
+@pytest.mark.parametrize("name", ["morris", "pass", "3-a-side"])
+def test_children_counted_in_reachability_or_again(name):
+    # reachability keeps each position's count of distinct children in a byte where there
+    # is room (a tally); past the room, or past the count the byte keeps, the counting pass
+    # makes the children again: the same solution every way
+    rs = load_text(VARIANTS[name], f"{name}.game")
+    nat = Game(rs, backend="native")
+    perms = board_symmetries(nat, start=nat.initial_state())
+    py = solve(Game(rs), symmetry=perms)
+    for room, most in ((-1, -1), (0, -1), (-1, 1), (-1, 0)):
+        same_solution(py, _native(nat, perms, tally_room=room, tally_most=most))
+    # room for one block's tally (a byte per index of a combination of piece counts and
+    # turn: three men each among 9 cells, or the ball and one man each among the cells):
+    # the other blocks counted again
+    n = nat.board.size
+    block = comb(9, 3) * comb(6, 3) if name != "3-a-side" else n * (n - 1) * (n - 2)
+    same_solution(py, _native(nat, perms, tally_room=block))
 
 
 def test_hand_known_values_of_the_morris_game():

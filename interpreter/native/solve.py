@@ -101,12 +101,16 @@ def _types(game: Game) -> tuple[list[int], list[int], list[int], list[int]]:
 def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                  max_positions: int | None, max_memory: int | None,
                  threads: int | None = None, arcs_only: bool = False,
-                 copy_limit: int = COPY_LIMIT) -> Solution:
+                 copy_limit: int = COPY_LIMIT, tally_room: int = -1,
+                 tally_most: int = -1) -> Solution:
     """Solve every position reachable from `start` in C (see the module docstring).
 
     `arcs_only` keeps to the retrograde solve over stored arcs even where the one-pass
     solve could run. Up to `copy_limit` positions, the solution is copied into a
-    `Solution`; past it, a `NativeSolution` answers from the solver's own tables."""
+    `Solution`; past it, a `NativeSolution` answers from the solver's own tables.
+    `tally_room` (bytes; -1: half the memory cap) and `tally_most` (-1: 251) bound the
+    children counts reachability keeps for the un-move solve (solver.c, sv_tally); the
+    rest are counted again, with the same result."""
     lib = game.native
     if lib is None:
         lib = NativeLibrary(game.ruleset, game._c.rules)
@@ -116,7 +120,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
         raise NativeSolveUnsupported(f"a position takes {codec.bits} bits, past the "
                                      f"{MAX_KEY_BITS} the native solver packs")
     cfg = [threads or min(2, os.cpu_count() or 1), max_memory or 0, max_positions or 0,
-           int(arcs_only)]
+           int(arcs_only), tally_room, tally_most]
     c = lib.lib
     handle = c.rc_solve_new(*_arguments(game, lib, codec, perms, cfg))
     if not handle:
@@ -240,7 +244,7 @@ def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm],
                              f"the native back-end: {str(e).splitlines()[0]}") from None
     _configure(lib)
     codec = Codec(game)
-    handle = lib.lib.rc_solve_open(*_arguments(game, lib, codec, perms, [1, 0, 0, 0]),
+    handle = lib.lib.rc_solve_open(*_arguments(game, lib, codec, perms, [1, 0, 0, 0, 0, -1]),
                                    os.fsencode(path), offset, size)
     if not handle:
         raise ValueError("out of memory while opening it")
@@ -256,7 +260,7 @@ def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm],
 def _arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[Perm],
                cfg: list[int]) -> tuple:
     """rc_solve_new's four arrays (see solver.c): `cfg` (threads, memory and positions
-    caps) completed, the symmetries, the wide types' placements, the board's cells."""
+    caps, the solve's method and tallies) completed, the symmetries, the wide types' placements, the board's cells."""
     sizes, levels, carriers, order = _types(game)
     board = game.board
     places = [[sum(1 << c for c in cs) for cs in placements(board, s)] if s > 1 else []

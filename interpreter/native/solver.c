@@ -54,6 +54,8 @@
 #define SV_MAX_KIDS 32               /* child blocks a block may have for the one-pass solve */
 #define SV_MAX_REM 16383             /* the one-pass and un-move solves keep remoteness in 14 bits */
 #define SV_RECENT 4                  /* blocks a thread remembers finding */
+#define SV_TALLY_MORE 252            /* a tally byte: more children than it keeps (sv_tally) */
+#define SV_TALLY_END 252             /* a tally byte: SV_TALLY_END + an ended position's value */
 
 enum { SV_ERR_INDEX = -10, SV_ERR_BLOCKS = -11, SV_ERR_STOP = -12, SV_ERR_POSITIONS = -13,
        SV_ERR_RANGE = -15 };
@@ -87,6 +89,8 @@ typedef struct SvBlock {
     uint64_t *reach, *cur, *next;
     uint64_t *prefix;                  /* reached positions before each 8 words of `reach` */
     uint16_t *val;                     /* one-pass solve: value | remoteness << 2, dense */
+    uint8_t *tally;                    /* un-move solve: reachability's count (sv_tally) */
+    int tallied;                       /* its children counted from the tally */
 } SvBlock;
 
 typedef struct { SvBlock *b; uint64_t w0, w1; uint32_t *arcs; uint64_t narcs, cap; } SvUnit;
@@ -137,6 +141,10 @@ typedef struct Sv {
     int cyclic;        /* the blocks' graph may have a cycle: no one-pass solve */
     int overflow;      /* a block has more child blocks than it keeps: no un-move solve */
     int undo, undo_level;  /* solved by un-moves (values per block, as the one-pass solve's) */
+    uint64_t tally_room;   /* bytes reachability may take for tallies (sv_tally) */
+    uint64_t tally_used;
+    uint64_t tally_most;   /* the largest count a tally keeps (below SV_TALLY_MORE) */
+    uint64_t tally_arcs;   /* the distinct children the tallies counted */
     void *map;         /* a solution file's mapping (solution_index.c): blocks point into it */
     size_t map_bytes;
     int one_pass;      /* solved block by block without arcs (sv_one_pass) */
@@ -246,6 +254,23 @@ static inline uint64_t sv_c(const Sv *sv, int n, int k) {
     return sv->binom[(size_t)n * (size_t)sv->bn + (size_t)k];
 }
 
+/* the largest q' <= q with C(q', i) <= r (C(q', 1) = q'): by halving when k pieces
+   searched so cost less than walking down the n cells */
+static inline int sv_colex_top(const Sv *sv, uint64_t r, int i, int q, int k, int n) {
+    if (i == 1) return (int)r;
+    if (k * (32 - __builtin_clz((unsigned)n | 1)) >= n) {
+        while (sv_c(sv, q, i) > r) q--;
+        return q;
+    }
+    int lo = i - 1;  /* C(i - 1, i) = 0 */
+    while (lo < q) {
+        int mid = (lo + q + 1) / 2;
+        if (sv_c(sv, mid, i) <= r) lo = mid;
+        else q = mid - 1;
+    }
+    return lo;
+}
+
 #if RC_W == 1
 /* the bits of `m` at the places of `u`'s cells, packed from bit 0, and back */
 static inline uint64_t sv_pext(uint64_t m, uint64_t u) {
@@ -268,12 +293,17 @@ static inline uint64_t sv_pdep(uint64_t x, uint64_t u) {
 #endif
 }
 
-/* the colex rank of the cells of `m` (all in `u`) among the cells of `u`: a table lookup
-   per 4 cells of `u` (sv_nibbles) */
+/* the colex rank of the cells of `m` (all in `u`) among the cells of `u`: a binomial a
+   cell of `m`, or a table lookup per 4 cells of `u` (sv_nibbles) where that is fewer */
 static uint64_t sv_colex(const Sv *sv, M m, M u) {
     uint64_t x = sv_pext(m.w[0], u.w[0]), r = 0;
     const SvRank *t = sv->ntab;
     int nibbles = x ? (64 - __builtin_clzll(x) + 3) / 4 : 0;
+    if (__builtin_popcountll(x) <= nibbles) {  /* few pieces among many cells: C(cell, i) */
+        for (size_t i = 1; x; x &= x - 1, i++)
+            r += sv->binom[(size_t)__builtin_ctzll(x) * (size_t)sv->bn + i];
+        return r;
+    }
     for (int j = 0; j < nibbles; j++) {  /* independent lookups: the loads overlap */
         unsigned nib = (unsigned)(x >> (4 * j) & 15);
         int c = __builtin_popcountll(x & ((((uint64_t)1) << (4 * j)) - 1));
@@ -287,7 +317,7 @@ static M sv_uncolex(const Sv *sv, uint64_t r, int k, int n, M u) {
     uint64_t x = 0;
     int q = n - 1;
     for (int i = k; i >= 1; i--) {
-        while (sv_c(sv, q, i) > r) q--;
+        q = sv_colex_top(sv, r, i, q, k, n);
         r -= sv_c(sv, q, i);
         x |= (uint64_t)1 << q;
         q--;
@@ -331,9 +361,8 @@ static int sv_select(M u, int q) {
 /* the k cells of `u` (n of them) whose colex rank is r */
 static M sv_uncolex(const Sv *sv, uint64_t r, int k, int n, M u) {
     M m = m_zero();
-    for (int i = k; i >= 1; i--) {
-        int q = n - 1;
-        while (sv_c(sv, q, i) > r) q--;
+    for (int i = k, all = n; i >= 1; i--) {
+        int q = sv_colex_top(sv, r, i, n - 1, k, all);
         r -= sv_c(sv, q, i);
         n = q;
         int c = sv_select(u, q);
@@ -474,9 +503,15 @@ static SvBlock *sv_new_block(Sv *sv, const SvKey *k, uint64_t h) {
     if (!b->reach) goto fail;
     b->id = sv->nblocks;
     b->ended = k->v[RC_OUT] >= 0;
+    if (!b->ended && sv->tally_used + b->size <= sv->tally_room) {  /* (under the lock) */
+        b->tally = sv_alloc(sv, b->size);
+        if (!b->tally) goto fail;
+        sv->tally_used += b->size;
+    }
     sv->blocks[sv->nblocks++] = b;
     return b;
 fail:
+    sv_free(sv, b->reach, bytes);
     sv_free(sv, b, sizeof *b);
     return NULL;
 }
@@ -896,13 +931,63 @@ static int sv_children(Sv *sv, SvWork *w, const S *s) {
     return n;
 }
 
+static int sv_cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* `k` sorted: by insertion when short (qsort's calls cost more there) */
+static void sv_sort_u64(uint64_t *k, size_t n) {
+    if (n > 24) {
+        qsort(k, n, sizeof *k, sv_cmp_u64);
+        return;
+    }
+    for (size_t a = 1; a < n; a++) {
+        uint64_t x = k[a];
+        size_t j = a;
+        while (j > 0 && k[j - 1] > x) { k[j] = k[j - 1]; j--; }
+        k[j] = x;
+    }
+}
+
+/* how many distinct children (the arcs the retrograde solve would keep); ci is reused */
+static uint64_t sv_distinct(SvWork *w, int n) {
+    uint64_t *k = w->ci;
+    for (int a = 0; a < n; a++) k[a] |= (uint64_t)w->cb[a]->id << 40;
+    sv_sort_u64(k, (size_t)n);
+    uint64_t m = 0;
+    for (int a = 0; a < n; a++) if (a == 0 || k[a] != k[a - 1]) m++;
+    return m;
+}
+
+/* an expanded position's count of distinct children, kept for the un-move solve while
+   reachability has its children at hand (the counting pass then has none to make): a byte
+   a position of the block's index, SV_TALLY_MORE when more (counted again) */
+static inline void sv_tally(const Sv *sv, SvWork *w, SvBlock *b, uint64_t i, int n) {
+    uint64_t m = n ? sv_distinct(w, n) : 0;
+    w->arcs += m;
+    b->tally[i] = m <= sv->tally_most ? (uint8_t)m : SV_TALLY_MORE;
+}
+
+/* the tallies let go (a solve that does not use them) */
+static void sv_untally_all(Sv *sv) {
+    for (int k = 0; k < sv->nblocks; k++) {
+        sv_free(sv, sv->blocks[k]->tally, sv->blocks[k]->size);
+        sv->blocks[k]->tally = NULL;
+    }
+}
+
 static void sv_expand_unit(Sv *sv, SvWork *w, SvUnit *u) {
     SvBlock *b = u->b;
     SV_EACH_BIT(b->cur, u->w0, u->w1, i) {
         S s;
         sv_unrank(sv, b, i, &s);
         w->done++;
-        if (rc_outcome(&s) >= 0) continue;
+        int o = rc_outcome(&s);
+        if (o >= 0) {
+            if (b->tally) b->tally[i] = (uint8_t)(SV_TALLY_END + sv_end_value(o, s.v[RC_P]));
+            continue;
+        }
         int n = sv_children(sv, w, &s);
         if (n < 0) return;
         for (int a = 0; a < n; a++) {
@@ -920,6 +1005,7 @@ static void sv_expand_unit(Sv *sv, SvWork *w, SvUnit *u) {
                 sv_set_bit(f, w->ci[a]);
             }
         }
+        if (b->tally) sv_tally(sv, w, b, i, n);
     }
     if (sv->max_positions && sv->positions + sv_sum(sv, offsetof(SvWork, found)) > sv->max_positions)
         sv_fail(sv, SV_ERR_POSITIONS, "more than %llu positions are reachable",
@@ -1092,28 +1178,6 @@ static inline uint8_t sv_kid_value(const SvBlock *c, uint64_t i, uint32_t *rem) 
     uint16_t x = c->val[sv_local(c, i)];
     *rem = x >> 2;
     return (uint8_t)(x & 3);
-}
-
-static int sv_cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* how many distinct children (the arcs the retrograde solve would keep); ci is reused */
-static uint64_t sv_distinct(SvWork *w, int n) {
-    uint64_t *k = w->ci;
-    for (int a = 0; a < n; a++) k[a] |= (uint64_t)w->cb[a]->id << 40;
-    if (n > 24) qsort(k, (size_t)n, sizeof *k, sv_cmp_u64);
-    else
-        for (int a = 1; a < n; a++) {
-            uint64_t x = k[a];
-            int j = a;
-            while (j > 0 && k[j - 1] > x) { k[j] = k[j - 1]; j--; }
-            k[j] = x;
-        }
-    uint64_t m = 0;
-    for (int a = 0; a < n; a++) if (a == 0 || k[a] != k[a - 1]) m++;
-    return m;
 }
 
 /* position `i` of `b` unranked into `s` and counted, `*out` its value's slot; if it has
@@ -1312,7 +1376,7 @@ static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, const S *c) {
         }
     }
     uint64_t *k = w->pk;
-    if (n > 1) qsort(k, n, sizeof *k, sv_cmp_u64);
+    sv_sort_u64(k, n);
     size_t m = 0;
     for (size_t a = 0; a < n; a++) if (m == 0 || k[a] != k[m - 1]) k[m++] = k[a];
     return (int)m;
@@ -1343,10 +1407,24 @@ static inline void sv_mark(SvBlock *b, uint64_t i) {
     __atomic_store_n(&b->cur_any, 1, __ATOMIC_RELAXED);
 }
 
+/* an undecided position's slot: its count `m` of distinct children; a loss with none */
+static void sv_set_count(Sv *sv, SvBlock *b, uint64_t i, uint16_t *out, uint64_t m) {
+    if (m > SV_MAX_REM) {
+        sv_fail(sv, SV_ERR_INDEX, "more than %d distinct children: too many for the un-move "
+                "solve", SV_MAX_REM);
+        return;
+    }
+    *out = (uint16_t)(m << 2);
+    if (!m) {  /* no legal ply and no end rule fired: the mover loses */
+        *out = SV_LOSE;
+        sv_mark(b, i);
+    }
+}
+
 /* the children counted; the positions with no child or ended on the frontier (b->next) */
 static void sv_count_unit(Sv *sv, SvWork *w, SvUnit *u) {
     SvBlock *b = u->b;
-    if (b->ended) {  /* its positions are the frontier of level 0 as they stand (sv_undo) */
+    if (b->ended || b->tallied) {  /* the frontier of level 0 as they stand (sv_undo); counted */
         for (uint64_t wd = u->w0; wd < u->w1; wd++)
             w->done += (uint64_t)__builtin_popcountll(b->reach[wd]);
         return;
@@ -1362,17 +1440,42 @@ static void sv_count_unit(Sv *sv, SvWork *w, SvUnit *u) {
         if (n < 0) return;
         uint64_t m = n ? sv_distinct(w, n) : 0;
         w->arcs += m;
-        if (m > SV_MAX_REM) {
-            sv_fail(sv, SV_ERR_INDEX, "more than %d distinct children: too many for the "
-                    "un-move solve", SV_MAX_REM);
-            return;
-        }
-        *out = (uint16_t)(m << 2);
-        if (!m) {  /* no legal ply and no end rule fired: the mover loses */
-            *out = SV_LOSE;
-            sv_mark(b, i);
-        }
+        sv_set_count(sv, b, i, out, m);
     }
+}
+
+/* a block's children counts and ends, from its tally, in its values and its frontier of
+   level 0 (sv_count_unit's work, without making a child: reachability made them); the
+   tally let go */
+static void sv_untally(Sv *sv, SvBlock *b) {
+    SvWork *w = &sv->work[0];
+    uint64_t d = 0;
+    SV_EACH_BIT(b->reach, 0, b->words, i) {
+        uint8_t code = b->tally[i];
+        uint16_t *out = &b->val[d++];
+        if (code > SV_TALLY_END) {
+            *out = (uint16_t)(code - SV_TALLY_END);
+            w->ends++;
+            if (*out != SV_DRAW) sv_mark(b, i);
+            continue;
+        }
+        uint64_t m = code;
+        if (code == SV_TALLY_MORE) {
+            S s;
+            sv_unrank(sv, b, i, &s);
+            int n = sv_children(sv, w, &s);
+            if (n < 0) return;
+            m = sv_distinct(w, n);  /* (its arcs are counted: sv_tally) */
+        }
+        sv_set_count(sv, b, i, out, m);
+    }
+    sv_free(sv, b->tally, b->size);
+    b->tally = NULL;
+    b->tallied = 1;
+    char text[100];
+    snprintf(text, sizeof text, "children counted in reachability: block %d of %d", b->id + 1,
+             sv->nblocks);
+    sv_tick(sv, text);
 }
 
 /* the positions decided at the last level give their predecessors their due */
@@ -1419,9 +1522,11 @@ static void sv_undo(Sv *sv) {
             b->cur = sv_alloc(sv, (size_t)b->words * 8);
             b->next = sv_alloc(sv, (size_t)b->words * 8);
             b->val = sv_alloc(sv, (size_t)b->count * 2);
+            if (b->tally && !sv_failed(sv)) sv_untally(sv, b);  /* one block's both at once */
         }
         sv->ndense += b->count;
     }
+    sv->narcs = sv->tally_arcs;
     if (sv_failed(sv) || sv_parents(sv) || sv_units(sv, -2)) return;
     sv->phase = 1;
     sv->todo = sv->ndense;
@@ -1560,7 +1665,8 @@ out:
 /* ------------------------------------------------------------------ exports */
 /* A solver for the start state `st` (flat, as rc_flat_apply takes it). `cfg`, int64s:
    threads, max_memory (0: none), max_positions (0: none), arcs_only (1: never the
-   one-pass solve), nperm; then per piece type:
+   one-pass solve), tally_room (bytes of tallies; -1: half the cap or the RAM), tally_most
+   (-1: all a byte keeps), nperm; then per piece type:
    size, level, carrier (-1: none), nplace; then the types in ranking order (carriers
    before riders, wide types first); then per int slot: its shift in a packed key, low,
    high. `perm`: nperm permutations of RC_CELLS cells (cell i -> perm[i]), the identity
@@ -1576,6 +1682,7 @@ void *rc_solve_new(const int64_t *cfg, const int32_t *perm, const uint64_t *plac
     sv->max_memory = (uint64_t)cfg[at++];
     sv->max_positions = (uint64_t)cfg[at++];
     sv->arcs_only = (int)cfg[at++];
+    int64_t room = cfg[at++], most = cfg[at++];
     sv->nperm = (int)cfg[at++];
     for (int t = 0; t < RC_NT; t++) {
         sv->size[t] = (int)cfg[at++];
@@ -1616,6 +1723,9 @@ void *rc_solve_new(const int64_t *cfg, const int32_t *perm, const uint64_t *plac
     if (sv->binom) sv_nibbles(sv);
     /* the block table cannot grow (lookups take no lock): a sixteenth of the cap, within
        4,096 to 4 million blocks */
+    if (RC_UNDO && !sv->arcs_only)
+        sv->tally_room = room >= 0 ? (uint64_t)room : (sv->max_memory ? sv->max_memory : sv_ram()) / 2;
+    sv->tally_most = most >= 0 && most < SV_TALLY_MORE ? (uint64_t)most : SV_TALLY_MORE - 1;
     sv->tcap = (uint64_t)1 << 22;
     while (sv->max_memory && sv->tcap > 4096 && sv->tcap * sizeof *sv->table > sv->max_memory / 16)
         sv->tcap >>= 1;
@@ -1634,8 +1744,13 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
     sv->last = sv_now();
     double t0 = sv_now();
     sv_reach(sv, &s);
+    for (int t = 0; t < sv->threads; t++) {  /* what sv_tally counted */
+        sv->tally_arcs += sv->work[t].arcs;
+        sv->work[t].arcs = 0;
+    }
     double t1 = sv_now();
     if (!sv_failed(sv) && !sv->arcs_only && !sv->cyclic && !sv_heights(sv)) {
+        sv_untally_all(sv);
         sv->one_pass = 1;
         sv_one_pass(sv);
 #if RC_UNDO
@@ -1644,6 +1759,7 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
         sv_undo(sv);
 #endif
     } else {
+        sv_untally_all(sv);
         if (!sv_failed(sv)) sv_dense_ids(sv);
         if (!sv_failed(sv)) sv_graph(sv);
         t1 = sv_now();
@@ -1804,6 +1920,7 @@ void rc_solve_free(void *h) {
         sv_free(sv, b->next, (size_t)b->words * 8);
         if (b->prefix) sv_free(sv, b->prefix, sv_prefix_bytes(b));
         if (b->val) sv_free(sv, b->val, (size_t)b->count * 2);
+        sv_free(sv, b->tally, b->size);
         free(b->par);
         sv_free(sv, b, sizeof *b);
     }
