@@ -108,6 +108,7 @@ typedef struct SvWork {
     size_t capkids;
     Buf ubuf;             /* un-move solve: a candidate's legal plies */
     uint64_t *pk;         /* un-move solve: the predecessors found, block id << 40 | index */
+    uint16_t **slot;      /* un-move solve: where their values are */
     size_t cappk;
     uint64_t done, found;
     SvBlock *edge_from, *edge_to;   /* the block edge recorded last (most repeat it) */
@@ -516,15 +517,16 @@ fail:
     return NULL;
 }
 
-/* a frontier bitset of `b`, made when reachability first puts a position there */
+/* the bitset of `b`'s positions reached and not yet expanded, made when reachability
+   first puts a position there */
 static uint64_t *sv_frontier(Sv *sv, SvBlock *b) {
-    uint64_t *f = __atomic_load_n(&b->next, __ATOMIC_ACQUIRE);
+    uint64_t *f = __atomic_load_n(&b->cur, __ATOMIC_ACQUIRE);
     if (f) return f;
     pthread_mutex_lock(&sv->lock);
-    f = b->next;
+    f = b->cur;
     if (!f && !sv_failed(sv)) {
         f = sv_alloc(sv, (size_t)b->words * 8);
-        __atomic_store_n(&b->next, f, __ATOMIC_RELEASE);
+        __atomic_store_n(&b->cur, f, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&sv->lock);
     return f;
@@ -809,7 +811,7 @@ static void sv_tick(Sv *sv, const char *extra) {
     } else if (sv->phase == 0) {
         sv_count(a, sizeof a, sv->positions + sv_sum(sv, offsetof(SvWork, found)));
         sv_count(b, sizeof b, done);
-        snprintf(text, sizeof text, "native solve: reachability, ply %d: %s positions found, %s "
+        snprintf(text, sizeof text, "native solve: reachability, sweep %d: %s positions found, %s "
                  "expanded (%.0f a second; %s bytes)", sv->depth, a, b, rate, c);
     } else if (sv->phase == 2) {
         uint64_t all = sv->done_before + done;
@@ -977,35 +979,48 @@ static void sv_untally_all(Sv *sv) {
     }
 }
 
+/* reachability: position `i` of `b` expanded, its children not reached before marked to
+   be */
+static void sv_expand(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
+    S s;
+    sv_unrank(sv, b, i, &s);
+    w->done++;
+    int o = rc_outcome(&s);
+    if (o >= 0) {
+        if (b->tally) b->tally[i] = (uint8_t)(SV_TALLY_END + sv_end_value(o, s.v[RC_P]));
+        return;
+    }
+    int n = sv_children(sv, w, &s);
+    if (n < 0) return;
+    for (int a = 0; a < n; a++) {
+        SvBlock *c = w->cb[a];
+        if (c != w->edge_to || b != w->edge_from) {
+            sv_edge(sv, b, c);
+            w->edge_from = b;
+            w->edge_to = c;
+        }
+        if (sv_set_bit(c->reach, w->ci[a])) {
+            w->found++;
+            if (c->ended) continue;  /* an ended position is not expanded */
+            uint64_t *f = sv_frontier(sv, c);
+            if (!f) return;
+            sv_set_bit(f, w->ci[a]);
+            if (!__atomic_load_n(&c->cur_any, __ATOMIC_RELAXED))
+                __atomic_store_n(&c->cur_any, 1, __ATOMIC_RELAXED);
+        }
+    }
+    if (b->tally) sv_tally(sv, w, b, i, n);
+}
+
+/* the positions of a unit waiting to be expanded, expanded: each word's bits taken at
+   once (those set meanwhile wait for the next sweep) */
 static void sv_expand_unit(Sv *sv, SvWork *w, SvUnit *u) {
     SvBlock *b = u->b;
-    SV_EACH_BIT(b->cur, u->w0, u->w1, i) {
-        S s;
-        sv_unrank(sv, b, i, &s);
-        w->done++;
-        int o = rc_outcome(&s);
-        if (o >= 0) {
-            if (b->tally) b->tally[i] = (uint8_t)(SV_TALLY_END + sv_end_value(o, s.v[RC_P]));
-            continue;
-        }
-        int n = sv_children(sv, w, &s);
-        if (n < 0) return;
-        for (int a = 0; a < n; a++) {
-            SvBlock *c = w->cb[a];
-            if (c != w->edge_to || b != w->edge_from) {
-                sv_edge(sv, b, c);
-                w->edge_from = b;
-                w->edge_to = c;
-            }
-            if (sv_set_bit(c->reach, w->ci[a])) {
-                w->found++;
-                if (c->ended) continue;  /* an ended position is not expanded */
-                uint64_t *f = sv_frontier(sv, c);
-                if (!f) return;
-                sv_set_bit(f, w->ci[a]);
-            }
-        }
-        if (b->tally) sv_tally(sv, w, b, i, n);
+    for (uint64_t wd = u->w0; wd < u->w1; wd++) {
+        uint64_t x = __atomic_load_n(&b->cur[wd], __ATOMIC_RELAXED);
+        if (x) __atomic_fetch_and(&b->cur[wd], ~x, __ATOMIC_RELAXED);
+        for (; x && !sv_failed(sv); x &= x - 1)
+            sv_expand(sv, w, b, 64 * wd + (uint64_t)__builtin_ctzll(x));
     }
     if (sv->max_positions && sv->positions + sv_sum(sv, offsetof(SvWork, found)) > sv->max_positions)
         sv_fail(sv, SV_ERR_POSITIONS, "more than %llu positions are reachable",
@@ -1024,29 +1039,25 @@ static void sv_reach(Sv *sv, const S *start) {
     b->cur_any = 1;
     sv->positions = 1;
     sv->phase = 0;
+    /* sweeps over the blocks with positions waiting (one bitset each: what a sweep finds
+       is expanded in it or the next), until one finds nothing new */
     for (sv->depth = 0; !sv_failed(sv); sv->depth++) {
         if (sv_units(sv, -1) || sv->nunits == 0) break;
+        for (int k = 0; k < sv->nblocks; k++) sv->blocks[k]->cur_any = 0;
         sv_run(sv, sv_expand_unit);
-        if (sv_failed(sv)) break;  /* positions: those of the plies done (the same each run) */
+        if (sv_failed(sv)) break;
         sv->positions += sv_sum(sv, offsetof(SvWork, found));
         if (sv->max_positions && sv->positions > sv->max_positions) {
             sv_fail(sv, SV_ERR_POSITIONS, "more than %llu positions are reachable",
                     (unsigned long long)sv->max_positions);
             break;
         }
-        for (int k = 0; k < sv->nblocks; k++) {  /* the new frontier; the old one let go */
-            SvBlock *c = sv->blocks[k];
-            sv_free(sv, c->cur, (size_t)c->words * 8);
-            c->cur = c->next;
-            c->next = NULL;
-            c->cur_any = c->cur != NULL;
-        }
     }
     for (int k = 0; k < sv->nblocks; k++) {  /* the frontiers are done with */
         SvBlock *c = sv->blocks[k];
         sv_free(sv, c->cur, (size_t)c->words * 8);
-        sv_free(sv, c->next, (size_t)c->words * 8);
-        c->cur = c->next = NULL;
+        c->cur = NULL;
+        c->cur_any = 0;
     }
 }
 
@@ -1282,9 +1293,11 @@ static void sv_one_pass(Sv *sv) {
    predecessors (sv_preds) a win, or one child fewer (a loss when none is left), at the
    next: the levels, values and remoteness of the retrograde solve over arcs. */
 #if RC_UNDO
-/* the position `s` (canonical form) among those reached: its block, index in `*idx`; NULL
-   if none (lookups only: no block is made) */
-static SvBlock *sv_reached(Sv *sv, SvWork *w, S *s, uint64_t *idx) {
+/* the block of position `s` (put in canonical form) and its index there, `*idx`, its bit
+   and its count of reached positions before it asked of memory (read by sv_preds and
+   sv_take_back); NULL if no block of positions not ended holds it (lookups only: no
+   block is made) */
+static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx) {
     SvKey k;
     sv_canon(sv, s);
     if (sv_key_of(sv, s, &k)) return NULL;
@@ -1296,7 +1309,9 @@ static SvBlock *sv_reached(Sv *sv, SvWork *w, S *s, uint64_t *idx) {
         if (b) w->recent[w->nrecent++ % SV_RECENT] = b;
     }
     if (!b || b->ended || sv_rank(sv, b, s, idx)) return NULL;
-    return (b->reach[*idx >> 6] >> (*idx & 63) & 1) ? b : NULL;
+    __builtin_prefetch(&b->reach[*idx >> 6]);
+    __builtin_prefetch(&b->prefix[*idx >> 9]);
+    return b;
 }
 
 static int sv_same(const S *a, const S *b) {
@@ -1329,13 +1344,15 @@ static int sv_pred_try(Sv *sv, SvWork *w, S *p, int rule, int o, int x, const S 
         S t;
         if (rc_apply(p, ply, &t) || !sv_same(&t, c)) continue;
         uint64_t idx;
-        SvBlock *b = sv_reached(sv, w, p, &idx);
+        SvBlock *b = sv_indexed(sv, w, p, &idx);
         if (!b) return 0;
         if (*n == w->cappk) {
             size_t cap = w->cappk ? 2 * w->cappk : 256;
             uint64_t *pk = realloc(w->pk, cap * sizeof *pk);
-            if (!pk) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return -1; }
-            w->pk = pk;
+            if (pk) w->pk = pk;
+            uint16_t **slot = realloc(w->slot, cap * sizeof *slot);
+            if (slot) w->slot = slot;
+            if (!pk || !slot) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return -1; }
             w->cappk = cap;
         }
         w->pk[(*n)++] = (uint64_t)b->id << 40 | idx;
@@ -1378,7 +1395,11 @@ static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, const S *c) {
     uint64_t *k = w->pk;
     sv_sort_u64(k, n);
     size_t m = 0;
-    for (size_t a = 0; a < n; a++) if (m == 0 || k[a] != k[m - 1]) k[m++] = k[a];
+    for (size_t a = 0; a < n; a++) {  /* the distinct ones reachability met */
+        const SvBlock *b = sv->blocks[k[a] >> 40];
+        uint64_t i = k[a] & (((uint64_t)1 << 40) - 1);
+        if ((m == 0 || k[a] != k[m - 1]) && (b->reach[i >> 6] >> (i & 63) & 1)) k[m++] = k[a];
+    }
     return (int)m;
 }
 
@@ -1478,35 +1499,50 @@ static void sv_untally(Sv *sv, SvBlock *b) {
     sv_tick(sv, text);
 }
 
-/* the positions decided at the last level give their predecessors their due */
+/* position `i` of `b`, decided at the last level, gives its predecessors their due */
+static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
+    uint16_t r1 = (uint16_t)(sv->undo_level + 1);
+    S c;
+    sv_unrank(sv, b, i, &c);
+    w->done++;
+    uint32_t rem;
+    int c_wins = sv_kid_value(b, i, &rem) == SV_WIN;
+    int n = sv_preds(sv, w, b, &c);
+    if (n < 0) return;
+    for (int a = 0; a < n; a++) {  /* where the slots are, all asked of memory at once */
+        SvBlock *pb = sv->blocks[w->pk[a] >> 40];
+        w->slot[a] = &pb->val[sv_local(pb, w->pk[a] & (((uint64_t)1 << 40) - 1))];
+        __builtin_prefetch(w->slot[a]);
+    }
+    for (int a = 0; a < n; a++) {
+        SvBlock *pb = sv->blocks[w->pk[a] >> 40];
+        uint64_t pi = w->pk[a] & (((uint64_t)1 << 40) - 1);
+        uint16_t *slot = w->slot[a];
+        int wins = c_wins == (pb->key.v[RC_P] == c.v[RC_P]);  /* its mover wins by it */
+        uint16_t old = __atomic_load_n(slot, __ATOMIC_RELAXED), nv;
+        do {
+            if (old & 3) break;
+            if (wins) nv = (uint16_t)(SV_WIN | r1 << 2);
+            else if (old >> 2 == 0) {
+                sv_fail(sv, SV_ERR_INDEX, "a predecessor with no child left to refute");
+                return;
+            } else nv = old >> 2 == 1 ? (uint16_t)(SV_LOSE | r1 << 2) : (uint16_t)(old - 4);
+        } while (!__atomic_compare_exchange_n(slot, &old, nv, 0, __ATOMIC_RELAXED,
+                                              __ATOMIC_RELAXED));
+        if (!(old & 3) && (nv & 3)) sv_mark(pb, pi);
+    }
+}
+
+/* the positions of a unit decided at the last level taken back, their frontier bits
+   cleared as they are read (so the bitset is clear for the level after next) */
 static void sv_undo_unit(Sv *sv, SvWork *w, SvUnit *u) {
     SvBlock *b = u->b;
-    uint16_t r1 = (uint16_t)(sv->undo_level + 1);
-    SV_EACH_BIT(b->cur, u->w0, u->w1, i) {
-        S c;
-        sv_unrank(sv, b, i, &c);
-        w->done++;
-        uint32_t rem;
-        int c_wins = sv_kid_value(b, i, &rem) == SV_WIN;
-        int n = sv_preds(sv, w, b, &c);
-        if (n < 0) return;
-        for (int a = 0; a < n; a++) {
-            SvBlock *pb = sv->blocks[w->pk[a] >> 40];
-            uint64_t pi = w->pk[a] & (((uint64_t)1 << 40) - 1);
-            uint16_t *slot = &pb->val[sv_local(pb, pi)];
-            int wins = c_wins == (pb->key.v[RC_P] == c.v[RC_P]);  /* its mover wins by it */
-            uint16_t old = __atomic_load_n(slot, __ATOMIC_RELAXED), nv;
-            do {
-                if (old & 3) break;
-                if (wins) nv = (uint16_t)(SV_WIN | r1 << 2);
-                else if (old >> 2 == 0) {
-                    sv_fail(sv, SV_ERR_INDEX, "a predecessor with no child left to refute");
-                    return;
-                } else nv = old >> 2 == 1 ? (uint16_t)(SV_LOSE | r1 << 2) : (uint16_t)(old - 4);
-            } while (!__atomic_compare_exchange_n(slot, &old, nv, 0, __ATOMIC_RELAXED,
-                                                  __ATOMIC_RELAXED));
-            if (!(old & 3) && (nv & 3)) sv_mark(pb, pi);
-        }
+    for (uint64_t wd = u->w0; wd < u->w1 && !sv_failed(sv); wd++) {
+        uint64_t x = b->cur[wd];
+        if (!x) continue;
+        if (!b->ended) b->cur[wd] = 0;  /* (an ended block's frontier is its reach bitset) */
+        for (; x && !sv_failed(sv); x &= x - 1)
+            sv_take_back(sv, w, b, 64 * wd + (uint64_t)__builtin_ctzll(x));
     }
 }
 
@@ -1519,13 +1555,14 @@ static void sv_undo(Sv *sv) {
         if (b->ended) {
             sv->terminal += b->count;
         } else {
-            b->cur = sv_alloc(sv, (size_t)b->words * 8);
             b->next = sv_alloc(sv, (size_t)b->words * 8);
             b->val = sv_alloc(sv, (size_t)b->count * 2);
             if (b->tally && !sv_failed(sv)) sv_untally(sv, b);  /* one block's both at once */
         }
         sv->ndense += b->count;
     }
+    for (int k = 0; k < sv->nblocks && !sv_failed(sv); k++)  /* once the tallies are let go */
+        if (!sv->blocks[k]->ended) sv->blocks[k]->cur = sv_alloc(sv, (size_t)sv->blocks[k]->words * 8);
     sv->narcs = sv->tally_arcs;
     if (sv_failed(sv) || sv_parents(sv) || sv_units(sv, -2)) return;
     sv->phase = 1;
@@ -1547,10 +1584,9 @@ static void sv_undo(Sv *sv) {
                 b->cur_any = b->cur != NULL;
                 continue;
             }
-            uint64_t *f = b->cur;
+            uint64_t *f = b->cur;  /* clear: sv_undo_unit cleared what it read */
             b->cur = b->next;
             b->next = f;
-            memset(b->next, 0, (size_t)b->words * 8);
         }
         if (sv_units(sv, -1)) break;  /* (the frontiers are let go below, as after the last) */
         for (int k = 0; k < sv->nblocks; k++) sv->blocks[k]->cur_any = 0;
@@ -1775,7 +1811,9 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
         free(sv->work[t].vp);
         buf_free(&sv->work[t].ubuf);
         free(sv->work[t].pk);
+        free(sv->work[t].slot);
         sv->work[t].pk = NULL;
+        sv->work[t].slot = NULL;
         sv->work[t].cappk = 0;
         sv->work[t].vp = NULL;
         sv->work[t].kids = NULL;
