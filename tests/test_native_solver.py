@@ -322,6 +322,61 @@ def test_a_damaged_index_file_is_refused(tmp_path):
     assert _reread(g, path, resealed(bytes(bits))) == "damaged: block 25's bits do not match its count"
 
 
+def test_a_large_index_is_stored_compressed_and_reads_the_same(tmp_path, monkeypatch):
+    import zlib
+    from rulecraft.interpreter.search import solution_file
+    g = Game(load_text(SMALL_MUSKETEERS, "m43.game"), backend="native")
+    sol = _native(g, copy_limit=0)
+    plain, small = str(tmp_path / "plain.sol"), str(tmp_path / "small.sol")
+    sol.save(plain)  # 33,776 positions: far below the size that is compressed by default
+    monkeypatch.setattr(solution_file, "COMPRESS_ABOVE", 1000)
+    sol.save(small)
+    sol.save(str(tmp_path / "asked.sol"), compress=False)
+    data, packed = open(plain, "rb").read(), open(small, "rb").read()
+    assert open(tmp_path / "asked.sol", "rb").read() == data
+    header = json.loads(packed[12:12 + int.from_bytes(packed[8:12], "little")])
+    assert "compression" not in json.loads(data[12:12 + int.from_bytes(data[8:12], "little")])
+    assert (header["compression"], header["body_bytes"]) == ("zlib", len(_body(data)))
+    assert zlib.decompress(_body(packed)) == _body(data) and len(packed) < len(data) / 3
+    back = Solution.load(small, g)
+    assert len(back) == len(sol) == 33776 and back.counts() == sol.counts()
+    for i in range(0, len(sol), 101):
+        s = sol.position(i)
+        assert back.lookup(s) == sol.lookup(s)
+    assert not [n for n in os.listdir(tmp_path) if n.startswith(".rulecraft")]  # no leftovers
+
+
+def test_a_damaged_compressed_index_is_refused(tmp_path, monkeypatch):
+    import zlib
+    from rulecraft.interpreter.search import solution_file
+    g, path, data = _index_file(tmp_path)
+    body = _body(data)
+    head = data[:len(data) - 32 - len(body)]
+
+    def packed(z: bytes, **header) -> bytes:  # the index replaced by `z`, resealed
+        fields = {"compression": "zlib", "body_bytes": len(body), **header}
+        return _with_header(head + z + bytes(32), **fields)
+
+    monkeypatch.setattr(solution_file.tempfile, "tempdir", str(tmp_path))
+    z = zlib.compress(body)
+    assert _reread(g, path, packed(z[:-9])) == \
+        "damaged: its compressed index does not end where the file does"
+    assert _reread(g, path, packed(z + b"more")) == \
+        "damaged: its compressed index does not end where the file does"
+    assert _reread(g, path, packed(b"not zlib")).startswith(
+        "damaged: its compressed index cannot be decompressed (Error -3 while decompressing")
+    assert _reread(g, path, packed(z, body_bytes=len(body) + 8)) == \
+        f"damaged: its index decompresses to {len(body):,} bytes where its header announces " \
+        f"{len(body) + 8:,}"
+    assert _reread(g, path, packed(zlib.compress(body + bytes(1 << 25)))) == \
+        f"damaged: its index decompresses to more than the {len(body):,} bytes its header announces"
+    assert _reread(g, path, packed(z, compression="lz4")) == \
+        'header field \'compression\' must be "zlib", found "lz4"'
+    assert _reread(g, path, _with_header(data, body_bytes=len(body))) == \
+        "header fields 'compression' and 'body_bytes' go together"
+    assert [n for n in os.listdir(tmp_path) if n.startswith("rulecraft-index-")] == []
+
+
 def test_an_index_file_needs_the_native_backend(tmp_path, monkeypatch):
     g, path, data = _index_file(tmp_path)
     py = Game(load_text(SMALL_MUSKETEERS, "m43.game"))

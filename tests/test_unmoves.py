@@ -71,6 +71,9 @@ VARIANTS = {
     # the ply before remembered (more child blocks than the un-move solve follows: arcs)
     "memory": MORRIS.replace(GO, GO + " where not (last_ply(go) and from == last_to)"),
     "3-a-side": SMALL_3_A_SIDE,
+    # the first turn a single ply: a start block of one position, its arcs listed
+    "balanced": SMALL_3_A_SIDE.replace("turn: any then any\n",
+                                       "turn: any then any\nfirst turn: any\n"),
     # the ball walks (a path that bends), the link kick dropped
     "walk": SMALL_3_A_SIDE.replace("slide up to", "walk up to").replace(
         "ply kick_link: move ball step link where count(own man & adjacent(from)) >= 1\n", ""),
@@ -110,7 +113,7 @@ def test_un_moves_solve_as_the_python_solver_and_the_arcs(name):
         assert counts["win"] and counts["lose"] and counts["draw"]
 
 
-@pytest.mark.parametrize("name", ["morris", "pass", "3-a-side"])
+@pytest.mark.parametrize("name", ["morris", "pass", "3-a-side", "balanced"])
 def test_children_counted_in_reachability_or_again(name):
     # reachability keeps each position's count of distinct children in a byte where there
     # is room (a tally); past the room, or past the count the byte keeps, the counting pass
@@ -125,7 +128,7 @@ def test_children_counted_in_reachability_or_again(name):
     # turn: three men each among 9 cells, or the ball and one man each among the cells):
     # the other blocks counted again
     n = nat.board.size
-    block = comb(9, 3) * comb(6, 3) if name != "3-a-side" else n * (n - 1) * (n - 2)
+    block = comb(9, 3) * comb(6, 3) if name in ("morris", "pass") else n * (n - 1) * (n - 2)
     same_solution(py, _native(nat, perms, tally_room=block))
 
 

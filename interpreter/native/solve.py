@@ -220,14 +220,15 @@ class NativeSolution(Solution):
         self._lib.lib.rc_solve_counts(self._handle, out)
         return {VALUE_NAMES[code]: out[code - 1] for code in VALUE_NAMES}
 
-    def save(self, path: str) -> None:
-        """Write the native index as a solution file of format 4 (solution_file.py)."""
+    def save(self, path: str, compress: bool | None = None) -> None:
+        """Write the native index as a solution file of format 4 (solution_file.py), its
+        body compressed if `compress` (None: if it is large)."""
         def body(p: str) -> None:
             if self._lib.lib.rc_solve_write(self._handle, os.fsencode(p)):
                 err = ctypes.get_errno()
                 raise OSError(err, os.strerror(err) if err else "write failed", p)
 
-        write_index(self, path, self.perms, body)
+        write_index(self, path, self.perms, body, compress)
 
 
 def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm], root: State,

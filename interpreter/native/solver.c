@@ -54,6 +54,7 @@
 #define SV_MAX_KIDS 32               /* child blocks a block may have for the one-pass solve */
 #define SV_MAX_REM 16383             /* the one-pass and un-move solves keep remoteness in 14 bits */
 #define SV_RECENT 4                  /* blocks a thread remembers finding */
+#define SV_FEW 64                    /* a block with no more positions lists its arcs (sv_few) */
 #define SV_TALLY_MORE 252            /* a tally byte: more children than it keeps (sv_tally) */
 #define SV_TALLY_END 252             /* a tally byte: SV_TALLY_END + an ended position's value */
 
@@ -78,6 +79,8 @@ typedef struct {  /* what a block is: no padding (memcmp compares it) */
     M hist[SV_NH];
 } SvKey;
 
+typedef struct { uint64_t kid, at; } SvArc;  /* a child (block id << 40 | index), its parent's index */
+
 typedef struct SvBlock {
     SvKey key;
     uint64_t hash, size, words, base;  /* base: the dense id of its first reached position */
@@ -90,6 +93,8 @@ typedef struct SvBlock {
     uint64_t *prefix;                  /* reached positions before each 8 words of `reach` */
     uint16_t *val;                     /* one-pass solve: value | remoteness << 2, dense */
     uint8_t *tally;                    /* un-move solve: reachability's count (sv_tally) */
+    SvArc *few;                        /* un-move solve: a block of few positions, its arcs */
+    size_t nfew;
     int tallied;                       /* its children counted from the tally */
 } SvBlock;
 
@@ -1332,6 +1337,21 @@ static int sv_plies(const S *p, int rule, Buf *out) {
     return e < 0 ? e : out->n;
 }
 
+/* `key` (block id << 40 | index) noted as a predecessor, the `*n`-th; -1 on an error */
+static int sv_push_pred(Sv *sv, SvWork *w, size_t *n, uint64_t key) {
+    if (*n == w->cappk) {
+        size_t cap = w->cappk ? 2 * w->cappk : 256;
+        uint64_t *pk = realloc(w->pk, cap * sizeof *pk);
+        if (pk) w->pk = pk;
+        uint16_t **slot = realloc(w->slot, cap * sizeof *slot);
+        if (slot) w->slot = slot;
+        if (!pk || !slot) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return -1; }
+        w->cappk = cap;
+    }
+    w->pk[(*n)++] = key;
+    return 0;
+}
+
 /* `p` noted as a predecessor of `c` if one of its legal plies of rule `rule` (from cell
    `o` to cell `x`; any, for a pass) leads to `c`; -1 on an error */
 static int sv_pred_try(Sv *sv, SvWork *w, S *p, int rule, int o, int x, const S *c, size_t *n) {
@@ -1345,29 +1365,37 @@ static int sv_pred_try(Sv *sv, SvWork *w, S *p, int rule, int o, int x, const S 
         if (rc_apply(p, ply, &t) || !sv_same(&t, c)) continue;
         uint64_t idx;
         SvBlock *b = sv_indexed(sv, w, p, &idx);
-        if (!b) return 0;
-        if (*n == w->cappk) {
-            size_t cap = w->cappk ? 2 * w->cappk : 256;
-            uint64_t *pk = realloc(w->pk, cap * sizeof *pk);
-            if (pk) w->pk = pk;
-            uint16_t **slot = realloc(w->slot, cap * sizeof *slot);
-            if (slot) w->slot = slot;
-            if (!pk || !slot) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return -1; }
-            w->cappk = cap;
-        }
-        w->pk[(*n)++] = (uint64_t)b->id << 40 | idx;
-        return 0;
+        return b ? sv_push_pred(sv, w, n, (uint64_t)b->id << 40 | idx) : 0;
     }
     return 0;
 }
 
-/* the distinct reached predecessors of `c` (in block `cb`), in w->pk; their number or -1 */
-static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, const S *c) {
+/* the positions of `pb` (a block of few positions, sv_few) with a child `kid` (block id
+   << 40 | index) noted as predecessors; -1 on an error */
+static int sv_few_preds(Sv *sv, SvWork *w, const SvBlock *pb, uint64_t kid, size_t *n) {
+    size_t lo = 0, hi = pb->nfew;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (pb->few[mid].kid < kid) lo = mid + 1;
+        else hi = mid;
+    }
+    for (; lo < pb->nfew && pb->few[lo].kid == kid; lo++)
+        if (sv_push_pred(sv, w, n, (uint64_t)pb->id << 40 | pb->few[lo].at)) return -1;
+    return 0;
+}
+
+/* the distinct reached predecessors of `c` (index `ci` of block `cb`), in w->pk; their
+   number or -1 */
+static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, uint64_t ci, const S *c) {
     size_t n = 0;
     M occ = m_zero();
     for (int t = 0; t < RC_NT; t++) occ = m_or(occ, c->c[t]);
     for (int q = 0; q < cb->npar; q++) {
         const SvBlock *pb = cb->par[q];
+        if (pb->few) {  /* its arcs listed: no candidates to make */
+            if (sv_few_preds(sv, w, pb, (uint64_t)cb->id << 40 | ci, &n)) return -1;
+            continue;
+        }
         S p = *c;
         for (int j = 0; j < RC_NI; j++) p.v[j] = pb->key.v[j];
         for (int h = 0; h < RC_NC - RC_NT; h++) p.c[RC_NT + h] = pb->key.hist[h];
@@ -1421,6 +1449,42 @@ static int sv_parents(Sv *sv) {
             c->par[c->npar++] = sv->blocks[j];
         }
     return 0;
+}
+
+static int sv_cmp_arc(const void *a, const void *b) {
+    const SvArc *x = a, *y = b;
+    if (x->kid != y->kid) return x->kid < y->kid ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+/* the arcs of each block of at most SV_FEW positions (a start block, say), sorted by
+   child: its positions are found as predecessors by lookup, not by un-moves made for
+   every position of its child blocks; 0 or an error */
+static int sv_few(Sv *sv) {
+    SvWork *w = &sv->work[0];
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        if (b->ended || b->count > SV_FEW) continue;
+        size_t n = 0, cap = 1;
+        b->few = malloc(sizeof *b->few);
+        SV_EACH_BIT(b->reach, 0, b->words, i) {
+            S s;
+            sv_unrank(sv, b, i, &s);
+            int m = rc_outcome(&s) >= 0 ? 0 : sv_children(sv, w, &s);
+            if (m < 0) return -1;
+            for (int a = 0; a < m; a++) {
+                SvArc *p = n < cap || !b->few ? b->few : realloc(b->few, 2 * cap * sizeof *p);
+                if (!p) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
+                if (n == cap) cap *= 2;
+                b->few = p;
+                b->few[n++] = (SvArc){(uint64_t)w->cb[a]->id << 40 | w->ci[a], i};
+            }
+        }
+        if (!b->few) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
+        qsort(b->few, n, sizeof *b->few, sv_cmp_arc);
+        b->nfew = n;
+    }
+    return sv->err;
 }
 
 static inline void sv_mark(SvBlock *b, uint64_t i) {
@@ -1507,7 +1571,7 @@ static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
     w->done++;
     uint32_t rem;
     int c_wins = sv_kid_value(b, i, &rem) == SV_WIN;
-    int n = sv_preds(sv, w, b, &c);
+    int n = sv_preds(sv, w, b, i, &c);
     if (n < 0) return;
     for (int a = 0; a < n; a++) {  /* where the slots are, all asked of memory at once */
         SvBlock *pb = sv->blocks[w->pk[a] >> 40];
@@ -1564,7 +1628,7 @@ static void sv_undo(Sv *sv) {
     for (int k = 0; k < sv->nblocks && !sv_failed(sv); k++)  /* once the tallies are let go */
         if (!sv->blocks[k]->ended) sv->blocks[k]->cur = sv_alloc(sv, (size_t)sv->blocks[k]->words * 8);
     sv->narcs = sv->tally_arcs;
-    if (sv_failed(sv) || sv_parents(sv) || sv_units(sv, -2)) return;
+    if (sv_failed(sv) || sv_parents(sv) || sv_few(sv) || sv_units(sv, -2)) return;
     sv->phase = 1;
     sv->todo = sv->ndense;
     sv_run(sv, sv_count_unit);
@@ -1959,6 +2023,7 @@ void rc_solve_free(void *h) {
         if (b->prefix) sv_free(sv, b->prefix, sv_prefix_bytes(b));
         if (b->val) sv_free(sv, b->val, (size_t)b->count * 2);
         sv_free(sv, b->tally, b->size);
+        free(b->few);
         free(b->par);
         sv_free(sv, b, sizeof *b);
     }

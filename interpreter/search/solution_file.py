@@ -21,7 +21,10 @@ field, byte_order), spaces padding the header so that the body starts at a multi
 bytes, then the body `interpreter/native/solution_index.c` describes (the blocks, their
 bitsets and 2-byte values, in the machine's byte order), then the SHA-256 of every byte
 before it. The body is mapped, not read, and looked up in C, so reading a file of this
-format needs the native back-end (a C compiler).
+format needs the native back-end (a C compiler). A body over `COMPRESS_ABOVE` bytes is
+stored compressed (zlib): two more header fields, compression ("zlib") and body_bytes
+(its size once decompressed); reading it decompresses it into a temporary file (deleted
+once mapped) and maps that.
 
 The columns are a `Solution`'s own, as a solve leaves them in memory: the value codes and
 the 32-bit remoteness array are defined here for both.
@@ -43,6 +46,8 @@ import os
 import re
 import stat
 import sys
+import tempfile
+import zlib
 from array import array
 from itertools import islice
 from typing import TYPE_CHECKING, BinaryIO, Callable
@@ -63,6 +68,8 @@ INDEX_FORMAT = 4  # the native solver's index (see the docstring)
 OLD_FORMATS = {1: "has no checksum", 2: "packs its positions otherwise"}
 MAGIC = MAGIC_STEM + str(FORMAT).encode("ascii")
 CHECKSUM_BYTES = 32  # SHA-256
+COMPRESS_ABOVE = 1 << 30  # format-4 bodies larger than this are stored compressed
+_CHUNK = 1 << 24
 MAX_HEADER = 16 << 20
 
 
@@ -134,24 +141,51 @@ def write_solution(solution: Solution, path: str) -> None:
 
 
 def write_index(solution: Solution, path: str, perms: list[Perm],
-                body: Callable[[str], None]) -> None:
+                body: Callable[[str], None], compress: bool | None = None) -> None:
     """Write a solution of format 4 (its positions canonical under `perms`): the header
-    here, then `body(path)` appends the native index, then the checksum of the whole."""
+    here, then `body(file)` appends the native index, then the checksum of the whole.
+    `compress`: store the body compressed (None: if it is over `COMPRESS_ABOVE` bytes)."""
     header = _header(solution, INDEX_FORMAT, perms)
     header["byte_order"] = sys.byteorder
-    blob = json.dumps(header).encode("utf-8")
-    blob += b" " * (-(12 + len(blob)) % 8)  # the body starts 8-byte aligned, for mapping
-    with open(path, "wb") as f:
-        f.write(MAGIC_STEM + str(INDEX_FORMAT).encode("ascii"))
-        f.write(len(blob).to_bytes(4, "little"))
-        f.write(blob)
-    body(path)
+    if compress is False:
+        _write_index_header(path, header)
+        body(path)
+    else:  # the body in a temporary file first: its size decides
+        fd, tmp = tempfile.mkstemp(prefix=".rulecraft-body-", dir=os.path.dirname(path) or ".")
+        os.close(fd)
+        try:
+            body(tmp)
+            size = os.path.getsize(tmp)
+            if compress is None:
+                compress = size > COMPRESS_ABOVE
+            if compress:
+                header.update(compression="zlib", body_bytes=size)
+            _write_index_header(path, header)
+            with open(tmp, "rb") as src, open(path, "ab") as out:
+                z = zlib.compressobj(1) if compress else None
+                for chunk in iter(lambda: src.read(_CHUNK), b""):
+                    out.write(z.compress(chunk) if z else chunk)
+                if z:
+                    out.write(z.flush())
+        finally:
+            os.unlink(tmp)
     digest = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 24), b""):
             digest.update(chunk)
     with open(path, "ab") as f:
         f.write(digest.digest())
+
+
+def _write_index_header(path: str, header: dict) -> None:
+    """A new file at `path` with the magic of format 4 and `header`, padded so that the
+    body starts 8-byte aligned (for mapping)."""
+    blob = json.dumps(header).encode("utf-8")
+    blob += b" " * (-(12 + len(blob)) % 8)
+    with open(path, "wb") as f:
+        f.write(MAGIC_STEM + str(INDEX_FORMAT).encode("ascii"))
+        f.write(len(blob).to_bytes(4, "little"))
+        f.write(blob)
 
 
 def read_solution(path: str, game: Game, cls: type[Solution]) -> Solution:
@@ -247,17 +281,58 @@ def _read_index(f: BinaryIO, size: int, start: int, header: dict, perms: list[Pe
     if digest.digest() != f.read(CHECKSUM_BYTES + 1):
         raise bad("checksum mismatch: the file is damaged or was edited")
     from ..native.solve import open_index  # noqa: PLC0415 - C only for this format
+    name, body_bytes = f.name, size - CHECKSUM_BYTES - start
+    if "compression" in header:
+        name, body_bytes, start = _decompressed(f, start, size - CHECKSUM_BYTES - start,
+                                                header["body_bytes"], bad), header["body_bytes"], 0
     try:
-        sol = open_index(game, f.name, start, size - CHECKSUM_BYTES - start, perms, root,
-                         header["fingerprint"])
+        sol = open_index(game, name, start, body_bytes, perms, root, header["fingerprint"])
     except ValueError as e:
         raise bad(str(e)) from None
+    finally:
+        if name != f.name:
+            os.unlink(name)  # (mapped: its pages stay until the solution goes)
     if len(sol) != header["positions"]:
         raise bad(f"holds {len(sol):,} positions where its header announces "
                   f"{header['positions']:,}")
     if root not in sol:
         raise bad("its start position (header field 'root') is not among its positions")
     return sol
+
+
+def _decompressed(f: BinaryIO, start: int, size: int, expected: int, bad: Bad) -> str:
+    """The path of a temporary file holding the `size` compressed bytes at `start` of
+    `f` decompressed, which must make `expected` bytes (no more is ever written)."""
+    fd, tmp = tempfile.mkstemp(prefix="rulecraft-index-")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            z, left, made = zlib.decompressobj(), size, 0
+            f.seek(start)
+            while not z.eof:
+                data = z.unconsumed_tail
+                if not data:
+                    data = f.read(min(left, _CHUNK)) if left else b""
+                    if not data:
+                        break
+                    left -= len(data)
+                piece = z.decompress(data, _CHUNK)  # (a bounded piece at a time)
+                made += len(piece)
+                if made > expected:
+                    raise bad(f"damaged: its index decompresses to more than the {expected:,} "
+                              f"bytes its header announces")
+                out.write(piece)
+            if not z.eof or left or z.unused_data:
+                raise bad("damaged: its compressed index does not end where the file does")
+            if made != expected:
+                raise bad(f"damaged: its index decompresses to {made:,} bytes where its header "
+                          f"announces {expected:,}")
+    except zlib.error as e:
+        os.unlink(tmp)
+        raise bad(f"damaged: its compressed index cannot be decompressed ({e})") from None
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return tmp
 
 
 def _check_magic(head: bytes, size: int, bad: Bad) -> int:
@@ -360,6 +435,14 @@ _HEADER_FIELDS: dict = {
 }
 
 
+# the fields only format 4 has (byte_order is checked where the index is read)
+_INDEX_FIELDS: dict = {
+    "byte_order": None,
+    "compression": (lambda v: v == "zlib", '"zlib"'),
+    "body_bytes": (lambda v: _is_int(v) and v >= 8, "a whole number of at least 8"),
+}
+
+
 def _shown(value: object) -> str:
     """A header value for a message, as JSON, cut at 40 characters."""
     text = json.dumps(value)
@@ -389,9 +472,15 @@ def _parse_header(blob: bytes, bad: Bad) -> dict:
         if not check(header[name]):
             raise bad(f"header field '{name}' must be {wanted}, found {_shown(header[name])}")
     for name in header:
-        if name not in _HEADER_FIELDS and not (name == "byte_order"
+        if name not in _HEADER_FIELDS and not (name in _INDEX_FIELDS
                                                and header["format"] == INDEX_FORMAT):
             raise bad(f"unknown header field {_shown(name)}")
+    if ("compression" in header) != ("body_bytes" in header):
+        raise bad("header fields 'compression' and 'body_bytes' go together")
+    for name in ("compression", "body_bytes"):
+        check, wanted = _INDEX_FIELDS[name]
+        if name in header and not check(header[name]):
+            raise bad(f"header field '{name}' must be {wanted}, found {_shown(header[name])}")
     return header
 
 
