@@ -47,13 +47,13 @@ import re
 import stat
 import sys
 import tempfile
-import zlib
 from array import array
 from itertools import islice
 from typing import TYPE_CHECKING, BinaryIO, Callable
 
 from ..game import Game, State
 from .codec import Codec
+from .compressed import append, decompressed
 from .symmetry import MAX_CANDIDATES, Canonicalizer, Perm
 
 if TYPE_CHECKING:  # solution.py imports this module
@@ -69,7 +69,6 @@ OLD_FORMATS = {1: "has no checksum", 2: "packs its positions otherwise"}
 MAGIC = MAGIC_STEM + str(FORMAT).encode("ascii")
 CHECKSUM_BYTES = 32  # SHA-256
 COMPRESS_ABOVE = 1 << 30  # format-4 bodies larger than this are stored compressed
-_CHUNK = 1 << 24
 MAX_HEADER = 16 << 20
 
 
@@ -161,12 +160,7 @@ def write_index(solution: Solution, path: str, perms: list[Perm],
             if compress:
                 header.update(compression="zlib", body_bytes=size)
             _write_index_header(path, header)
-            with open(tmp, "rb") as src, open(path, "ab") as out:
-                z = zlib.compressobj(1) if compress else None
-                for chunk in iter(lambda: src.read(_CHUNK), b""):
-                    out.write(z.compress(chunk) if z else chunk)
-                if z:
-                    out.write(z.flush())
+            append(tmp, path, compress)
         finally:
             os.unlink(tmp)
     digest = hashlib.sha256()
@@ -283,8 +277,8 @@ def _read_index(f: BinaryIO, size: int, start: int, header: dict, perms: list[Pe
     from ..native.solve import open_index  # noqa: PLC0415 - C only for this format
     name, body_bytes = f.name, size - CHECKSUM_BYTES - start
     if "compression" in header:
-        name, body_bytes, start = _decompressed(f, start, size - CHECKSUM_BYTES - start,
-                                                header["body_bytes"], bad), header["body_bytes"], 0
+        name, body_bytes, start = decompressed(f, start, size - CHECKSUM_BYTES - start,
+                                               header["body_bytes"], bad), header["body_bytes"], 0
     try:
         sol = open_index(game, name, start, body_bytes, perms, root, header["fingerprint"])
     except ValueError as e:
@@ -298,41 +292,6 @@ def _read_index(f: BinaryIO, size: int, start: int, header: dict, perms: list[Pe
     if root not in sol:
         raise bad("its start position (header field 'root') is not among its positions")
     return sol
-
-
-def _decompressed(f: BinaryIO, start: int, size: int, expected: int, bad: Bad) -> str:
-    """The path of a temporary file holding the `size` compressed bytes at `start` of
-    `f` decompressed, which must make `expected` bytes (no more is ever written)."""
-    fd, tmp = tempfile.mkstemp(prefix="rulecraft-index-")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            z, left, made = zlib.decompressobj(), size, 0
-            f.seek(start)
-            while not z.eof:
-                data = z.unconsumed_tail
-                if not data:
-                    data = f.read(min(left, _CHUNK)) if left else b""
-                    if not data:
-                        break
-                    left -= len(data)
-                piece = z.decompress(data, _CHUNK)  # (a bounded piece at a time)
-                made += len(piece)
-                if made > expected:
-                    raise bad(f"damaged: its index decompresses to more than the {expected:,} "
-                              f"bytes its header announces")
-                out.write(piece)
-            if not z.eof or left or z.unused_data:
-                raise bad("damaged: its compressed index does not end where the file does")
-            if made != expected:
-                raise bad(f"damaged: its index decompresses to {made:,} bytes where its header "
-                          f"announces {expected:,}")
-    except zlib.error as e:
-        os.unlink(tmp)
-        raise bad(f"damaged: its compressed index cannot be decompressed ({e})") from None
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return tmp
 
 
 def _check_magic(head: bytes, size: int, bad: Bad) -> int:
