@@ -261,7 +261,8 @@ def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm],
 def _arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[Perm],
                cfg: list[int]) -> tuple:
     """rc_solve_new's four arrays (see solver.c): `cfg` (threads, memory and positions
-    caps, the solve's method and tallies) completed, the symmetries, the wide types' placements, the board's cells."""
+    caps, the solve's method and tallies) completed, the symmetries, the wide types'
+    placements, the board's cells."""
     sizes, levels, carriers, order = _types(game)
     board = game.board
     places = [[sum(1 << c for c in cs) for cs in placements(board, s)] if s > 1 else []

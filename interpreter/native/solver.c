@@ -1465,22 +1465,24 @@ static int sv_few(Sv *sv) {
     for (int k = 0; k < sv->nblocks; k++) {
         SvBlock *b = sv->blocks[k];
         if (b->ended || b->count > SV_FEW) continue;
-        size_t n = 0, cap = 1;
-        b->few = malloc(sizeof *b->few);
+        size_t n = 0, cap = 16;
+        b->few = malloc(cap * sizeof *b->few);
+        if (!b->few) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
         SV_EACH_BIT(b->reach, 0, b->words, i) {
             S s;
             sv_unrank(sv, b, i, &s);
             int m = rc_outcome(&s) >= 0 ? 0 : sv_children(sv, w, &s);
             if (m < 0) return -1;
             for (int a = 0; a < m; a++) {
-                SvArc *p = n < cap || !b->few ? b->few : realloc(b->few, 2 * cap * sizeof *p);
-                if (!p) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
-                if (n == cap) cap *= 2;
-                b->few = p;
+                if (n == cap) {  /* (on failure the list so far is let go with the block) */
+                    SvArc *p = realloc(b->few, 2 * cap * sizeof *p);
+                    if (!p) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
+                    b->few = p;
+                    cap *= 2;
+                }
                 b->few[n++] = (SvArc){(uint64_t)w->cb[a]->id << 40 | w->ci[a], i};
             }
         }
-        if (!b->few) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
         qsort(b->few, n, sizeof *b->few, sv_cmp_arc);
         b->nfew = n;
     }

@@ -21,7 +21,8 @@ def append(src: str, path: str, compress: bool) -> None:
             out.write(z.flush())
 
 
-def decompressed(f: BinaryIO, start: int, size: int, expected: int, bad: Callable[[str], Exception]) -> str:
+def decompressed(f: BinaryIO, start: int, size: int, expected: int,
+                 bad: Callable[[str], Exception]) -> str:
     """The path of a temporary file holding the `size` compressed bytes at `start` of
     `f` decompressed, which must make `expected` bytes (no more is ever written)."""
     fd, tmp = tempfile.mkstemp(prefix="rulecraft-index-")
