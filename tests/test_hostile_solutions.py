@@ -134,14 +134,22 @@ def test_a_file_of_the_second_format_asks_for_a_new_solve(tmp_path):
         "longer read: solve the game again (rulecraft solve FILE --save PATH)")
 
 
+def test_a_file_of_the_fourth_format_asks_for_a_new_solve(tmp_path):
+    # format 4 ordered the native index's blocks with the type placed first varying
+    # fastest, and chose among a position's images otherwise: its bits mean other positions
+    assert load_error(tmp_path, b"RCSOLVE4" + good_bytes()[8:]) == (
+        "solution format 4, from an earlier rulecraft, orders its index otherwise and is no "
+        "longer read: solve the game again (rulecraft solve FILE --save PATH)")
+
+
 def test_a_file_of_a_newer_format(tmp_path):
-    assert load_error(tmp_path, b"RCSOLVE5" + good_bytes()[8:]) == \
-        "solution format 5 is newer than this rulecraft reads (3 and 4)"
+    assert load_error(tmp_path, b"RCSOLVE6" + good_bytes()[8:]) == \
+        "solution format 6 is newer than this rulecraft reads (3 and 5)"
 
 
 def test_a_format_its_header_contradicts(tmp_path):
-    assert load_error(tmp_path, b"RCSOLVE4" + good_bytes()[8:]) == \
-        "header field 'format' says 3, its first bytes 4"
+    assert load_error(tmp_path, b"RCSOLVE5" + good_bytes()[8:]) == \
+        "header field 'format' says 3, its first bytes 5"
 
 
 def test_cut_inside_the_first_bytes(tmp_path):
@@ -203,9 +211,9 @@ def test_missing_field(tmp_path, name):
 
 
 @pytest.mark.parametrize("name, value, message", [
-    ("format", None, "header field 'format' must be 3 or 4, found null"),
-    ("format", 2, "header field 'format' must be 3 or 4, found 2"),
-    ("format", "3", "header field 'format' must be 3 or 4, found \"3\""),
+    ("format", None, "header field 'format' must be 3 or 5, found null"),
+    ("format", 2, "header field 'format' must be 3 or 5, found 2"),
+    ("format", "3", "header field 'format' must be 3 or 5, found \"3\""),
     ("title", None, "header field 'title' must be a string, found null"),
     ("title", 5, "header field 'title' must be a string, found 5"),
     ("players", None, "header field 'players' must be a list of player names, found null"),

@@ -53,15 +53,15 @@ def cache_dir() -> Path:
 
 
 # /proc/cpuinfo's name of an instruction set -> gcc's flag for it
-CPU_FLAGS = {"popcnt": "-mpopcnt", "bmi1": "-mbmi", "bmi2": "-mbmi2", "abm": "-mlzcnt"}
+CPU_FLAGS = {"popcnt": "-mpopcnt", "bmi1": "-mbmi", "bmi2": "-mbmi2", "abm": "-mlzcnt", "avx2": "-mavx2"}
 
 
 @functools.cache
 def cpu_flags() -> tuple[str, ...]:
-    """The bit-manipulation instruction sets an x86-64 processor lists (CPU_FLAGS): else
-    a popcount is a call into libgcc, the solver packs cells bit by bit, and the lowest
-    bit is found with the slower `bsf`. Part of the cache key, so a machine without them
-    builds its own."""
+    """The bit-manipulation and vector instruction sets an x86-64 processor lists
+    (CPU_FLAGS): else a popcount is a call into libgcc, the solver packs cells bit by bit,
+    the lowest bit is found with the slower `bsf`, and symmetries are tried one at a time.
+    Part of the cache key, so a machine without them builds its own."""
     if platform.machine() not in ("x86_64", "AMD64"):
         return ()
     try:

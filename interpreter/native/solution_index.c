@@ -1,6 +1,6 @@
 /* rulecraft native back-end: a solve's index as a file (after solver.c).
 
-   The body of a solution file of format 4 (search/solution_file.py writes its header and
+   The body of a solution file of format 5 (search/solution_file.py writes its header and
    checksum): the solver's own tables, so a solve too large to sort into keys is saved as
    it stands and read back by mapping it.
 

@@ -1,7 +1,7 @@
 """The exact solver in C (solver.c): the configuration it takes, its run, its result as a
 `Solution` like the Python solver's (search/solver.py), with the same positions, values and
 remoteness. Past `COPY_LIMIT` positions the result stays in C: a `NativeSolution` answers
-from the solver's tables and saves them as a solution file of format 4, which
+from the solver's tables and saves them as a solution file of format 5, which
 `open_index` maps back (solution_index.c).
 
 What the index cannot hold (more than one piece of a type covering several cells, a key
@@ -180,7 +180,7 @@ def _copy(game: Game, lib: NativeLibrary, handle: int, codec: Codec, perms: list
 
 class NativeSolution(Solution):
     """A solution too large to copy into Python: lookups go to the native solver's tables
-    (its block index, bitsets and values, or a solution file of format 4 mapped), which
+    (its block index, bitsets and values, or a solution file of format 5 mapped), which
     live as long as this object."""
 
     def __init__(self, game: Game, lib: NativeLibrary, handle: int, n: int, start: State,
@@ -221,7 +221,7 @@ class NativeSolution(Solution):
         return {VALUE_NAMES[code]: out[code - 1] for code in VALUE_NAMES}
 
     def save(self, path: str, compress: bool | None = None) -> None:
-        """Write the native index as a solution file of format 4 (solution_file.py), its
+        """Write the native index as a solution file of format 5 (solution_file.py), its
         body compressed if `compress` (None: if it is large)."""
         def body(p: str) -> None:
             if self._lib.lib.rc_solve_write(self._handle, os.fsencode(p)):
@@ -233,7 +233,7 @@ class NativeSolution(Solution):
 
 def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm], root: State,
                fp: str) -> NativeSolution:
-    """The solution whose format-4 body is `size` bytes at `offset` of `path` (its header
+    """The solution whose format-5 body is `size` bytes at `offset` of `path` (its header
     and checksum already checked); ValueError saying what is wrong with the body, or that
     the native back-end is missing."""
     lib = game.native
@@ -241,7 +241,7 @@ def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm],
         try:
             lib = NativeLibrary(game.ruleset, game._c.rules)
         except NativeUnavailable as e:
-            raise ValueError(f"a solution of format 4 (the native solver's index) is read by "
+            raise ValueError(f"a solution of format 5 (the native solver's index) is read by "
                              f"the native back-end: {str(e).splitlines()[0]}") from None
     _configure(lib)
     codec = Codec(game)

@@ -35,7 +35,7 @@
 
 #include <sys/mman.h>
 #include <fcntl.h>
-#ifdef __BMI2__
+#if defined(__BMI2__) || defined(__AVX2__)
 #include <immintrin.h>
 #endif
 #include <unistd.h>
@@ -48,13 +48,15 @@
 #define SV_DRAW 3
 #define SV_UNIT_WORDS 64             /* bitset words a thread takes at a time (4096 indices) */
 #define SV_MAX_BLOCK ((uint64_t)1 << 40)
-#define SV_MAP_BYTES ((size_t)256 << 20)  /* arrays this large are mapped from a temporary file */
+#define SV_MAP_BYTES ((size_t)2 << 20)    /* arrays this large are mapped (sv_alloc_as) */
+#define SV_FILE_BYTES ((size_t)256 << 20) /* and these may be from a temporary file */
 #define SV_NH (RC_NC - RC_NT + 1)    /* the previous ply's cells (+1: never an empty array) */
 #define SV_MAX_THREADS 64
 #define SV_MAX_KIDS 32               /* child blocks a block may have for the one-pass solve */
 #define SV_MAX_REM 16383             /* the one-pass and un-move solves keep remoteness in 14 bits */
 #define SV_RECENT 4                  /* blocks a thread remembers finding */
 #define SV_FEW 64                    /* a block with no more positions lists its arcs (sv_few) */
+#define SV_COMBO_CELLS 22            /* placements among this many cells unranked by table (sv_combos) */
 #define SV_TALLY_MORE 252            /* a tally byte: more children than it keeps (sv_tally) */
 #define SV_TALLY_END 252             /* a tally byte: SV_TALLY_END + an ended position's value */
 
@@ -120,6 +122,7 @@ typedef struct SvWork {
     SvBlock *recent[SV_RECENT];     /* blocks found lately */
     unsigned nrecent;
     uint64_t arcs, ends, levels;    /* one-pass solve: distinct children, ended, levels */
+    char apart[64];  /* the next thread's fields, written as often, on another cache line */
 } SvWork;
 
 typedef void (*SvUnitFn)(struct Sv *, SvWork *, SvUnit *);
@@ -130,14 +133,17 @@ typedef struct Sv {
     int threads, nperm, arcs_only;
     uint64_t max_memory, max_positions;
     int size[RC_NT], level[RC_NT], carrier[RC_NT], nplace[RC_NT], order[RC_NT];
+    int cmp[RC_NC], keycmp[RC_NC];  /* the orders sv_canon compares slots in */
     M *place[RC_NT];
     int64_t shift[RC_NI], low[RC_NI], high[RC_NI];
     int32_t *perm;
     SvImg *ptab;       /* per symmetry, per byte of a mask, per byte value: its image */
-    uint8_t *identity; /* per symmetry: whether it moves no cell */
+    uint8_t *identity; /* per symmetry: whether it moves no cell (boards past 32 cells) */
     M full;
     uint64_t *binom;
     SvRank *ntab;      /* sv_nibbles */
+    uint32_t *combo[SV_COMBO_CELLS + 1];  /* sv_combos */
+    uint32_t combo_start[(SV_COMBO_CELLS + 1) * (SV_COMBO_CELLS + 2)];
     int bn;
     SvCallback cb;
     /* blocks */
@@ -195,10 +201,13 @@ static uint64_t sv_ram(void) {
     return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
 }
 
-/* zeroed memory, counted against the cap; large arrays mapped, from a deleted temporary
-   file once the solve holds more than half the RAM (so a solve past the RAM pages to
-   disk instead of failing; below that, anonymous memory spares the page cache's work) */
-static void *sv_alloc(Sv *sv, size_t bytes) {
+/* zeroed memory, counted against the cap; large arrays mapped, the largest from a deleted
+   temporary file once the solve holds more than half the RAM (so a solve past the RAM pages
+   to disk instead of failing; below that, anonymous memory spares the page cache's work).
+   Anonymous arrays read at random (`huge`) ask for the kernel's 2 MB pages: a bitset of
+   gigabytes otherwise costs a page-table walk on nearly every read; arrays touched sparsely
+   (tallies) do not, as each byte touched would make its whole 2 MB resident. */
+static void *sv_alloc_as(Sv *sv, size_t bytes, int huge) {
     if (!bytes) bytes = 8;
     uint64_t now = __atomic_add_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
     if (sv->max_memory && now > sv->max_memory) {
@@ -213,7 +222,7 @@ static void *sv_alloc(Sv *sv, size_t bytes) {
         const char *dir = getenv("TMPDIR");
         char path[4096];
         snprintf(path, sizeof path, "%s/rulecraft-solve-XXXXXX", dir && *dir ? dir : "/tmp");
-        int fd = now > sv_ram() / 2 ? mkstemp(path) : -1;  /* past half the RAM: a file's pages */
+        int fd = bytes >= SV_FILE_BYTES && now > sv_ram() / 2 ? mkstemp(path) : -1;
         if (fd >= 0) {
             unlink(path);
             if (ftruncate(fd, (off_t)bytes) == 0) {
@@ -225,6 +234,9 @@ static void *sv_alloc(Sv *sv, size_t bytes) {
         if (!p) {
             p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             if (p == MAP_FAILED) p = NULL;
+#ifdef MADV_HUGEPAGE
+            else if (huge) madvise(p, bytes, MADV_HUGEPAGE);  /* advice: refused is no error */
+#endif
         }
     } else {
         p = calloc(1, bytes);
@@ -239,6 +251,8 @@ static void *sv_alloc(Sv *sv, size_t bytes) {
                                                        __ATOMIC_RELAXED)) {}
     return p;
 }
+
+static void *sv_alloc(Sv *sv, size_t bytes) { return sv_alloc_as(sv, bytes, 1); }
 
 static void sv_free(Sv *sv, void *p, size_t bytes) {
     if (!p) return;
@@ -320,6 +334,12 @@ static uint64_t sv_colex(const Sv *sv, M m, M u) {
 
 /* the k cells of `u` (n of them) whose colex rank is r */
 static M sv_uncolex(const Sv *sv, uint64_t r, int k, int n, M u) {
+    M m;
+    const uint32_t *tab = n <= SV_COMBO_CELLS ? __atomic_load_n(&sv->combo[n], __ATOMIC_ACQUIRE) : NULL;
+    if (tab) {  /* the placements of k pieces start after those of fewer */
+        m.w[0] = sv_pdep(tab[sv->combo_start[n * (SV_COMBO_CELLS + 2) + k] + r], u.w[0]);
+        return m;
+    }
     uint64_t x = 0;
     int q = n - 1;
     for (int i = k; i >= 1; i--) {
@@ -328,7 +348,6 @@ static M sv_uncolex(const Sv *sv, uint64_t r, int k, int n, M u) {
         x |= (uint64_t)1 << q;
         q--;
     }
-    M m;
     m.w[0] = sv_pdep(x, u.w[0]);
     return m;
 }
@@ -377,6 +396,30 @@ static M sv_uncolex(const Sv *sv, uint64_t r, int k, int n, M u) {
     return m;
 }
 #endif
+
+/* one-word boards: every placement of pieces among n cells, listed by piece count, each
+   count's in colex order (which is the order of the packed masks as numbers), so an
+   unrank is one lookup; the positions of a block are read in index order and so the
+   list in order. Made for each n a block places pieces among (under the lock), unless
+   it would take more than a 16th of the memory cap (up to 16 MB: a small cap stays for
+   the positions); 0 or an error. */
+static int sv_combos(Sv *sv, int n) {
+#if RC_W == 1
+    size_t bytes = ((size_t)1 << n) * sizeof(uint32_t);
+    if (n > SV_COMBO_CELLS || sv->combo[n] || (sv->max_memory && bytes > sv->max_memory / 16)) return 0;
+    uint32_t *tab = sv_alloc(sv, bytes);
+    if (!tab) return RC_ERR_MEMORY;
+    uint32_t *at = &sv->combo_start[n * (SV_COMBO_CELLS + 2)], next[SV_COMBO_CELLS + 2];
+    at[0] = 0;
+    for (int k = 0; k <= n; k++) at[k + 1] = at[k] + (uint32_t)sv_c(sv, n, k);
+    memcpy(next, at, sizeof next);
+    for (uint32_t x = 0; x < (uint32_t)1 << n; x++) tab[next[__builtin_popcount(x)]++] = x;
+    __atomic_store_n(&sv->combo[n], tab, __ATOMIC_RELEASE);
+#else
+    (void)sv; (void)n;
+#endif
+    return 0;
+}
 
 /* one-word boards: for each 4 packed cells j, each count c of cells chosen below them and
    each nibble, what the nibble's cells add to a colex rank */
@@ -438,30 +481,36 @@ static SvBlock *sv_find(Sv *sv, const SvKey *k, uint64_t h) {
     }
 }
 
-/* each type's radix (how many ways its pieces stand) and stride; 0 or an error */
+/* each type's radix (how many ways its pieces stand) and stride; 0 or an error. The type
+   placed first (whose rank depends on no other's cells) varies slowest: a ply that leaves
+   its pieces where they stand lands in the same stretch of the index, so most children of
+   positions read in order are near one another in memory. */
 static int sv_shape(Sv *sv, SvBlock *b) {
     int free0 = RC_CELLS, left[RC_NT];
     for (int t = 0; t < RC_NT; t++) left[t] = (int)b->key.cnt[t];
-    uint64_t stride = 1;
     for (int i = 0; i < RC_NT; i++) {
         int t = sv->order[i], n = (int)b->key.cnt[t], among;
         if (sv->size[t] > 1) { among = sv->nplace[t]; free0 -= n * sv->size[t]; }
         else if (sv->level[t] == 0) { among = free0; free0 -= n; }
         else { among = left[sv->carrier[t]]; left[sv->carrier[t]] -= n; }
-        uint64_t radix = sv_c(sv, among, n);
-        if (radix == 0) {
+        b->radix[t] = sv_c(sv, among, n);
+        if (b->radix[t] == 0) {
             sv_fail(sv, SV_ERR_INDEX, "piece type %d has %d pieces where %d places are free "
                     "(pieces sharing a cell at one level)", t, n, among);
             return SV_ERR_INDEX;
         }
-        b->radix[t] = radix;
+        if (sv->size[t] <= 1 && sv_combos(sv, among)) return RC_ERR_MEMORY;
+    }
+    uint64_t stride = 1;
+    for (int i = RC_NT - 1; i >= 0; i--) {
+        int t = sv->order[i];
         b->stride[t] = stride;
-        if (radix > SV_MAX_BLOCK || stride > SV_MAX_BLOCK / radix) {
+        if (b->radix[t] > SV_MAX_BLOCK || stride > SV_MAX_BLOCK / b->radix[t]) {
             sv_fail(sv, SV_ERR_INDEX, "one combination of piece counts has more than 2^40 "
                     "placements: too large to index");
             return SV_ERR_INDEX;
         }
-        stride *= radix;
+        stride *= b->radix[t];
     }
     b->size = stride;
     b->words = (stride + 63) / 64;
@@ -510,7 +559,7 @@ static SvBlock *sv_new_block(Sv *sv, const SvKey *k, uint64_t h) {
     b->id = sv->nblocks;
     b->ended = k->v[RC_OUT] >= 0;
     if (!b->ended && sv->tally_used + b->size <= sv->tally_room) {  /* (under the lock) */
-        b->tally = sv_alloc(sv, b->size);
+        b->tally = sv_alloc_as(sv, b->size, 0);
         if (!b->tally) goto fail;
         sv->tally_used += b->size;
     }
@@ -664,30 +713,6 @@ static sv_u128 sv_pack(const Sv *sv, const S *s) {
     return k;
 }
 
-/* the image of `m` under symmetry q: a table lookup a byte (on boards of up to 32 cells,
-   4 tables of 32-bit images, which fit the first-level cache for 8 symmetries) */
-#if RC_W == 1 && RC_CELLS <= 32
-static inline M sv_permute(const Sv *sv, M m, int q) {
-    const uint32_t *t = sv->ptab + (size_t)q * 4 * 256;
-    uint64_t x = m.w[0];
-    M out;
-    out.w[0] = (uint64_t)(t[x & 255] | t[256 + (x >> 8 & 255)] | t[512 + (x >> 16 & 255)] |
-                          t[768 + (x >> 24 & 255)]);
-    return out;
-}
-static inline void sv_img_set(SvImg *e, const M *m) { *e = (uint32_t)m->w[0]; }
-#else
-static inline M sv_permute(const Sv *sv, M m, int q) {
-    const M *tab = sv->ptab + (size_t)q * SV_IMG_BYTES * 256;
-    M out = m_zero();
-    for (int w = 0; w < RC_W; w++)
-        for (uint64_t x = m.w[w], j = (uint64_t)w * 8; x; x >>= 8, j++)
-            if (x & 255) out = m_or(out, tab[j * 256 + (x & 255)]);
-    return out;
-}
-static inline void sv_img_set(SvImg *e, const M *m) { *e = *m; }
-#endif
-
 /* -1, 0 or 1 as mask `a` is below, equal to or above `b` as a number */
 static inline int sv_mcmp(M a, M b) {
     for (int w = RC_W - 1; w >= 0; w--)
@@ -695,48 +720,164 @@ static inline int sv_mcmp(M a, M b) {
     return 0;
 }
 
-/* the image of `s` under the symmetries with the least key (symmetry.Canonicalizer): the
-   key's most significant mask is the last cell slot's, so images are compared from there
-   and most are dropped after one mask */
-static void sv_canon(const Sv *sv, S *s) {
+/* sv_canon: the image of `s` under the symmetries that is least, its cell slots compared
+   in the order `ord` (a slot's mask as a number). The index compares in sv->cmp: the
+   previous ply's cells, then the piece types in the order they are placed (sv_shape), so
+   the type that varies slowest in the index decides first; most plies leave it where it
+   stands, and then a child of a position in canonical form needs no other image
+   (sv_alone). Packed keys (rc_solve_output) compare in sv->keycmp, the last slot first,
+   as symmetry.Canonicalizer compares them. */
+#if RC_W == 1 && RC_CELLS <= 32 && defined(__AVX2__)
+/* Boards of up to 32 cells: the images of a mask under 8 symmetries at once, a lookup of
+   8 lanes a byte of the mask (sv_tables: 32 KB per 8 symmetries); the least among the
+   lanes still tied is found slot by slot with no branch on the data (the per-symmetry
+   loop below mispredicts which image is less about as often as not). */
+#define SV_LANES 8
+
+static void sv_canon(const Sv *sv, S *s, const int *ord) {
+    if (sv->nperm < 2) return;
+    const __m256i lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    uint32_t best[RC_NC];  /* the least image so far: at first, `s` itself */
+    for (int i = 0; i < RC_NC; i++) best[i] = (uint32_t)s->c[i].w[0];
+    for (int g = 0; g * SV_LANES < sv->nperm; g++) {
+        const uint32_t *t = sv->ptab + (size_t)g * 4 * 256 * SV_LANES;
+        uint32_t m[RC_NC], live = 255;
+        int cmp = 0;  /* -1: this group's least is below `best` */
+        for (int j = 0; j < RC_NC; j++) {
+            int i = ord[j];
+            uint64_t x = s->c[i].w[0];
+            __m256i v = _mm256_or_si256(
+                _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(t + (x & 255) * SV_LANES)),
+                                _mm256_loadu_si256((const __m256i *)(t + (256 + (x >> 8 & 255)) * SV_LANES))),
+                _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(t + (512 + (x >> 16 & 255)) * SV_LANES)),
+                                _mm256_loadu_si256((const __m256i *)(t + (768 + (x >> 24 & 255)) * SV_LANES))));
+            __m256i dead = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)live), lane_bit),
+                                              _mm256_setzero_si256());
+            v = _mm256_or_si256(v, dead);  /* lanes no longer tied: never the least */
+            __m256i lo = _mm256_min_epu32(v, _mm256_permute2x128_si256(v, v, 1));
+            lo = _mm256_min_epu32(lo, _mm256_shuffle_epi32(lo, 0x4E));
+            lo = _mm256_min_epu32(lo, _mm256_shuffle_epi32(lo, 0xB1));
+            live &= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, lo)));
+            m[i] = (uint32_t)_mm256_cvtsi256_si32(lo);
+            if (!cmp && m[i] != best[i] && (cmp = m[i] < best[i] ? -1 : 1) > 0) break;
+        }
+        if (cmp < 0) memcpy(best, m, sizeof best);
+    }
+    for (int i = 0; i < RC_NC; i++) s->c[i].w[0] = best[i];
+}
+
+/* the image of `m` under symmetry q */
+static inline M sv_image(const Sv *sv, M m, int q) {
+    const uint32_t *t = sv->ptab + (size_t)(q / SV_LANES) * 4 * 256 * SV_LANES + q % SV_LANES;
+    uint64_t x = m.w[0];
+    M out;
+    out.w[0] = (uint64_t)(t[(x & 255) * SV_LANES] | t[(256 + (x >> 8 & 255)) * SV_LANES] |
+                          t[(512 + (x >> 16 & 255)) * SV_LANES] | t[(768 + (x >> 24 & 255)) * SV_LANES]);
+    return out;
+}
+
+/* the tables hold 8 symmetries' images side by side: whole groups of 8 (sv_tables) */
+static int sv_table_perms(const Sv *sv) {
+    return sv->nperm > SV_LANES ? (sv->nperm + SV_LANES - 1) / SV_LANES * SV_LANES : SV_LANES;
+}
+
+static void sv_img_set(Sv *sv, int q, int j, int v, M m) {
+    sv->ptab[(((size_t)(q / SV_LANES) * 4 + (size_t)j) * 256 + (size_t)v) * SV_LANES +
+             (size_t)(q % SV_LANES)] = (uint32_t)m.w[0];
+}
+#else
+/* the image of `m` under symmetry q: a table lookup a byte (on boards of up to 32 cells,
+   4 tables of 32-bit images, which fit the first-level cache for 8 symmetries) */
+#if RC_W == 1 && RC_CELLS <= 32
+static inline M sv_image(const Sv *sv, M m, int q) {
+    const uint32_t *t = sv->ptab + (size_t)q * 4 * 256;
+    uint64_t x = m.w[0];
+    M out;
+    out.w[0] = (uint64_t)(t[x & 255] | t[256 + (x >> 8 & 255)] | t[512 + (x >> 16 & 255)] |
+                          t[768 + (x >> 24 & 255)]);
+    return out;
+}
+static void sv_img_set(Sv *sv, int q, int j, int v, M m) {
+    sv->ptab[((size_t)q * SV_IMG_BYTES + (size_t)j) * 256 + (size_t)v] = (uint32_t)m.w[0];
+}
+#else
+static inline M sv_image(const Sv *sv, M m, int q) {
+    const M *tab = sv->ptab + (size_t)q * SV_IMG_BYTES * 256;
+    M out = m_zero();
+    for (int w = 0; w < RC_W; w++)
+        for (uint64_t x = m.w[w], j = (uint64_t)w * 8; x; x >>= 8, j++)
+            if (x & 255) out = m_or(out, tab[j * 256 + (x & 255)]);
+    return out;
+}
+static void sv_img_set(Sv *sv, int q, int j, int v, M m) {
+    sv->ptab[((size_t)q * SV_IMG_BYTES + (size_t)j) * 256 + (size_t)v] = m;
+}
+#endif
+
+/* images are compared from the first slot of `ord`, and most are dropped after it */
+static void sv_canon(const Sv *sv, S *s, const int *ord) {
     if (sv->nperm < 2) return;
     M best[RC_NC], img[RC_NC];
     for (int i = 0; i < RC_NC; i++) best[i] = s->c[i];
     for (int q = 0; q < sv->nperm; q++) {
         if (sv->identity[q]) continue;
-        int i = RC_NC - 1, cmp = 0;
-        for (; i >= 0; i--) {
-            img[i] = sv_permute(sv, s->c[i], q);
-            if ((cmp = sv_mcmp(img[i], best[i])) != 0) break;
+        int j = 0, cmp = 0;
+        for (; j < RC_NC; j++) {
+            img[ord[j]] = sv_image(sv, s->c[ord[j]], q);
+            if ((cmp = sv_mcmp(img[ord[j]], best[ord[j]])) != 0) break;
         }
         if (cmp < 0) {
-            for (int j = RC_NC - 1; j >= i; j--) best[j] = img[j];
-            for (int j = i - 1; j >= 0; j--) best[j] = sv_permute(sv, s->c[j], q);
+            for (int k = 0; k <= j; k++) best[ord[k]] = img[ord[k]];
+            for (int k = j + 1; k < RC_NC; k++) best[ord[k]] = sv_image(sv, s->c[ord[k]], q);
         }
     }
     for (int i = 0; i < RC_NC; i++) s->c[i] = best[i];
 }
 
-/* each symmetry's byte tables (see sv_permute) */
+static int sv_table_perms(const Sv *sv) { return sv->nperm ? sv->nperm : 1; }
+#endif
+
+static size_t sv_tables_size(const Sv *sv) {
+    return (size_t)sv_table_perms(sv) * SV_IMG_BYTES * 256 * sizeof(SvImg);
+}
+
+/* each symmetry's image of each byte value of each byte of a mask (see sv_image; a table
+   past the last symmetry is the identity's); the orders slots are compared in (sv_canon) */
 static void sv_tables(Sv *sv) {
-    size_t per = (size_t)SV_IMG_BYTES * 256;
-    sv->ptab = sv_alloc(sv, (size_t)(sv->nperm ? sv->nperm : 1) * per * sizeof(SvImg));
+    sv->ptab = sv_alloc(sv, sv_tables_size(sv));
     sv->identity = sv_alloc(sv, (size_t)(sv->nperm ? sv->nperm : 1));
     if (!sv->ptab || !sv->identity) return;
-    for (int q = 0; q < sv->nperm; q++) {
-        const int32_t *p = sv->perm + (size_t)q * RC_CELLS;
-        sv->identity[q] = 1;
-        for (int c = 0; c < RC_CELLS; c++) if (p[c] != c) sv->identity[q] = 0;
+    for (int q = 0; q < sv_table_perms(sv); q++) {
+        const int32_t *p = q < sv->nperm ? sv->perm + (size_t)q * RC_CELLS : NULL;
+        if (p) {
+            sv->identity[q] = 1;
+            for (int c = 0; c < RC_CELLS; c++) if (p[c] != c) sv->identity[q] = 0;
+        }
         for (int j = 0; j < SV_IMG_BYTES; j++)
             for (int v = 0; v < 256; v++) {
                 M m = m_zero();
                 for (int b = 0; b < 8; b++) {
                     int c = 8 * j + b;
-                    if (v >> b & 1 && c < RC_CELLS) m.w[p[c] >> 6] |= (uint64_t)1 << (p[c] & 63);
+                    if (!(v >> b & 1) || c >= RC_CELLS) continue;
+                    int to = p ? p[c] : c;
+                    m.w[to >> 6] |= (uint64_t)1 << (to & 63);
                 }
-                sv_img_set(&sv->ptab[(size_t)q * per + (size_t)j * 256 + (size_t)v], &m);
+                sv_img_set(sv, q, j, v, m);
             }
     }
+    int n = 0;
+    for (int i = RC_NC - 1; i >= RC_NT; i--) sv->cmp[n++] = i;
+    for (int i = 0; i < RC_NT; i++) sv->cmp[n++] = sv->order[i];
+    for (int i = 0; i < RC_NC; i++) sv->keycmp[i] = RC_NC - 1 - i;
+}
+
+/* whether `s` (in canonical form) is fixed by no symmetry but the identity in the slot
+   compared first: then a child that leaves that slot as it is is in canonical form */
+static int sv_alone(const Sv *sv, const S *s) {
+    M m = s->c[sv->cmp[0]];
+    for (int q = 0; q < sv->nperm; q++)
+        if (!sv->identity[q] && m_eq(sv_image(sv, m, q), m)) return 0;
+    return 1;
 }
 
 /* ------------------------------------------------------------------ bits */
@@ -893,10 +1034,11 @@ static int sv_units(Sv *sv, int height) {
 }
 
 /* ------------------------------------------------------------------ reachability */
-/* the block and index of a state, in canonical form; NULL on an error */
-static SvBlock *sv_locate(Sv *sv, SvWork *w, S *s, uint64_t *idx) {
+/* the block and index of a state, put in canonical form unless it is (`canonical`); NULL
+   on an error */
+static SvBlock *sv_locate(Sv *sv, SvWork *w, S *s, uint64_t *idx, int canonical) {
     SvKey k;
-    sv_canon(sv, s);
+    if (!canonical) sv_canon(sv, s, sv->cmp);
     if (sv_key_of(sv, s, &k)) return NULL;
     SvBlock *b = NULL;
     for (int r = 0; r < SV_RECENT && w && !b; r++)  /* most children fall in a few blocks */
@@ -911,8 +1053,8 @@ static SvBlock *sv_locate(Sv *sv, SvWork *w, S *s, uint64_t *idx) {
     return b;
 }
 
-/* the children of `s` (one a legal ply, in order) located in w->cb, w->ci; their number,
-   or -1 after an error */
+/* the children of `s` (in canonical form; one a legal ply, in order) located in w->cb,
+   w->ci; their number, or -1 after an error */
 static int sv_children(Sv *sv, SvWork *w, const S *s) {
     int n = rc_legal(s, &w->buf);
     if (n < 0) { sv_fail(sv, n, "the rules stopped on an error"); return -1; }
@@ -928,11 +1070,12 @@ static int sv_children(Sv *sv, SvWork *w, const S *s) {
         if (!cb || !ci || !kids || !vp) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return -1; }
         w->capkids = (size_t)n;
     }
+    int alone = sv->nperm > 1 && sv_alone(sv, s), first = sv->cmp[0];
     for (int a = 0; a < n; a++) {
         S t;
         int e = rc_apply(s, &w->buf.a[a], &t);
         if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return -1; }
-        w->cb[a] = sv_locate(sv, w, &t, &w->ci[a]);
+        w->cb[a] = sv_locate(sv, w, &t, &w->ci[a], alone && m_eq(t.c[first], s->c[first]));
         if (!w->cb[a]) return -1;
     }
     return n;
@@ -1035,7 +1178,7 @@ static void sv_expand_unit(Sv *sv, SvWork *w, SvUnit *u) {
 static void sv_reach(Sv *sv, const S *start) {
     S s = *start;
     uint64_t i;
-    SvBlock *b = sv_locate(sv, NULL, &s, &i);
+    SvBlock *b = sv_locate(sv, NULL, &s, &i, 0);
     if (!b) return;
     sv_set_bit(b->reach, i);
     b->cur = sv_alloc(sv, (size_t)b->words * 8);
@@ -1304,7 +1447,7 @@ static void sv_one_pass(Sv *sv) {
    block is made) */
 static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx) {
     SvKey k;
-    sv_canon(sv, s);
+    sv_canon(sv, s, sv->cmp);
     if (sv_key_of(sv, s, &k)) return NULL;
     SvBlock *b = NULL;
     for (int r = 0; r < SV_RECENT && !b; r++)
@@ -1920,6 +2063,7 @@ int rc_solve_output(void *h, uint64_t *lo, uint64_t *hi, uint8_t *values, uint32
                 x &= x - 1;
                 S s;
                 sv_unrank(sv, b, i, &s);
+                sv_canon(sv, &s, sv->keycmp);  /* the key symmetry.Canonicalizer gives */
                 sv_u128 key = sv_pack(sv, &s);
                 uint32_t r;
                 uint8_t v = sv_value_at(sv, b, i, &r);
@@ -1943,7 +2087,7 @@ int rc_solve_lookup(void *h, const uint64_t *st, uint32_t *rem) {
     Sv *sv = h;
     S s;
     st_in(st, &s);
-    sv_canon(sv, &s);
+    sv_canon(sv, &s, sv->cmp);
     int err = sv->err;  /* a position the index cannot hold is only not held: no error kept */
     SvKey k;
     SvBlock *b = NULL;
@@ -2041,10 +2185,11 @@ void rc_solve_free(void *h) {
     free(sv->blocks);
     sv_free(sv, sv->table, sv->tcap * sizeof *sv->table);
     sv_free(sv, sv->binom, (size_t)sv->bn * (size_t)sv->bn * 8);
+    for (int n = 0; n <= SV_COMBO_CELLS; n++) sv_free(sv, sv->combo[n], ((size_t)1 << n) * sizeof(uint32_t));
     if (sv->ntab) sv_free(sv, sv->ntab, (size_t)(RC_CELLS + 3) / 4 * (RC_CELLS + 1) * 16 * sizeof(SvRank));
     for (int t = 0; t < RC_NT; t++) sv_free(sv, sv->place[t], (size_t)(sv->nplace[t] + 1) * sizeof(M));
     sv_free(sv, sv->perm, (size_t)(sv->nperm > 0 ? sv->nperm : 1) * RC_CELLS * sizeof(int32_t));
-    sv_free(sv, sv->ptab, (size_t)(sv->nperm ? sv->nperm : 1) * SV_IMG_BYTES * 256 * sizeof(SvImg));
+    sv_free(sv, sv->ptab, sv_tables_size(sv));
     sv_free(sv, sv->identity, (size_t)(sv->nperm ? sv->nperm : 1));
     if (sv->map) munmap(sv->map, sv->map_bytes);
     pthread_mutex_destroy(&sv->lock);

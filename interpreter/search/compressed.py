@@ -1,4 +1,4 @@
-"""The compressed body of a solution file of format 4 (solution_file.py): zlib at level 1,
+"""The compressed body of a solution file of format 5 (solution_file.py): zlib at level 1,
 written from a file and read back into a temporary one, never past the size announced."""
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ A solution file is plain binary, little-endian:
     N * 4     remoteness, unsigned 32-bit (0 for draws)
     32 bytes  SHA-256 of every byte before it
 
-Format 4 is the native solver's index, for solves too large to sort into keys (past
-`native.solve.COPY_LIMIT` positions): magic b"RCSOLVE4", the header length and the
+Format 5 is the native solver's index, for solves too large to sort into keys (past
+`native.solve.COPY_LIMIT` positions): magic b"RCSOLVE5", the header length and the
 header as above (key_bytes and codec still describe the game's state layout; one more
 field, byte_order), spaces padding the header so that the body starts at a multiple of 8
 bytes, then the body `interpreter/native/solution_index.c` describes (the blocks, their
@@ -33,7 +33,9 @@ the 32-bit remoteness array are defined here for both.
 checksum, the value codes and the order of the keys, and raises `SolutionFileError` (a
 ValueError) naming the file and what is wrong. Format 3 packs each slot as its kind
 needs (format 2 gave every slot but the masks, the player, the phase and the outcome 16
-bits, and did not map the previous ply's cells under symmetries); earlier formats are
+bits, and did not map the previous ply's cells under symmetries); format 5 orders each
+block of its index with the type placed first varying slowest, and compares that type
+first to choose among a position's images (format 4 did neither); earlier formats are
 refused with a message asking for a new solve.
 """
 
@@ -63,12 +65,13 @@ WIN, LOSE, DRAW = 1, 2, 3  # the value codes, for the player to move
 VALUE_NAMES = {WIN: "win", LOSE: "lose", DRAW: "draw"}
 MAGIC_STEM = b"RCSOLVE"
 FORMAT = 3
-INDEX_FORMAT = 4  # the native solver's index (see the docstring)
+INDEX_FORMAT = 5  # the native solver's index (see the docstring)
 # Earlier formats, and why they are no longer read (a file of one asks for a new solve).
-OLD_FORMATS = {1: "has no checksum", 2: "packs its positions otherwise"}
+OLD_FORMATS = {1: "has no checksum", 2: "packs its positions otherwise",
+               4: "orders its index otherwise"}
 MAGIC = MAGIC_STEM + str(FORMAT).encode("ascii")
 CHECKSUM_BYTES = 32  # SHA-256
-COMPRESS_ABOVE = 1 << 30  # format-4 bodies larger than this are stored compressed
+COMPRESS_ABOVE = 1 << 30  # format-5 bodies larger than this are stored compressed
 MAX_HEADER = 16 << 20
 
 
@@ -141,7 +144,7 @@ def write_solution(solution: Solution, path: str) -> None:
 
 def write_index(solution: Solution, path: str, perms: list[Perm],
                 body: Callable[[str], None], compress: bool | None = None) -> None:
-    """Write a solution of format 4 (its positions canonical under `perms`): the header
+    """Write a solution of format 5 (its positions canonical under `perms`): the header
     here, then `body(file)` appends the native index, then the checksum of the whole.
     `compress`: store the body compressed (None: if it is over `COMPRESS_ABOVE` bytes)."""
     header = _header(solution, INDEX_FORMAT, perms)
@@ -172,7 +175,7 @@ def write_index(solution: Solution, path: str, perms: list[Perm],
 
 
 def _write_index_header(path: str, header: dict) -> None:
-    """A new file at `path` with the magic of format 4 and `header`, padded so that the
+    """A new file at `path` with the magic of format 5 and `header`, padded so that the
     body starts 8-byte aligned (for mapping)."""
     blob = json.dumps(header).encode("utf-8")
     blob += b" " * (-(12 + len(blob)) % 8)
@@ -255,7 +258,7 @@ def _read(f: BinaryIO, size: int, path: str, game: Game, cls: type[Solution]) ->
 
 def _read_index(f: BinaryIO, size: int, start: int, header: dict, perms: list[Perm],
                 root: State, game: Game, bad: Bad) -> Solution:
-    """A solution of format 4, its checksum checked here and its body in C."""
+    """A solution of format 5, its checksum checked here and its body in C."""
     if header.get("byte_order") != sys.byteorder:
         raise bad(f"written on a machine of another byte order "
                   f"({_shown(header.get('byte_order'))}; this one is {sys.byteorder})")
@@ -394,7 +397,7 @@ _HEADER_FIELDS: dict = {
 }
 
 
-# the fields only format 4 has (byte_order is checked where the index is read)
+# the fields only format 5 has (byte_order is checked where the index is read)
 _INDEX_FIELDS: dict = {
     "byte_order": None,
     "compression": (lambda v: v == "zlib", '"zlib"'),
