@@ -13,6 +13,13 @@ from rulecraft.interpreter import entry
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "rulecraft")
 
 
+def _sigint_as_at_a_terminal() -> None:
+    # A shell's background job (`cmd &` without job control, as under nohup) starts with
+    # SIGINT ignored, and Python then leaves it ignored: the tests below would see exit 0.
+    # A command started at a terminal has it at its default, as here.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_while_importing_the_command_line(monkeypatch, capsys):
     real_import = builtins.__import__
 
@@ -64,7 +71,7 @@ sys.exit(entry.main(["check", "3-spot"]))
 
 def test_a_real_sigint_during_the_import_exits_130_without_a_traceback():
     done = subprocess.run([sys.executable, "-c", SIGINT_DURING_IMPORT], capture_output=True, text=True,
-                          timeout=60)
+                          timeout=60, preexec_fn=_sigint_as_at_a_terminal)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "")
 
 
@@ -80,7 +87,8 @@ def test_a_closed_pipe_is_quiet():
 def test_the_installed_command_stopped_by_ctrl_c(tmp_path):
     # A game between two people waits for the first ply: Ctrl-C there.
     proc = subprocess.Popen([SCRIPT, "play", "3-spot", "--players", "human,human"], cwd=tmp_path,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_sigint_as_at_a_terminal)
     assert proc.stdout.readline() == "\n"  # the board follows: the game has started
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
