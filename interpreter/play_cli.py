@@ -15,7 +15,7 @@ from .game import Action, Game, State
 from .describe import result_text
 from .records import record_game, write_record
 from .search.agents import Agent, QuitGame, make_player
-from .search.solver import SolveError
+from .search.solver import Solution, SolveError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -48,9 +48,10 @@ def _players(game: Game, args: argparse.Namespace) -> list[Agent]:
     if len(specs) != len(game.players):
         raise UsageError(f"--players takes {len(game.players)} comma-separated players "
                          f"({', '.join(game.players)} in that order)")
+    shared: dict[str, list[Solution | None]] = {}  # perfect players: one file read, one solve
     try:
         return [make_player(spec.strip(), game, None if args.seed is None else args.seed + i,
-                            sys.stdin, sys.stdout) for i, spec in enumerate(specs)]
+                            sys.stdin, sys.stdout, shared) for i, spec in enumerate(specs)]
     except ValueError as e:
         raise UsageError(f"--players: {e}") from None
 

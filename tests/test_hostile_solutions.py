@@ -434,13 +434,17 @@ def test_cli_save_where_it_cannot(capsys, tmp_path):
     assert err == f"rulecraft solve: error: --save: {target}: no such directory {tmp_path / 'no'}\n"
 
 
-def test_cli_saved_file_loads_and_the_perfect_player_uses_it(capsys, tmp_path):
+def test_cli_saved_file_loads_and_the_perfect_player_uses_it(capsys, tmp_path, monkeypatch):
     path = tmp_path / "t.sol"
     code, out, _ = run(capsys, "solve", "tic-tac-toe", "--symmetry", "--save", str(path))
     assert code == 0 and f"saved: {path}" in out
+    loads = []
+    real_load = Solution.load
+    monkeypatch.setattr(Solution, "load", lambda p, g: loads.append(p) or real_load(p, g))
     code, out, _ = run(capsys, "play", "tic-tac-toe", "--players", f"perfect:{path},perfect:{path}",
                        "--seed", "3")
     assert code == 0 and "result=draw" in out
+    assert loads == [str(path)]  # both players read the one copy
 
 
 # ------------------------------------------------------------------ caps on solving

@@ -556,6 +556,37 @@ def test_perfect_agent_from_a_saved_solution(tmp_path):
     assert game.action_to_text(s, agent(s)) == "c1"
 
 
+def test_perfect_agents_made_with_one_shared_dict_read_the_file_once(tmp_path, monkeypatch):
+    game = tic_tac_toe()
+    path = tmp_path / "t.sol"
+    solved("tic-tac-toe").save(str(path))
+    loads = []
+    real_load = Solution.load
+    monkeypatch.setattr(Solution, "load", lambda p, g: loads.append(p) or real_load(p, g))
+    shared = {}
+    agents = [make_agent(f"perfect:{path}", game, seed=i, shared=shared) for i in (0, 1)]
+    assert _play(game, agents) is None  # tic-tac-toe is a draw
+    assert loads == [str(path)]
+    make_agent(f"perfect:{path}", game, seed=2)  # without the dict: read again
+    assert len(loads) == 2
+
+
+def test_perfect_agents_made_with_one_shared_dict_solve_once(monkeypatch):
+    import rulecraft.interpreter.search.agents as agents_module
+    game = tic_tac_toe()
+    solves = []
+    real_solve = agents_module.solve
+    monkeypatch.setattr(agents_module, "solve",
+                        lambda g, s, **kw: solves.append(s) or real_solve(g, s, **kw))
+    shared = {}
+    agents = [make_agent("perfect", game, seed=i, shared=shared) for i in (0, 1)]
+    assert _play(game, agents) is None
+    assert solves == [game.initial_state()]
+    unshared = [make_agent("perfect", game, seed=i) for i in (0, 1)]
+    assert _play(game, unshared) is None
+    assert len(solves) == 3  # each of them solved from the first position it met
+
+
 @pytest.mark.parametrize("spec", ["mcts", "mcts:0", "alphabeta:x", "robot", "mcts:-1s"])
 def test_bad_agent_specs(spec):
     with pytest.raises(ValueError):

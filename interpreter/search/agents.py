@@ -58,10 +58,15 @@ def _seconds(text: str, what: str) -> float:
     return value
 
 
-def perfect_agent(game: Game, solution: Solution | None, rng: random.Random) -> Agent:
+def perfect_agent(game: Game, solution: Solution | None, rng: random.Random,
+                  held: list[Solution | None] | None = None) -> Agent:
     """Plays an optimal ply; solves from the position it meets when it has no solution for it
-    (a SolveError if that solve passes the memory cap)."""
-    held = [solution]
+    (a SolveError if that solve passes the memory cap).
+
+    `held`, a one-item list, is the solution it reads and replaces: agents given the same
+    list share their solution (and solve once); `solution` fills a new list when none is.
+    """
+    held = [solution] if held is None else held
 
     def choose(state: State) -> Action:
         sol = held[0]
@@ -81,10 +86,13 @@ def perfect_agent(game: Game, solution: Solution | None, rng: random.Random) -> 
     return choose
 
 
-def make_agent(spec: str, game: Game, seed: int | None = None, also_known: str = "") -> Agent:
+def make_agent(spec: str, game: Game, seed: int | None = None, also_known: str = "",
+               shared: dict[str, list[Solution | None]] | None = None) -> Agent:
     """An agent from its spec (see the module docstring); ValueError for an unknown spec.
 
-    `also_known` names the caller's own specs in that error (`play` adds `human`).
+    `also_known` names the caller's own specs in that error (`play` adds `human`). Agents
+    made with the same `shared` dict share the solution of their `perfect` spec: a file
+    is read once, a game solved once (for both players of a game).
     """
     rng = random.Random(seed)
     name, colon, arg = spec.strip().partition(":")
@@ -119,8 +127,12 @@ def make_agent(spec: str, game: Game, seed: int | None = None, also_known: str =
         if colon and not arg:
             raise ValueError("perfect: needs the path of a solution file after the colon "
                              "(perfect:PATH), or no colon at all to solve first")
-        solution = Solution.load(arg, game) if arg else None  # SolutionFileError: ValueError
-        return perfect_agent(game, solution, rng)
+        held = None if shared is None else shared.get(arg)
+        if held is None:
+            held = [Solution.load(arg, game) if arg else None]  # SolutionFileError: ValueError
+            if shared is not None:
+                shared[arg] = held
+        return perfect_agent(game, None, rng, held)
     known = f"{also_known}, {SPECS}" if also_known else SPECS
     raise ValueError(f"unknown player {_shown(spec)} (known: {known})")
 
@@ -156,9 +168,10 @@ def human_agent(game: Game, stdin: TextIO, stdout: TextIO) -> Agent:
     return choose
 
 
-def make_player(spec: str, game: Game, seed: int | None, stdin: TextIO, stdout: TextIO) -> Agent:
+def make_player(spec: str, game: Game, seed: int | None, stdin: TextIO, stdout: TextIO,
+                shared: dict[str, list[Solution | None]] | None = None) -> Agent:
     """A player of `rulecraft play` from its spec: `human` reads `stdin`, any other spec is
-    `make_agent`'s (a ValueError for an unknown one)."""
+    `make_agent`'s (a ValueError for an unknown one; `shared` as there)."""
     if spec.strip() == "human":
         return human_agent(game, stdin, stdout)
-    return make_agent(spec, game, seed, also_known="human")
+    return make_agent(spec, game, seed, also_known="human", shared=shared)
