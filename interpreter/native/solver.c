@@ -138,7 +138,7 @@ typedef struct Sv {
     int64_t shift[RC_NI], low[RC_NI], high[RC_NI];
     int32_t *perm;
     SvImg *ptab;       /* per symmetry, per byte of a mask, per byte value: its image */
-    uint8_t *identity; /* per symmetry: whether it moves no cell (boards past 32 cells) */
+    uint8_t *identity; /* per symmetry: whether it moves no cell (sv_alone; sv_canon's loop) */
     M full;
     uint64_t *binom;
     SvRank *ntab;      /* sv_nibbles */
