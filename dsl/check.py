@@ -12,6 +12,7 @@ from . import ir
 from . import model as m
 from .check_exprs import FUNCTIONS, TYPE_WORDS
 from .check_pieces import BAD_SYMBOLS, MAX_PIECE_SIZE, PieceChecks, cells_of_mask
+from .check_ranges import range_errors
 from .check_rules import RuleChecks
 from .check_state import RESERVED_NAMES
 from .diagnostics import RulesetError
@@ -71,11 +72,15 @@ class _Checker(PieceChecks, RuleChecks):
         comp = get(m.CompulsoryDecl)
         compulsory = ir.Compulsory("maximum" if comp[-1].maximum else "any") if comp else None
         low = Lowering(board, self.regions, self.relations, self.typed, self.refs)
-        return Ruleset(game[-1].title if game else "", self.path, board, self.player_names, self.types,
+        rs = Ruleset(game[-1].title if game else "", self.path, board, self.player_names, self.types,
                        self.regions, [low.var(v) for v in self.vars.values()], setup,
                        [low.ply(p) for p in plies], first, turn, [low.end(e) for e in ends],
                        self.sources, self.remembers, self.relations, compulsory,
                        [low.effect(e) for e in after_effects])
+        overflows = range_errors(rs)
+        if overflows:
+            raise RulesetError(overflows, self.sources)
+        return rs
 
     def declare_board_and_players(self, board: boards.Board, players: list[tuple[str, m.Span]]) -> None:
         """The names the board and the players bring: cells, directions, players, and the

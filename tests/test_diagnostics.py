@@ -89,6 +89,12 @@ CASES = {
                          "turn: go or hop\nend e: A wins if count(own q) == 0 and score > 1"),
  "syntax_in_piece": ("piece q: owner B, symbol Q", "piece q: owner B symbol Q"),
  "syntax_in_board": ("board square 3 x 3", "board square 3 x"),
+ "overflow_product": ("step onto empty", "step onto empty where score[mover] * score[mover] * score[mover] > 0"),
+ "overflow_sum": ("count(p) == 0", "count(p) == 0 and " + " + ".join(["score[A] * score[B]"] * 10) + " > 0"),
+ "overflow_negated": ("count(p) == 0", "-(score[A] * score[B] * 10) < 0"),
+ "overflow_assign": ("var score per player = 0\nply go: move own piece step onto empty",
+                     "var score per player = 0\nvar y = 0 in 0..223372036\n"
+                     "ply go: move own piece step onto empty then score[mover] += score[A] * score[B] * 9 + score[A] * y"),
  "syntax_in_title": ('game "T"', "game T"),
 }
 
@@ -156,6 +162,10 @@ EXPECTED = {
     'syntax_and_semantic': "t.game:9:34: error: unknown name 'emtpy'\n    ply go: move own piece step onto emtpy\n                                     ^~~~~\n  hint: did you mean 'empty'?\nt.game:10:21: error: expected 'anywhere', 'leap', 'push', 'slide', 'step' or 'walk', found 'jump'\n    ply hop: move own q jump onto empty\n                        ^~~~\nt.game:12:40: error: 'score' is kept per player: say whose\n    end e: A wins if count(own q) == 0 and score > 1\n                                           ^~~~~\n  hint: write score[mover] or score[A]",
     'syntax_in_piece': "t.game:5:18: error: expected ',' or the end of the declaration, found 'symbol'\n    piece q: owner B symbol Q\n                     ^~~~~~",
     'syntax_in_board': 't.game:2:17: error: the declaration ends too early: expected a number\n    board square 3 x\n                    ^',
+    'overflow_product': "t.game:9:46: error: this can reach 1,000,000,000,000,000,000,000,000,000, past the 64-bit numbers the rules compute with (-9,223,372,036,854,775,808..9,223,372,036,854,775,807)\n    ply go: move own piece step onto empty where score[mover] * score[mover] * score[mover] > 0\n                                                 ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n  hint: declare a narrower range for 'score' (`var NAME = ... in LOW..HIGH`), or compute less at once",
+    'overflow_sum': "t.game:10:36: error: this can reach 10,000,000,000,000,000,000, past the 64-bit numbers the rules compute with (-9,223,372,036,854,775,808..9,223,372,036,854,775,807)\n    end e: A wins if count(p) == 0 and score[A] * score[B] + score[A] * score[B] + score[A] * score[B] +...\n                                       ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n  hint: declare a narrower range for 'score' (`var NAME = ... in LOW..HIGH`), or compute less at once",
+    'overflow_negated': "t.game:10:20: error: this can reach 10,000,000,000,000,000,000, past the 64-bit numbers the rules compute with (-9,223,372,036,854,775,808..9,223,372,036,854,775,807)\n    end e: A wins if -(score[A] * score[B] * 10) < 0\n                       ^~~~~~~~~~~~~~~~~~~~~~~~\n  hint: declare a narrower range for 'score' (`var NAME = ... in LOW..HIGH`), or compute less at once",
+    'overflow_assign': "t.game:10:61: error: 'score += ...' can reach 9,223,372,037,000,000,000, past the 64-bit numbers the rules compute with (-9,223,372,036,854,775,808..9,223,372,036,854,775,807)\n    ply go: move own piece step onto empty then score[mover] += score[A] * score[B] * 9 + score[A] * y\n                                                                ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n  hint: declare a narrower range for 'score' and 'y' (`var NAME = ... in LOW..HIGH`), or compute less at once",
     'syntax_in_title': 't.game:1:6: error: expected a quoted string (e.g. "Three Musketeers"), found \'T\'\n    game T\n         ^',
 }
 
