@@ -78,7 +78,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for name in ruleset_names(args.files):
         shown = printable(name)
         try:
-            game = make_game(load(name))
+            game = make_game(load(name), bulk=False)
         except RulesetError as e:
             status = RULESET_ERROR
             results.append({"file": shown, "ok": False, "errors": e.formatted()})
@@ -109,7 +109,7 @@ def _add_info(sub: argparse._SubParsersAction) -> None:
 
 def cmd_info(args: argparse.Namespace) -> int:
     """The rules of a game, and a position with its legal plies or outcome."""
-    game = load_or_report(args.file)
+    game = load_or_report(args.file, bulk=False)
     state = start_state(game, args.position)
     rs = game.ruleset
     legal = [game.action_to_text(state, a) for a in game.legal_actions(state)]

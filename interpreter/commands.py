@@ -56,9 +56,13 @@ def backend() -> str:
     return _backend[0]
 
 
-def make_game(ruleset: Ruleset) -> Game:
-    """The compiled game, on the running command's back-end."""
-    return Game(ruleset, backend())
+def make_game(ruleset: Ruleset, bulk: bool = True) -> Game:
+    """The compiled game, on the running command's back-end. `bulk`: the command does
+    bulk work (perft, playouts, solving), for which `auto` builds the native library; a
+    command that does not (check, info, render, replay) never runs the C compiler unless
+    `--backend native` asks for it."""
+    choice = backend()
+    return Game(ruleset, choice if bulk or choice != "auto" else "python")
 
 
 def files_under(folder: str, suffixes: str | tuple[str, ...]) -> list[str]:
@@ -88,10 +92,10 @@ def load_ruleset_or_report(name: str) -> Ruleset:
         return load(name)
 
 
-def load_or_report(name: str) -> Game:
-    """The compiled game, or its diagnostics printed and RulesetError raised."""
+def load_or_report(name: str, bulk: bool = True) -> Game:
+    """The compiled game (make_game), or its diagnostics printed and RulesetError raised."""
     with errors_reported():
-        return make_game(load(name))
+        return make_game(load(name), bulk)
 
 
 def start_state(game: Game, position: str | None) -> State:

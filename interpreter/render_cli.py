@@ -37,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_render(args: argparse.Namespace) -> int:
     """Write the picture of the position asked for."""
-    game = load_or_report(args.file)
+    game = load_or_report(args.file, bulk=False)
     state = start_state(game, args.position)
     before = last = None
     if args.ply is not None:

@@ -40,7 +40,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except RecordError as e:
         print(e.format(), file=sys.stderr)
         return 1
-    game = load_or_report(args.ruleset or rec.ruleset)
+    game = load_or_report(args.ruleset or rec.ruleset, bulk=False)
     if rec.fingerprint and rec.fingerprint != fingerprint(game) and not args.ruleset:
         raise UsageError(f"the record was played under another version of {rec.ruleset} "
                          "(its fingerprint differs); give the ruleset to replay under "

@@ -24,7 +24,8 @@ from .cgen import GENERATOR_VERSION
 # the generated code is compiled with every warning an error (a warning is a generator bug).
 FLAGS = ["-O2", "-std=gnu11", "-fPIC", "-shared", "-pthread", "-fwrapv", "-Wall", "-Wextra", "-Werror",
          "-Wno-unused-parameter"]
-BUILD_TIMEOUT = 300  # seconds: a very large ruleset compiles in well under this
+# seconds: the largest ruleset generate_c accepts (csource.MAX_C_LINES) builds in about 20
+BUILD_TIMEOUT = 60
 
 
 class NativeUnavailable(Exception):
@@ -92,8 +93,10 @@ def build(source: str) -> Path:
         try:
             done = subprocess.run([cc, *flags, "-o", str(out), str(src)], capture_output=True, text=True,
                                   timeout=BUILD_TIMEOUT)
-        except (OSError, subprocess.TimeoutExpired) as e:
-            raise NativeUnavailable(f"the C compiler failed to run: {e}") from None
+        except subprocess.TimeoutExpired:
+            raise NativeUnavailable(f"the C compiler did not finish within {BUILD_TIMEOUT} s") from None
+        except OSError as e:
+            raise NativeUnavailable(f"the C compiler failed to run: {e.strerror or e}") from None
         if done.returncode != 0:
             raise NativeUnavailable("the C compiler refused the generated code (a rulecraft bug):\n"
                                     + done.stderr[-4000:])

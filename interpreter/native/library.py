@@ -10,8 +10,10 @@ from typing import Sequence
 from rulecraft.dsl.ir import Ruleset
 
 from ..compile import RuleInfo
-from .build import build
+from ..pysource import TooLarge
+from .build import NativeUnavailable, build
 from .cgen import generate_c
+from .csource import MAX_C_LINES
 
 _U64 = ctypes.POINTER(ctypes.c_uint64)
 _I64 = ctypes.POINTER(ctypes.c_int64)
@@ -26,11 +28,24 @@ class NativeError(RuntimeError):
     """The native code stopped on an error (see ERRORS)."""
 
 
+def too_large(rs: Ruleset) -> NativeUnavailable:
+    """Why a ruleset is not built natively: its C would take too long to compile."""
+    span = rs.plies[0].span if rs.plies else None
+    where = f"{span.file}:{span.line}:{span.col}: " if span is not None else f"{rs.path}: "
+    return NativeUnavailable(
+        f"{where}this ruleset compiles to more than {MAX_C_LINES:,} lines of C ({len(rs.plies)} ply "
+        f"rules, {len(rs.players)} players, {len(rs.types)} piece types), the limit that keeps "
+        f"building it to seconds; the Python back-end runs it (`--backend python`)")
+
+
 class NativeLibrary:
     """One ruleset's compiled C: legal plies, apply, outcome, perft and playouts."""
 
     def __init__(self, rs: Ruleset, rules: list[RuleInfo]):
-        gen = generate_c(rs)
+        try:
+            gen = generate_c(rs)
+        except TooLarge:
+            raise too_large(rs) from None
         self.source = gen.source
         self.path = build(gen.source)
         # use_errno: ctypes.get_errno then says why a solution file could not be written
