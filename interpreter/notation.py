@@ -251,7 +251,7 @@ class Notation:
         if len(fields) < 2:
             raise PositionError("a position is `<rows> <player to move> [key=value ...]`")
         s = self._rows_from_text(fields[0])
-        self._split_pieces(s, dict(f.partition("=")[::2] for f in fields[2:] if "=" in f))
+        self._split_pieces(s, dict(_key_value(f)[::2] for f in fields[2:] if "=" in f))
         if fields[1] not in self.players:
             raise PositionError(f"unknown player to move '{_clip(fields[1])}' (players: {', '.join(self.players)})")
         s[L.P] = self.players.index(fields[1])
@@ -303,7 +303,7 @@ class Notation:
         result = None
         ply, first = 1, False
         for f in fields:
-            key, eq, value = f.partition("=")
+            key, eq, value = _key_value(f)
             if not eq:
                 raise PositionError(f"expected key=value, found '{_clip(f)}'")
             if key == "ply":
@@ -467,6 +467,14 @@ class Notation:
 def _norm(text: str) -> str:
     # Cell names end in digits, so an `x` right after a digit is the capture sign.
     return _CAPTURE_SIGN.sub("-", text.strip())
+
+
+def _key_value(field: str) -> tuple[str, str, str]:
+    """A `key=value` field split at its `=`; in `pieces.SYMBOL=...` the symbol is one
+    character, which may itself be `=`."""
+    if field.startswith("pieces.") and field[8:9] == "=":
+        return field[:8], "=", field[9:]
+    return field.partition("=")
 
 
 def _clip(text: str) -> str:

@@ -546,3 +546,27 @@ def test_the_parser_tables_cache_is_private_and_optional(tmp_path, monkeypatch):
     assert (tmp_path / "rulecraft").stat().st_mode & 0o777 == 0o700
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
     assert parse._parser_cache("grammar text") is False
+
+
+EQ_BARS = '''game "eq"
+board square 3 x 3
+players A, B
+piece bar: owner A, size 2, symbol "="
+piece dot: owner B, symbol o
+setup bar: b2 | c2, b3 | c3
+ply put: place own dot onto empty
+ply go: move own bar anywhere onto empty
+end e: A wins if count(dot) == 3
+'''
+
+
+def test_a_wide_piece_whose_symbol_is_equals_reads_back(tmp_path):
+    """`pieces.==b2+c2,b3+c3`: the symbol is one character, even when it is `=`."""
+    game = game_of(tmp_path, EQ_BARS)
+    s = game.initial_state()
+    text = game.state_to_text(s)
+    assert text == ".==/.==/... A pieces.==b2+c2,b3+c3"
+    assert game.state_from_text(text) == s
+    assert game.state_to_text(game.state_from_text(".==/.==/... A pieces.==b2+b3,c2+c3")) == \
+        ".==/.==/... A pieces.==b2+b3,c2+c3"
+    play_out(game)
