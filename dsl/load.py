@@ -358,6 +358,8 @@ def load_text(text: str, name: str = "<text>", given: dict[str, str] | None = No
     """Check a ruleset given as a string; raises RulesetError. `name` stands for its file in
     messages, and its folder is where a variant's base is looked for (bundled names work
     anywhere). A base whose path is a key of `given` (a Ruleset's `sources`) is read there."""
+    if "\0" in name:  # no file can be named so (os.path would raise ValueError)
+        raise RulesetError([Diagnostic(None, "a file name cannot hold a NUL character", file=name)])
     try:
         text = checked_text(text)
     except UnreadableFile as e:

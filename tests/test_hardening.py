@@ -570,3 +570,11 @@ def test_a_wide_piece_whose_symbol_is_equals_reads_back(tmp_path):
     assert game.state_to_text(game.state_from_text(".==/.==/... A pieces.==b2+b3,c2+c3")) == \
         ".==/.==/... A pieces.==b2+b3,c2+c3"
     play_out(game)
+
+
+def test_a_name_with_a_nul_character_is_a_clean_error():
+    from rulecraft.dsl.load import load_text
+
+    with pytest.raises(RulesetError) as e:
+        load_text('game "x"\n', "q\0.game")
+    assert e.value.format() == "q\\x00.game: error: a file name cannot hold a NUL character"
