@@ -168,7 +168,7 @@ def analyse(path: str, text: str, open_texts: dict[str, str] | None = None) -> A
 def chain(path: str, text: str, open_texts: dict[str, str]) -> list[FileView]:
     """The file and the bases it is a variant of, as far as they can be found and read."""
     files: list[FileView] = []
-    seen = {os.path.realpath(path)}
+    seen = {real_path(path)}
     while len(files) <= MAX_VARIANT_DEPTH:
         source = parse_partial(text, path)
         files.append(FileView(path, source.text, source.decls, words_of(source.text, path)))
@@ -182,15 +182,23 @@ def chain(path: str, text: str, open_texts: dict[str, str]) -> list[FileView]:
                 text = read_text(path)
         except (NotARuleset, UnreadableFile, OSError):
             break
-        if os.path.realpath(path) in seen or not fits(text):
+        if real_path(path) in seen or not fits(text):
             break
-        seen.add(os.path.realpath(path))
+        seen.add(real_path(path))
     return files
 
 
+def real_path(path: str) -> str:
+    """os.path.realpath, or the path itself where it names no file (a NUL from a URI)."""
+    try:
+        return os.path.realpath(path)
+    except (ValueError, OSError):
+        return path
+
+
 def _open_text(path: str, open_texts: dict[str, str]) -> str | None:
-    real = os.path.realpath(path)
-    return next((t for p, t in open_texts.items() if os.path.realpath(p) == real), None)
+    real = real_path(path)
+    return next((t for p, t in open_texts.items() if real_path(p) == real), None)
 
 
 def effective(files: list[FileView]) -> dict[tuple[str, str], m.Decl]:

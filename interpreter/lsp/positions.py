@@ -51,6 +51,8 @@ def uri_of(path: str, document_path: str, document_uri: str) -> str:
 
 
 def path_of(uri: str) -> str:
-    """The file path of a `file:` URI; any other URI (an unsaved buffer) stands for itself."""
+    """The file path of a `file:` URI; any other URI (an unsaved buffer) stands for itself.
+    A NUL (no file's name holds one; the loader's os.path calls refuse it) becomes U+FFFD."""
     parts = urlparse(uri)
-    return unquote(parts.path) if parts.scheme == "file" else uri
+    return (unquote(parts.path) if parts.scheme == "file" else uri).replace("\x00", "\ufffd")
+
