@@ -70,6 +70,8 @@ def prewarm():
     ("scenario", 15),
     ("solution", 20),
     ("cli", 25),
+    ("native", 8),
+    ("lsp", 15),
 ])
 def test_category(category, examples):
     run_category(category, examples)

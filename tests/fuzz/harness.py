@@ -36,6 +36,8 @@ import traceback
 from dataclasses import asdict, dataclass, field
 
 from .inputs import COLLIDER_SLOTS, Case, Context, collider_name, collider_ruleset
+from .lsp_cases import eval_lsp
+from .native_cases import eval_native
 from .names import CANARY_NAME, canary_tripped, clear_canary
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -415,6 +417,8 @@ EVALUATORS = {
     "scenario": eval_cli,
     "solution": eval_solution,
     "cli": eval_cli,
+    "native": eval_native,
+    "lsp": eval_lsp,
 }
 
 

@@ -9,28 +9,17 @@ from __future__ import annotations
 import functools
 import os
 import re
-from dataclasses import dataclass, field
 
+from .case import Case
 from .chooser import Chooser, RandomChooser
+from .lsp_cases import case_lsp
 from .names import CANARY_ATTR, NUMBERS, canary_path, canary_payloads, colliders, hostile_strings
+from .native_cases import case_native
 from .rulesets import (bundled_sources, generate_ruleset, generate_variant, generate_walk,
                        grammar_words, mutate_bundled, mutate_text)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIO_DIR = os.path.join(REPO, "tests", "scenarios")
-
-
-@dataclass
-class Case:
-    """One input: its category, the files it consists of, and what to do with them."""
-
-    category: str
-    files: dict[str, str | bytes] = field(default_factory=dict)  # name -> text or bytes
-    params: dict = field(default_factory=dict)
-    label: str = ""  # where it came from (the seed and index, or "hypothesis")
-
-    def main_file(self) -> str | None:
-        return self.params.get("file")
 
 
 # A small game for solution files that has variables and a reserve (the codec's other slots).
@@ -645,11 +634,13 @@ GENERATORS = {
     "scenario": case_scenario,
     "solution": case_solution,
     "cli": case_cli,
+    "native": case_native,
+    "lsp": case_lsp,
 }
 
 # Shares of a run's inputs (the colliders: one full rotation when the count allows).
 WEIGHTS = {"ruleset-gen": 28, "ruleset-grammar": 6, "ruleset-mutant": 16, "ruleset-variant": 8, "colliders": 3, "position": 12,
-           "ply": 10, "scenario": 6, "solution": 4, "cli": 7}
+           "ply": 10, "scenario": 6, "solution": 4, "cli": 7, "native": 3, "lsp": 4}
 
 
 def make_case(category: str, seed: int, index: int, ctx: Context) -> Case:

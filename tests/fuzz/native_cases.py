@@ -1,0 +1,133 @@
+"""The `native` category: generated rulesets run on both back-ends, Python against C.
+
+The rulesets are the `ruleset-gen` generator's, pushed to the edges the native back-end
+is most likely to get wrong: variables starting at the ends of their ranges (up to
+±1,000,000,000), numbers near the literal limit in every expression, and now and then a
+large board (many words of cells). Each accepted one is compiled to C and compared with
+the Python back-end: perft, seeded playouts (outcomes, lengths), and ply by ply the same
+legal plies in the same order, the same successors and outcomes; a rule's bound
+(RuleLimitError) must stop both alike.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .chooser import Chooser
+from .case import Case
+from .rulesets import RulesetGenerator
+
+EDGE_NUMBERS = ["999999999", "1000000000", "65536", "4294967", "1", "0"]
+BIG_SQUARES = [(52, 40), (40, 52), (33, 33), (64, 1), (1, 64), (65, 1), (16, 16)]
+
+
+class EdgeGenerator(RulesetGenerator):
+    """RulesetGenerator with edge values: large numbers, variables at the ends of their
+    ranges, large boards."""
+
+    def num(self, small: int = 4) -> str:
+        if self.ch.chance(0.3):
+            return self.ch.choice(EDGE_NUMBERS)
+        return super().num(small)
+
+    def board(self) -> None:
+        ch = self.ch
+        if not ch.chance(0.15):
+            return super().board()
+        self.goals = []
+        if ch.chance(0.7):
+            from .rulesets import SQUARE_DIRS, cell_names_square
+            w, h = ch.choice(BIG_SQUARES)
+            self.shape, self.size = "square", (w, h)
+            self.dirs, self.groups = list(SQUARE_DIRS), ["orthogonal", "all"]
+            self.cells = cell_names_square(min(w, 60), min(h, 30))
+            self.builtin_regions = [f"rank{i + 1}" for i in range(min(h, 30))]
+            self.lines.append(f"board square {w} x {h}")
+        else:
+            from .rulesets import HEX_DIRS, cell_names_hexagon
+            n = ch.choice([9, 11, 13])
+            self.shape, self.size = "hexagon", (n, n)
+            self.dirs, self.groups = list(HEX_DIRS), ["all"]
+            self.cells = cell_names_hexagon(n)
+            self.builtin_regions = [f"row{i + 1}" for i in range(2 * n - 1)]
+            self.lines.append(f"board hexagon {n}")
+
+    def var(self) -> None:
+        ch = self.ch
+        name = self.fresh(["score", "quiet", "lead", "moves"])
+        per = ch.chance(0.5)
+        low, high = ch.choice([("-1000000000", "1000000000"), ("0", "1000000000"), ("-1000000000", "0"),
+                               ("999999990", "1000000000"), ("-5", "5")])
+        value = ch.choice([low, high, "0"]) if int(low) <= 0 <= int(high) else ch.choice([low, high])
+        self.lines.append(f"var {name}{' per player' if per else ''} = {value} in {low}..{high}")
+        self.vars.append((name, per))
+
+
+def case_native(ch: Chooser, ctx, index: int) -> Case:
+    text = EdgeGenerator(ch, wild=0.01, collide=0.02).generate()
+    return Case("native", {"fuzz.game": text}, {"file": "fuzz.game", "seed": index})
+
+
+MAX_PLIES = 40
+
+
+def eval_native(case: Case, ctx) -> "Outcome":  # noqa: F821 - harness imports this module
+    from rulecraft.dsl.diagnostics import RulesetError
+    from rulecraft.dsl.load import load
+    from rulecraft.interpreter import Game
+    from rulecraft.interpreter.analysis import SplitMix, perft, random_playouts
+    from rulecraft.interpreter.limits import RuleLimitError
+    from rulecraft.interpreter.native.build import NativeUnavailable, compiler
+
+    from .harness import Invariant, Outcome
+
+    os.environ["RULECRAFT_CACHE"] = os.getcwd()  # the case's own folder, removed after it
+    try:
+        rs = load(case.main_file())
+    except RulesetError as e:
+        return Outcome("clean", detail=e.format().splitlines()[0][:300])
+    py = Game(rs)
+    if compiler() is None:
+        return Outcome("ok", notes=["no C compiler here: the Python back-end alone"])
+    try:
+        nat = Game(rs, backend="native")
+    except NativeUnavailable as e:
+        if "lines of C" in str(e):  # refused as too large to build: the designed, clean stop
+            return Outcome("clean", detail=str(e)[:300])
+        raise Invariant(f"the native back-end could not be built: {str(e)[:2000]}",
+                        kind="the generated C does not build")
+
+    def both(what: str, f):
+        """f(py), f(nat): the same value, or the same RuleLimitError."""
+        out = []
+        for g in (py, nat):
+            try:
+                out.append(("value", f(g)))
+            except RuleLimitError as e:
+                out.append(("limit", str(e)))
+        if out[0] != out[1]:
+            raise Invariant(f"{what}: Python {out[0]!r}, native {out[1]!r}",
+                            kind=f"the back-ends differ ({what})")
+        return out[0]
+
+    s0 = py.initial_state()
+    width = len(py.legal_actions(s0))
+    both("perft", lambda g: perft(g, s0, 1 if width > 60 else 2))
+    both("playouts", lambda g: (lambda r: (r.wins, r.draws, r.unfinished, r.plies))(
+        random_playouts(g, 3, seed=case.params["seed"], max_plies=MAX_PLIES)))
+    rng = SplitMix(case.params["seed"], 7)
+    s = s0
+    limited = False
+    for _ in range(MAX_PLIES):
+        kind, acts = both(f"legal plies in {py.state_to_text(s)!r}", lambda g: g.legal_actions(s))
+        both(f"outcome of {py.state_to_text(s)!r}", lambda g: g.outcome(s))
+        if kind == "limit" or not acts:
+            limited = kind == "limit"
+            break
+        a = acts[rng.next() % len(acts)]
+        kind, after = both(f"{py.action_to_text(s, a)!r} in {py.state_to_text(s)!r}", lambda g: g.apply(s, a))
+        if kind == "limit":
+            limited = True
+            break
+        s = after
+    return Outcome("ok", notes=["stopped at a rule's bound on both"] if limited else [])
