@@ -27,8 +27,9 @@ LAYERS = {
     "check_exprs": {"board", "model", "constructs", "check_board", "lark_parser"},
     "check_pieces": {"model", "ir", "placements", "check_exprs"},
     "check_rules": {"constructs", "model", "ir", "check_exprs"},
+    "check_ranges": {"ir", "diagnostics"},
     "check": {"board", "ir", "model", "diagnostics", "lower", "memory", "check_exprs", "check_pieces",
-              "check_rules", "check_state"},
+              "check_ranges", "check_rules", "check_state"},
     "load": {"model", "check", "diagnostics", "parse"},
 }
 
