@@ -72,6 +72,7 @@ def prewarm():
     ("cli", 25),
     ("native", 8),
     ("lsp", 15),
+    ("serve", 15),
 ])
 def test_category(category, examples):
     run_category(category, examples)

@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass, field
 from .inputs import COLLIDER_SLOTS, Case, Context, collider_name, collider_ruleset
 from .lsp_cases import eval_lsp
 from .native_cases import eval_native
+from .serve_cases import eval_serve
 from .names import CANARY_NAME, canary_tripped, clear_canary
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -419,6 +420,7 @@ EVALUATORS = {
     "cli": eval_cli,
     "native": eval_native,
     "lsp": eval_lsp,
+    "serve": eval_serve,
 }
 
 

@@ -17,6 +17,7 @@ from .names import CANARY_ATTR, NUMBERS, canary_path, canary_payloads, colliders
 from .native_cases import case_native
 from .rulesets import (bundled_sources, generate_ruleset, generate_variant, generate_walk,
                        grammar_words, mutate_bundled, mutate_text)
+from .serve_cases import case_serve
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIO_DIR = os.path.join(REPO, "tests", "scenarios")
@@ -636,11 +637,13 @@ GENERATORS = {
     "cli": case_cli,
     "native": case_native,
     "lsp": case_lsp,
+    "serve": case_serve,
 }
 
 # Shares of a run's inputs (the colliders: one full rotation when the count allows).
 WEIGHTS = {"ruleset-gen": 28, "ruleset-grammar": 6, "ruleset-mutant": 16, "ruleset-variant": 8, "colliders": 3, "position": 12,
-           "ply": 10, "scenario": 6, "solution": 4, "cli": 7, "native": 3, "lsp": 4}
+           "ply": 10, "scenario": 6, "solution": 4, "cli": 7, "native": 3, "lsp": 4,
+           "serve": 4}
 
 
 def make_case(category: str, seed: int, index: int, ctx: Context) -> Case:
