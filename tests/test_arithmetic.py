@@ -125,3 +125,41 @@ def test_an_assignment_past_its_range_stops_both_back_ends_alike(tmp_path, monke
         with pytest.raises(RuleLimitError) as info:
             game.apply(s, game.legal_actions(s)[0])
         assert str(info.value).startswith("t.game:10:1: error: variable 'r' would be"), backend
+
+
+ISSUE = '''game "ovf"
+board square 3 x 3
+players A, B
+piece st: owner each, symbol X/O
+var x = 1000000000
+ply put: place own st onto empty where GUARD
+'''
+
+
+@pytest.mark.parametrize("guard,caret,reach", [
+    ("x * x * x > 0", "^~~~~~~~~", "1,000,000,000,000,000,000,000,000,000"),
+    ("x * x * x < 0", "^~~~~~~~~", "1,000,000,000,000,000,000,000,000,000"),
+    ("x * x * x * x > 1", "^~~~~~~~~", "1,000,000,000,000,000,000,000,000,000"),
+    ("+".join(["x*x"] * 10) + " > 0", "^" + "~" * 38, "10,000,000,000,000,000,000"),
+])
+def test_the_guards_that_gave_two_answers_are_refused(guard, caret, reach):
+    """The issue's reproducers: Python said perft(1) = 9, C said 0 (its product wrapped)."""
+    with pytest.raises(RulesetError) as info:
+        load_text(ISSUE.replace("GUARD", guard), "t.game")
+    source = f"ply put: place own st onto empty where {guard}"
+    assert info.value.format() == (
+        f"t.game:6:40: error: this can reach {reach}, past the 64-bit numbers the rules compute with "
+        f"(-9,223,372,036,854,775,808..9,223,372,036,854,775,807)\n"
+        f"    {source}\n"
+        f"    {' ' * 39}{caret}\n"
+        f"  hint: declare a narrower range for 'x' (`var NAME = ... in LOW..HIGH`), or compute less at once")
+
+
+def test_the_same_guard_within_a_declared_range_runs_alike(tmp_path, monkeypatch):
+    """`var x = 1000 in 0..1000`: x * x * x is at most 10^9, accepted; 9 plies on both."""
+    monkeypatch.setenv("RULECRAFT_CACHE", str(tmp_path))
+    rs = load_text(ISSUE.replace("var x = 1000000000", "var x = 1000 in 0..1000")
+                   .replace("GUARD", "x * x * x > 0"), "t.game")
+    backends = ("python", "native") if native_build.compiler() else ("python",)
+    assert [len(Game(rs, backend=b).legal_actions(Game(rs).initial_state())) for b in backends] == \
+        [9] * len(backends)
