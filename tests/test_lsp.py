@@ -34,6 +34,22 @@ def rng(line: int, start: int, end: int) -> dict:
     return {"start": {"line": line, "character": start}, "end": {"line": line, "character": end}}
 
 
+def read_frames(out, inbox: queue.Queue) -> None:
+    """Put each framed JSON message of the stream `out` in `inbox`, then None at its end."""
+    while True:
+        headers = {}
+        while True:
+            line = out.readline()
+            if not line:
+                inbox.put(None)
+                return
+            if not line.strip():
+                break
+            key, value = line.decode("ascii").split(":", 1)
+            headers[key.strip().lower()] = value.strip()
+        inbox.put(json.loads(out.read(int(headers["content-length"]))))
+
+
 class Client:
     """A language client: starts `python -m rulecraft lsp`, frames JSON-RPC messages with
     Content-Length headers, answers the server's own requests with null."""
@@ -47,19 +63,7 @@ class Client:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        out = self.proc.stdout
-        while True:
-            headers = {}
-            while True:
-                line = out.readline()
-                if not line:
-                    self.inbox.put(None)
-                    return
-                if not line.strip():
-                    break
-                key, value = line.decode("ascii").split(":", 1)
-                headers[key.strip().lower()] = value.strip()
-            self.inbox.put(json.loads(out.read(int(headers["content-length"]))))
+        read_frames(self.proc.stdout, self.inbox)
 
     def send(self, message: dict) -> None:
         body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")

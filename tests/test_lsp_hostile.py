@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_lsp import read_frames
 
 ROOT = Path(__file__).resolve().parent.parent
 OPEN = "file:///hostile/open.game"  # opened by the session, never on the disk
@@ -51,19 +52,7 @@ class RawClient:
                          daemon=True).start()
 
     def _read(self) -> None:
-        out = self.proc.stdout
-        while True:
-            headers = {}
-            while True:
-                line = out.readline()
-                if not line:
-                    self.inbox.put(None)
-                    return
-                if not line.strip():
-                    break
-                key, value = line.decode("ascii").split(":", 1)
-                headers[key.strip().lower()] = value.strip()
-            self.inbox.put(json.loads(out.read(int(headers["content-length"]))))
+        read_frames(self.proc.stdout, self.inbox)
 
     def write(self, data: bytes) -> None:
         self.proc.stdin.write(data)
