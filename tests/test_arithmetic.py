@@ -163,3 +163,13 @@ def test_the_same_guard_within_a_declared_range_runs_alike(tmp_path, monkeypatch
     backends = ("python", "native") if native_build.compiler() else ("python",)
     assert [len(Game(rs, backend=b).legal_actions(Game(rs).initial_state())) for b in backends] == \
         [9] * len(backends)
+
+
+@native
+def test_a_comparison_always_true_for_its_types_builds(tmp_path, monkeypatch):
+    """`count(...) <= 1000000000 * 3` is always true (a count is an int): gcc's warning for
+    it is no error of the generated code (found by the fuzzer's native category)."""
+    monkeypatch.setenv("RULECRAFT_CACHE", str(tmp_path))
+    rs = load_text(ISSUE.replace("GUARD", "count(own st) <= 1000000000 * 3"), "t.game")
+    game = Game(rs, backend="native")
+    assert len(game.legal_actions(game.initial_state())) == 9
