@@ -26,12 +26,16 @@ from .cgen import GENERATOR_VERSION
 # a ruleset may well write.
 FLAGS = ["-O2", "-std=gnu11", "-fPIC", "-shared", "-pthread", "-fwrapv", "-Wall", "-Wextra", "-Werror",
          "-Wno-unused-parameter", "-Wno-type-limits"]
-# seconds: the largest ruleset generate_c accepts (csource.MAX_C_LINES) builds in about 20
+# seconds: the largest C generate_c writes (csource.MAX_C_BYTES) builds in about 10
 BUILD_TIMEOUT = 60
 
 
 class NativeUnavailable(Exception):
     """The native back-end cannot be used here (no C compiler, or the build failed)."""
+
+
+class NativeTooLarge(NativeUnavailable):
+    """The ruleset's C would take too long to build (csource's limits): not built."""
 
 
 def compiler() -> str | None:

@@ -11,10 +11,12 @@ from typing import Iterable
 
 from ..pysource import Sink, TooLarge
 
-# Generated lines and bytes of C (the fixed runtime and solver aside): gcc takes about
-# 0.6 ms a line, so this keeps a build under about 20 s; a bundled game needs under 700.
-MAX_C_LINES = 30_000
-MAX_C_BYTES = 4_000_000
+# Generated C (the fixed runtime and solver aside): gcc takes about 10 s a megabyte of
+# code, so these keep a build to seconds; a bundled game needs under 900 lines and 160 KB.
+# Tables (a board's masks) build several times faster: the largest board's are 3 MB.
+MAX_C_LINES = 20_000
+MAX_C_BYTES = 1_000_000  # of code
+MAX_TABLE_BYTES = 16_000_000
 
 _LOCAL = re.compile(r"^(M|int|int64_t) ([a-z_][a-z_0-9]* = [^;]*(?:, [a-z_][a-z_0-9]* = [^;]*)*);$")
 _NAMES = re.compile(r"(?:^|, )([a-z_][a-z_0-9]*) = ")
@@ -31,11 +33,15 @@ class CSource:
         self.lines: list[str] = []
         self._ids: dict[tuple, str] = {}
         self.sink = Sink.LIST
-        self.size = 0  # bytes so far
+        self.code_bytes = self.table_bytes = 0
 
-    def _grow(self, text: str) -> None:
-        self.size += len(text) + 1
-        if len(self.lines) + len(self.decls) >= MAX_C_LINES or self.size > MAX_C_BYTES:
+    def _grow(self, text: str, table: bool = False) -> None:
+        if table:
+            self.table_bytes += len(text) + 1
+        else:
+            self.code_bytes += len(text) + 1
+        if (len(self.lines) + len(self.decls) >= MAX_C_LINES or self.code_bytes > MAX_C_BYTES
+                or self.table_bytes > MAX_TABLE_BYTES):
             raise TooLarge(len(self.lines) + len(self.decls))
 
     def line(self, indent: int, text: str) -> None:
@@ -48,7 +54,7 @@ class CSource:
         self.lines.append("    " * indent + text)
 
     def decl(self, text: str) -> None:
-        self._grow(text)
+        self._grow(text, table=True)
         self.decls.append(text)
 
     def function(self, signature: str) -> None:

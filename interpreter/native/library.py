@@ -11,9 +11,9 @@ from rulecraft.dsl.ir import Ruleset
 
 from ..compile import RuleInfo
 from ..pysource import TooLarge
-from .build import NativeUnavailable, build
+from .build import NativeTooLarge, build
 from .cgen import generate_c
-from .csource import MAX_C_LINES
+from .csource import MAX_C_BYTES, MAX_C_LINES
 
 _U64 = ctypes.POINTER(ctypes.c_uint64)
 _I64 = ctypes.POINTER(ctypes.c_int64)
@@ -28,14 +28,14 @@ class NativeError(RuntimeError):
     """The native code stopped on an error (see ERRORS)."""
 
 
-def too_large(rs: Ruleset) -> NativeUnavailable:
+def too_large(rs: Ruleset) -> NativeTooLarge:
     """Why a ruleset is not built natively: its C would take too long to compile."""
     span = rs.plies[0].span if rs.plies else None
     where = f"{span.file}:{span.line}:{span.col}: " if span is not None else f"{rs.path}: "
-    return NativeUnavailable(
-        f"{where}this ruleset compiles to more than {MAX_C_LINES:,} lines of C ({len(rs.plies)} ply "
-        f"rules, {len(rs.players)} players, {len(rs.types)} piece types), the limit that keeps "
-        f"building it to seconds; the Python back-end runs it (`--backend python`)")
+    return NativeTooLarge(
+        f"{where}this ruleset compiles to more C than the native back-end builds in seconds (over "
+        f"{MAX_C_LINES:,} lines or {MAX_C_BYTES:,} bytes; {len(rs.plies)} ply rules, {len(rs.players)} "
+        f"players, {len(rs.types)} piece types); the Python back-end runs it (`--backend python`)")
 
 
 class NativeLibrary:
