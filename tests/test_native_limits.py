@@ -29,7 +29,8 @@ def many_kinds(n: int) -> str:
 
 
 TOO_LARGE = (f"many.game:{KINDS + 7}:1: this ruleset compiles to more C than the native back-end builds "
-             f"in seconds (over 20,000 lines or 1,000,000 bytes; {KINDS + 1} ply rules, 2 players, "
+             f"in seconds (over 20,000 lines, 1,000,000 bytes of code or 4,000,000 of tables; {KINDS + 1} "
+             f"ply rules, 2 players, "
              f"{KINDS + 1} piece types); the Python back-end runs it (`--backend python`)")
 
 

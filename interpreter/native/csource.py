@@ -13,10 +13,10 @@ from ..pysource import Sink, TooLarge
 
 # Generated C (the fixed runtime and solver aside): gcc takes about 10 s a megabyte of
 # code, so these keep a build to seconds; a bundled game needs under 900 lines and 160 KB.
-# Tables (a board's masks) build several times faster: the largest board's are 3 MB.
+# Tables (a board's masks) build a few times faster: the largest board's are 3 MB.
 MAX_C_LINES = 20_000
 MAX_C_BYTES = 1_000_000  # of code
-MAX_TABLE_BYTES = 16_000_000
+MAX_TABLE_BYTES = 4_000_000
 
 _LOCAL = re.compile(r"^(M|int|int64_t) ([a-z_][a-z_0-9]* = [^;]*(?:, [a-z_][a-z_0-9]* = [^;]*)*);$")
 _NAMES = re.compile(r"(?:^|, )([a-z_][a-z_0-9]*) = ")

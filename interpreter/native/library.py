@@ -13,7 +13,7 @@ from ..compile import RuleInfo
 from ..pysource import TooLarge
 from .build import NativeTooLarge, build
 from .cgen import generate_c
-from .csource import MAX_C_BYTES, MAX_C_LINES
+from .csource import MAX_C_BYTES, MAX_C_LINES, MAX_TABLE_BYTES
 
 _U64 = ctypes.POINTER(ctypes.c_uint64)
 _I64 = ctypes.POINTER(ctypes.c_int64)
@@ -34,8 +34,9 @@ def too_large(rs: Ruleset) -> NativeTooLarge:
     where = f"{span.file}:{span.line}:{span.col}: " if span is not None else f"{rs.path}: "
     return NativeTooLarge(
         f"{where}this ruleset compiles to more C than the native back-end builds in seconds (over "
-        f"{MAX_C_LINES:,} lines or {MAX_C_BYTES:,} bytes; {len(rs.plies)} ply rules, {len(rs.players)} "
-        f"players, {len(rs.types)} piece types); the Python back-end runs it (`--backend python`)")
+        f"{MAX_C_LINES:,} lines, {MAX_C_BYTES:,} bytes of code or {MAX_TABLE_BYTES:,} of tables; "
+        f"{len(rs.plies)} ply rules, {len(rs.players)} players, {len(rs.types)} piece types); the "
+        f"Python back-end runs it (`--backend python`)")
 
 
 class NativeLibrary:

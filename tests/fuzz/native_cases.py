@@ -69,6 +69,7 @@ def case_native(ch: Chooser, ctx, index: int) -> Case:
 
 
 MAX_PLIES = 40
+BUILD_SECONDS = 6  # the C compiler's bound here (60 s in use): within the worker's budget
 
 
 def eval_native(case: Case, ctx) -> "Outcome":  # noqa: F821 - harness imports this module
@@ -77,11 +78,13 @@ def eval_native(case: Case, ctx) -> "Outcome":  # noqa: F821 - harness imports t
     from rulecraft.interpreter import Game
     from rulecraft.interpreter.analysis import SplitMix, perft, random_playouts
     from rulecraft.interpreter.limits import RuleLimitError
+    from rulecraft.interpreter.native import build
     from rulecraft.interpreter.native.build import NativeTooLarge, NativeUnavailable, compiler
 
     from .harness import Invariant, Outcome
 
     os.environ["RULECRAFT_CACHE"] = os.getcwd()  # the case's own folder, removed after it
+    build.BUILD_TIMEOUT = BUILD_SECONDS
     try:
         rs = load(case.main_file())
     except RulesetError as e:
@@ -94,6 +97,57 @@ def eval_native(case: Case, ctx) -> "Outcome":  # noqa: F821 - harness imports t
     except NativeTooLarge as e:  # refused as too large to build: the designed, clean stop
         return Outcome("clean", detail=str(e)[:300])
     except NativeUnavailable as e:
+        if str(e).startswith("the C compiler did not finish"):  # the build's bound: a clean stop
+            return Outcome("clean", detail=str(e))
+        raise Invariant(f"the native back-end could not be built: {str(e)[:2000]}",
+                        kind="the generated C does not build")
+
+    def both(what: str, f, where=lambda: ""):
+        """f(py), f(nat): the same value, or the same RuleLimitError; `where()` (made only
+        on a difference: a ply's text can cost the whole legal list's) says where."""
+        out = []
+        for g in (py, nat):
+            try:
+                out.append(("value", f(g)))
+            except RuleLimitError as e:
+                out.append(("limit", str(e)))
+        if out[0] != out[1]:
+            raise Invariant(f"{what}{where()}: Python {out[0]!r}, native {out[1]!r}",
+                            kind=f"the back-ends differ ({what})")
+        return out[0]
+
+    s0 = py.initial_state()
+    width = len(py.legal_actions(s0))
+    # a large board's plies, or a wide position's, take long to list and compare: fewer
+    plies = MAX_PLIES if rs.board.size <= 400 and width <= 2000 else 1 if width > 20000 else MAX_PLIES // 8
+    both("perft", lambda g: perft(g, s0, 1 if width > 60 else 2))
+    both("playouts", lambda g: (lambda r: (r.wins, r.draws, r.unfinished, r.plies))(
+        random_playouts(g, 3 if rs.board.size <= 400 else 1, seed=case.params["seed"], max_plies=plies)))
+    rng = SplitMix(case.params["seed"], 7)
+    s = s0
+    limited = False
+    for _ in range(plies):
+        where = lambda: f" in {py.state_to_text(s)!r}"  # noqa: E731
+        kind, acts = both("legal plies", lambda g: g.legal_actions(s), where)
+        both("outcome", lambda g: g.outcome(s), where)
+        if kind == "limit" or not acts:
+            limited = kind == "limit"
+            break
+        a = acts[rng.next() % len(acts)]
+        kind, after = both("apply", lambda g: g.apply_unchecked(s, a),
+                           lambda: f" of {py.action_to_text(s, a)!r}{where()}")
+        if kind == "limit":
+            limited = True
+            break
+        s = after
+    return Outcome("ok", notes=["no C compiler here: the Python back-end alone"])
+    try:
+        nat = Game(rs, backend="native")
+    except NativeTooLarge as e:  # refused as too large to build: the designed, clean stop
+        return Outcome("clean", detail=str(e)[:300])
+    except NativeUnavailable as e:
+        if str(e).startswith("the C compiler did not finish"):  # the build's bound: a clean stop
+            return Outcome("clean", detail=str(e))
         raise Invariant(f"the native back-end could not be built: {str(e)[:2000]}",
                         kind="the generated C does not build")
 
@@ -112,8 +166,8 @@ def eval_native(case: Case, ctx) -> "Outcome":  # noqa: F821 - harness imports t
 
     s0 = py.initial_state()
     width = len(py.legal_actions(s0))
-    # a large board's plies take the Python back-end long to list: fewer of them
-    plies = MAX_PLIES if rs.board.size <= 400 else MAX_PLIES // 8
+    # a large board's plies, or a wide position's, take long to list and compare: fewer
+    plies = MAX_PLIES if rs.board.size <= 400 and width <= 2000 else 1 if width > 20000 else MAX_PLIES // 8
     both("perft", lambda g: perft(g, s0, 1 if width > 60 else 2))
     both("playouts", lambda g: (lambda r: (r.wins, r.draws, r.unfinished, r.plies))(
         random_playouts(g, 3 if rs.board.size <= 400 else 1, seed=case.params["seed"], max_plies=plies)))
