@@ -105,3 +105,16 @@ def test_the_bundled_rulesets_fit_the_c_limit_many_times_over():
         source = generate_c(load(name)).source
         lines, size = source.count("\n") - fixed.count("\n"), len(source) - len(fixed)
         assert lines < 900 < MAX_C_LINES // 20 and size < 160_000 < MAX_C_BYTES // 6, name
+
+
+@needs_cc
+def test_a_push_on_a_board_of_one_cell_builds(tmp_path, monkeypatch):
+    """Its push tables are empty: gcc saw a bound passed in a loop that cannot run and
+    refused the C (found by the fuzzer's native category)."""
+    monkeypatch.setenv("RULECRAFT_CACHE", str(tmp_path))
+    (tmp_path / "one.game").write_text('game "one"\nboard square 1 x 1 with diagonals\nplayers O, B\n'
+                                       "piece m: owner each, symbol X/Y\nsetup m of O: a1\n"
+                                       "ply shove: move own m push 1 onto empty\nend e: B wins if no legal ply\n")
+    game = Game(load(str(tmp_path / "one.game")), backend="native")
+    s = game.initial_state()
+    assert (game.legal_actions(s), game.native.perft(s, 1)) == ([], 0)
