@@ -303,6 +303,15 @@ def test_other_hostile_requests_get_their_json_errors(server):
         assert (got[0], error_of(got[2])) == (status, message)
 
 
+def test_a_range_header_is_ignored_so_a_bad_one_is_no_plain_text_error(server):
+    """Starlette answered `Range: bytes=5-1` on a static file with a plain-text 400 (found
+    by the fuzzer's serve category): ranges are not served, the whole file is."""
+    raw = (b"GET /static/app.js HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: bytes=5-1\r\n"
+           b"Connection: close\r\n\r\n")
+    status, headers, body = request(server.port, raw)
+    assert status == 200 and "content-range" not in headers and body.startswith(b"// The page of")
+
+
 # ---------------------------------------------------------------- bursts
 def busy_refusal(status: int, headers: dict[str, str], body: bytes) -> bool:
     return (status, error_of(body)) == (503, BUSY) and headers["retry-after"] == "1"

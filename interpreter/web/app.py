@@ -74,7 +74,9 @@ def host_name(header: str) -> str:
 
 class Guard:
     """Serves only requests naming an allowed host (so that no other site's page can
-    reach this one by a name it controls), and adds HEADERS to every response."""
+    reach this one by a name it controls), and adds HEADERS to every response. A `Range`
+    header is dropped: the page's files are small, and Starlette answers a bad range in
+    plain text, where every error here is JSON."""
 
     def __init__(self, app: ASGIApp, hosts: list[str]) -> None:
         self.app = app
@@ -89,6 +91,7 @@ class Guard:
             response: Response = error(f"this server answers only for {', '.join(sorted(self.hosts))}", 400)
             await response(scope, receive, send)
             return
+        scope["headers"] = [(k, v) for k, v in scope["headers"] if k.lower() not in (b"range", b"if-range")]
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":

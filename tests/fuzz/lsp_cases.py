@@ -239,6 +239,12 @@ def _read_messages(data: bytearray) -> list[dict]:
         found.append(message)
 
 
+def _uses(stream: bytes, msg_id: Any) -> int:
+    """How many messages of the stream may carry `msg_id` (its JSON after an `"id":` key)."""
+    value = json.dumps(msg_id).encode()
+    return sum(stream.count(b'"id":' + gap + value) for gap in (b"", b" "))
+
+
 def eval_lsp(case: Case, ctx):
     """Feed the stream to a fresh server; ok if all is answered by results, clean if by
     JSON-RPC errors; Invariant for a traceback, an exception, an unanswered request or probe,
@@ -299,7 +305,8 @@ def eval_lsp(case: Case, ctx):
     missing = [i for i in expect if i not in answers]
     if missing:
         raise Invariant(f"requests not answered: {missing}; stderr: {err[-600:]}", kind="request not answered")
-    twice = [i for i, found in answers.items() if i is not None and len(found) > 1]
+    # an id the stream gives several requests (damaged ones among them) is answered as often
+    twice = [i for i, found in answers.items() if i is not None and len(found) > max(1, _uses(stream, i))]
     if twice:
         raise Invariant(f"requests answered twice: {twice}", kind="answered twice")
     if server.is_alive():
