@@ -285,6 +285,8 @@ def exercise(game, rng: random.Random, start=None, perft_depth: int = 2, playout
     game.render(s0)
     if len(game.legal_actions(s0)) > MAX_PERFT_WIDTH:
         perft_depth = 1  # a big board's tree: depth 2 would be the width squared
+        # and each ply's text reads every legal ply's (about 6 us each): fewer plies
+        max_plies = min(max_plies, 8)
     perft(game, s0, perft_depth)
     for _ in range(playouts):
         s = s0
