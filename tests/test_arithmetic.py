@@ -98,10 +98,9 @@ def test_the_checker_refuses_exactly_the_ranges_past_64_bits():
 
 
 @native
-@pytest.mark.parametrize("seed", [1, 2])
-def test_both_back_ends_agree_with_the_true_values(seed, tmp_path, monkeypatch):
+def test_both_back_ends_agree_with_the_true_values(tmp_path, monkeypatch):
     monkeypatch.setenv("RULECRAFT_CACHE", str(tmp_path))
-    exprs = accepted_expressions(seed, 25)
+    exprs = accepted_expressions(1, 25) + accepted_expressions(2, 25)  # one build for both
     rules = "".join(f"ply p{k}: place own st onto a1 where {text} > 0\n"
                     f"ply n{k}: place own st onto a1 where {text} < 0\n" for k, (text, _) in enumerate(exprs))
     rs = load_text(HEAD + rules, "t.game")

@@ -70,9 +70,9 @@ def prewarm():
     ("scenario", 15),
     ("solution", 20),
     ("cli", 25),
-    ("native", 8),
-    ("lsp", 15),
-    ("serve", 15),
+    ("native", 5),
+    ("lsp", 10),
+    ("serve", 8),
 ])
 def test_category(category, examples):
     run_category(category, examples)
