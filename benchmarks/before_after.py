@@ -28,7 +28,7 @@ WORK = {
 
 WORKER = r'''
 import json, random, sys, time
-from rulecraft.interpreter import load_game
+from interpreter import load_game
 
 name, depth, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 game = load_game(name)

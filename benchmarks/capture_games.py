@@ -14,7 +14,7 @@ import argparse
 import random
 import time
 
-from rulecraft.interpreter import load_game
+from interpreter import load_game
 
 CROWDED = {"tricouleur": 30, "whistling-captures": 36}
 

@@ -28,7 +28,7 @@ from typing import Any, Callable, Sequence
 
 import run
 from handwritten import three_musketeers, three_spot
-from rulecraft.interpreter import Game, load_game, perft
+from interpreter import Game, load_game, perft
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,8 @@ import random
 import time
 from typing import Any, Callable
 
-from rulecraft.interpreter import load_game
-from rulecraft.interpreter.action_ids import ActionSpace
+from interpreter import load_game
+from interpreter.runtime.action_ids import ActionSpace
 
 RULESETS = {"tic-tac-toe": 1000, "three-musketeers": 100, "3-a-side": 30, "whistling-captures": 4}  # games
 MAX_STEPS = 300
@@ -67,7 +67,7 @@ def ids(name: str, games: int, seed: int) -> int:
 
 
 def openspiel(name: str, games: int, seed: int) -> int:
-    from rulecraft.interpreter.adapters.openspiel import load
+    from interpreter.adapters.openspiel import load
     game, rng, steps = load(_game(name), max_game_length=MAX_STEPS), random.Random(seed), 0
     for _ in range(games):
         state = game.new_initial_state()
@@ -80,7 +80,7 @@ def openspiel(name: str, games: int, seed: int) -> int:
 def pettingzoo(name: str, games: int, seed: int) -> int:
     import numpy as np
 
-    from rulecraft.interpreter.adapters.pettingzoo import env as make_env
+    from interpreter.adapters.pettingzoo import env as make_env
     env, rng, steps = make_env(_game(name), max_steps=MAX_STEPS), random.Random(seed), 0
     for g in range(games):
         env.reset(seed=seed + g)

@@ -98,8 +98,8 @@ def load_both(name: str) -> tuple[Any, Any, float]:
     while: the code may be under edit."""
     for attempt in range(10):
         try:
-            from rulecraft.dsl.load import load
-            from rulecraft.interpreter.game import Game
+            from dsl.load import load
+            from interpreter.runtime.game import Game
             break
         except ImportError:
             if attempt == 9:
@@ -115,7 +115,7 @@ def load_both(name: str) -> tuple[Any, Any, float]:
 # ---------------------------------------------------------------- perft
 
 def bench_perft(name: str, depth: int, repeat: int, seed: int) -> dict[str, Any]:
-    from rulecraft.interpreter.analysis import perft, random_playouts
+    from interpreter.search.analysis import perft, random_playouts
 
     py, nat, load_s = load_both(name)
     root = py.initial_state()
@@ -152,7 +152,7 @@ def rate(name: str, games: int, plies: float, m: dict[str, Any], **extra: Any) -
 
 
 def bench_rulecraft_playouts(quick: bool, repeat: int, seed: int) -> list[dict[str, Any]]:
-    from rulecraft.interpreter.analysis import random_playouts
+    from interpreter.search.analysis import random_playouts
 
     py, nat, _ = load_both("tic-tac-toe")
     root = py.initial_state()
@@ -320,7 +320,7 @@ def machine() -> dict[str, Any]:
     """What the figures were measured on (run.machine), with the C compiler and the commit."""
     info = _run().machine()
     try:
-        from rulecraft.interpreter.native.build import compiler
+        from interpreter.native.build import compiler
         cc = compiler()
         info["cc"] = subprocess.run([cc, "--version"], capture_output=True, text=True
                                     ).stdout.splitlines()[0] if cc else None

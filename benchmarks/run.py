@@ -8,7 +8,7 @@ With no RULESET, every `.game` in the bundled folder is measured. For each one:
 - perft, visiting: every node of the tree to a depth chosen so that one run takes
   about 1-3 s (0.1-0.3 s with --quick), each node made by `apply`; nodes/s counts
   all of them, the root and the leaves included.
-- perft, counting: `rulecraft.interpreter.perft` (what `rulecraft perft` runs) at the
+- perft, counting: `interpreter.perft` (what `rulecraft perft` runs) at the
   same depth; it counts the last ply's actions without applying them. leaves/s is
   perft(depth) over its time.
 - random playouts: `analysis.random_playouts` with a fixed seed and a fixed number of
@@ -33,10 +33,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
-from rulecraft.dsl.diagnostics import RulesetError
-from rulecraft.dsl.load import bundled_names
-from rulecraft.interpreter import load_game, perft
-from rulecraft.interpreter.analysis import random_playouts
+from dsl.diagnostics import RulesetError
+from dsl.load import bundled_names
+from interpreter import load_game, perft
+from interpreter.search.analysis import random_playouts
 
 KNOWN_PERFT: dict[str, list[int]] = {
     "three-musketeers": [8, 16, 132, 736, 5540, 38740],
@@ -355,7 +355,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(table(results))
         print(f"depth: perft depth (one visiting run ~{st.low:g}-{st.high:g} s); nodes: every node "
               f"to that depth, each made by apply; leaves/s: perft(depth) by "
-              f"rulecraft.interpreter.perft; cut: playouts stopped at {MAX_PLIES} plies; "
+              f"interpreter.perft; cut: playouts stopped at {MAX_PLIES} plies; "
               f"movegen/s: legal_actions calls on sampled positions")
     return status
 

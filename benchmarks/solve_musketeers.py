@@ -27,10 +27,10 @@ import resource
 import sys
 import time
 
-from rulecraft.dsl.load import load
-from rulecraft.interpreter.game import Game
-from rulecraft.interpreter.search.solver import solve
-from rulecraft.interpreter.search.symmetry import board_symmetries
+from dsl.load import load
+from interpreter.runtime.game import Game
+from interpreter.search.solver import solve
+from interpreter.search.symmetry import board_symmetries
 
 
 def main() -> int:

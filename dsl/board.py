@@ -12,7 +12,7 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass, field
 
-from .arcs import Arcs
+from dsl.arcs import Arcs
 
 
 MAX_CELLS = 4_096  # tables and masks stay small enough to build in about a second

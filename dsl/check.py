@@ -7,18 +7,18 @@ This module runs them in order, which is the order errors are reported in.
 
 from __future__ import annotations
 
-from . import board as boards
-from . import ir
-from . import model as m
-from .check_exprs import FUNCTIONS, TYPE_WORDS
-from .check_pieces import BAD_SYMBOLS, MAX_PIECE_SIZE, PieceChecks, cells_of_mask
-from .check_ranges import range_errors
-from .check_rules import RuleChecks
-from .check_state import RESERVED_NAMES
-from .diagnostics import RulesetError
-from .ir import Ruleset
-from .lower import Lowering
-from .memory import remembered_plies
+from dsl import board as boards
+from dsl import model
+from dsl import syntax as syn
+from dsl.check_exprs import FUNCTIONS, TYPE_WORDS
+from dsl.check_pieces import BAD_SYMBOLS, MAX_PIECE_SIZE, PieceChecks, cells_of_mask
+from dsl.check_ranges import range_errors
+from dsl.check_rules import RuleChecks
+from dsl.check_state import RESERVED_NAMES
+from dsl.diagnostics import RulesetError
+from dsl.model import Ruleset
+from dsl.lower import Lowering
+from dsl.memory import remembered_plies
 
 # The public names: those of the modules the checker was split into are imported, so that
 # code importing them from here finds them as before.
@@ -31,31 +31,31 @@ TEXT_FIELDS = ("ply", "turn", "result", "previous")  # keys of a position's text
 class _Checker(PieceChecks, RuleChecks):
     def run(self) -> Ruleset:
         """Check every declaration, in the order errors are reported in; lower the result."""
-        by_type: dict[type, list[m.Decl]] = {}
+        by_type: dict[type, list[syn.Decl]] = {}
         for d in self.decls:
             by_type.setdefault(type(d), []).append(d)
         get = lambda cls: by_type.get(cls, [])  # noqa: E731
 
-        board = self.check_board(get(m.BoardDecl), get(m.RemoveDecl), get(m.LinkDecl),
-                                 get(m.GoalDecl))
-        players = self.check_players(get(m.PlayersDecl))
+        board = self.check_board(get(syn.BoardDecl), get(syn.RemoveDecl), get(syn.LinkDecl),
+                                 get(syn.GoalDecl))
+        players = self.check_players(get(syn.PlayersDecl))
         if board is None or players is None:
             raise RulesetError(self.errors, self.sources)
         self.declare_board_and_players(board, players)
         # Known before anything is typed: last_ply(...) may be misused before the plies.
-        self.ply_names = [p.name for p in get(m.PlyDecl)]
-        self.types = self.check_pieces(get(m.PieceDecl))
-        self.check_regions_and_vars(get(m.RegionDecl), get(m.VarDecl))
-        for r in get(m.RelationDecl):
+        self.ply_names = [p.name for p in get(syn.PlyDecl)]
+        self.types = self.check_pieces(get(syn.PieceDecl))
+        self.check_regions_and_vars(get(syn.RegionDecl), get(syn.VarDecl))
+        for r in get(syn.RelationDecl):
             self.check_relation(r)
-        setup = self.check_all_setup(get(m.SetupBoardDecl), get(m.SetupDecl))
-        plies = get(m.PlyDecl)
+        setup = self.check_all_setup(get(syn.SetupBoardDecl), get(syn.SetupDecl))
+        plies = get(syn.PlyDecl)
         ply_names = self.check_plies(plies)
-        first, turn = self.check_turns(get(m.TurnDecl), ply_names)
-        ends, after = get(m.EndDecl), get(m.AfterDecl)
+        first, turn = self.check_turns(get(syn.TurnDecl), ply_names)
+        ends, after = get(syn.EndDecl), get(syn.AfterDecl)
         self.check_ends(ends)
         self.check_after(after)
-        game = get(m.GameDecl)
+        game = get(syn.GameDecl)
         if not game and "game" not in self.broken_kinds:
             self.error(self.decls[0].span if self.decls else None,
                        "the ruleset has no title", 'add a line such as `game "My Game"`')
@@ -69,8 +69,8 @@ class _Checker(PieceChecks, RuleChecks):
             self.remembers = remembered_plies(plies, ends, after_effects)
         for t in self.types:
             t.reserve = self.kinds[t.kind].reserve
-        comp = get(m.CompulsoryDecl)
-        compulsory = ir.Compulsory("maximum" if comp[-1].maximum else "any") if comp else None
+        comp = get(syn.CompulsoryDecl)
+        compulsory = model.Compulsory("maximum" if comp[-1].maximum else "any") if comp else None
         low = Lowering(board, self.regions, self.relations, self.typed, self.refs)
         rs = Ruleset(game[-1].title if game else "", self.path, board, self.player_names, self.types,
                        self.regions, [low.var(v) for v in self.vars.values()], setup,
@@ -82,7 +82,7 @@ class _Checker(PieceChecks, RuleChecks):
             raise RulesetError(overflows, self.sources)
         return rs
 
-    def declare_board_and_players(self, board: boards.Board, players: list[tuple[str, m.Span]]) -> None:
+    def declare_board_and_players(self, board: boards.Board, players: list[tuple[str, syn.Span]]) -> None:
         """The names the board and the players bring: cells, directions, players, and the
         ranks, files and rows (regions unless a declaration takes the name)."""
         self.board, self.players = board, players
@@ -100,7 +100,7 @@ class _Checker(PieceChecks, RuleChecks):
         self.player_names = [p for p, _ in players]
 
     # ------------------------------------------------------------------ regions, variables, relations
-    def check_regions_and_vars(self, regions: list[m.RegionDecl], variables: list[m.VarDecl]) -> None:
+    def check_regions_and_vars(self, regions: list[syn.RegionDecl], variables: list[syn.VarDecl]) -> None:
         self.regions = {}
         # Known before the regions, so that a region naming one is told it cannot.
         self.vars = {v.name: v for v in variables}
@@ -112,7 +112,7 @@ class _Checker(PieceChecks, RuleChecks):
                 self.vars[v.name] = v
                 self.check_var(v)
 
-    def check_region(self, r: m.RegionDecl) -> None:
+    def check_region(self, r: syn.RegionDecl) -> None:
         if not self.declare(r.name, "region", r.name_span):
             return
         cells: set[int] = set()
@@ -128,7 +128,7 @@ class _Checker(PieceChecks, RuleChecks):
         else:
             self.regions[r.name] = frozenset()
 
-    def check_var(self, v: m.VarDecl) -> None:
+    def check_var(self, v: syn.VarDecl) -> None:
         if v.name in TEXT_FIELDS:
             self.error(v.name_span, f"'{v.name}' is a field of a position's text "
                                     f"({', '.join(f + '=' for f in TEXT_FIELDS)}); a variable "
@@ -139,7 +139,7 @@ class _Checker(PieceChecks, RuleChecks):
         elif not v.low <= v.initial <= v.high:
             self.error(v.span, f"'{v.name}' starts at {v.initial}, outside its range {v.low}..{v.high}")
 
-    def check_relation(self, r: m.RelationDecl) -> None:
+    def check_relation(self, r: syn.RelationDecl) -> None:
         if r.name in FUNCTIONS:
             self.error(r.name_span, f"'{r.name}' is a built-in function")
             self.broken.add(r.name)
@@ -155,7 +155,7 @@ class _Checker(PieceChecks, RuleChecks):
         self.relations[r.name] = pairs
 
 
-def check(decls: list[m.Decl], path: str, sources: dict[str, str],
+def check(decls: list[syn.Decl], path: str, sources: dict[str, str],
           broken: tuple[tuple[str, str], ...] = ()) -> Ruleset:
     """Check merged declarations; raises RulesetError listing every problem.
 

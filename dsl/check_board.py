@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from . import board as boards
-from . import model as m
-from .check_state import CheckerState
+from dsl import board as boards
+from dsl import syntax as syn
+from dsl.check_state import CheckerState
 
 
 class BoardChecks(CheckerState):
-    def check_board(self, decls: list[m.BoardDecl], removes: list[m.RemoveDecl],
-                    links: list[m.LinkDecl], goals: list[m.GoalDecl]) -> boards.Board | None:
+    def check_board(self, decls: list[syn.BoardDecl], removes: list[syn.RemoveDecl],
+                    links: list[syn.LinkDecl], goals: list[syn.GoalDecl]) -> boards.Board | None:
         """The board the last `board` line builds, with its removes, links and goals; None
         (after an error) when there is none to check the rest against."""
         if not decls:
@@ -34,7 +34,7 @@ class BoardChecks(CheckerState):
             self.check_goal(board, goal)
         return board
 
-    def removed_cells(self, board: boards.Board, removes: list[m.RemoveDecl]) -> list[int]:
+    def removed_cells(self, board: boards.Board, removes: list[syn.RemoveDecl]) -> list[int]:
         cells = []
         for r in removes:
             for name, span in r.cells:
@@ -45,7 +45,7 @@ class BoardChecks(CheckerState):
                     cells.append(board.index[name])
         return cells
 
-    def add_link(self, board: boards.Board, link: m.LinkDecl) -> None:
+    def add_link(self, board: boards.Board, link: syn.LinkDecl) -> None:
         ends = []
         for name, span in (link.a, link.b):
             if name not in board.index:
@@ -59,7 +59,7 @@ class BoardChecks(CheckerState):
             else:
                 boards.add_link(board, *ends)
 
-    def check_goal(self, board: boards.Board, goal: m.GoalDecl) -> None:
+    def check_goal(self, board: boards.Board, goal: syn.GoalDecl) -> None:
         self.broken.add(goal.name)
         if goal.name in board.index:
             self.error(goal.name_span, f"goal '{goal.name}' has the name of a cell")
@@ -95,7 +95,7 @@ class BoardChecks(CheckerState):
             boards.add_goal(board, goal.name, cells, dirs)
             self.broken.discard(goal.name)
 
-    def check_players(self, decls: list[m.PlayersDecl]) -> list[tuple[str, m.Span]] | None:
+    def check_players(self, decls: list[syn.PlayersDecl]) -> list[tuple[str, syn.Span]] | None:
         """The players of the last `players` line; None (after an error) unless there are two."""
         if not decls:
             span = self.decls[0].span if self.decls else None
@@ -108,7 +108,7 @@ class BoardChecks(CheckerState):
             return None
         return names
 
-    def check_dirs(self, dirs: list[tuple[str, m.Span]] | None, straight: bool = False) -> None:
+    def check_dirs(self, dirs: list[tuple[str, syn.Span]] | None, straight: bool = False) -> None:
         """Each direction named is one of the board's (and, for a `straight` motion, not a link)."""
         for name, span in dirs or []:
             if name not in self.board.directions and name not in self.board.groups:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from . import board as boards
-from . import model as m
-from .check_board import BoardChecks
-from .constructs import functions
+from dsl import board as boards
+from dsl import syntax as syn
+from dsl.check_board import BoardChecks
+from dsl.constructs import functions
 
 FUNCTIONS = functions.SIGNATURES
 TYPE_WORDS = {"number": "a number", "bool": "a condition", "player": "a player",
@@ -27,7 +27,7 @@ PIECES_MOVE = "pieces move; this needs a fixed set of cells (cells or regions)"
 VARIABLES_CHANGE = "a variable changes during play; this needs a fixed set of cells"
 
 # Types a subexpression in the context of the expression being typed.
-Sub = Callable[[m.Expr], "str | None"]
+Sub = Callable[[syn.Expr], "str | None"]
 
 
 def described(t: str) -> str:
@@ -36,7 +36,7 @@ def described(t: str) -> str:
 
 
 class ExprChecks(BoardChecks):
-    def expect(self, e: m.Expr, want: str, ply: bool, stuck: bool = False,
+    def expect(self, e: syn.Expr, want: str, ply: bool, stuck: bool = False,
                here: bool = True, captured: bool = False) -> None:
         """Type `e` and report it unless it is of type `want`.
 
@@ -50,7 +50,7 @@ class ExprChecks(BoardChecks):
         if t is not None and t != want:
             self.error(e.span, f"expected {TYPE_WORDS[want]}, found {described(t)}")
 
-    def typeof(self, e: m.Expr, static: bool = False, ply: bool = False,
+    def typeof(self, e: syn.Expr, static: bool = False, ply: bool = False,
                stuck: bool = False, here: bool = True) -> str | None:
         """Type `e` and its subexpressions (recorded in `typed`, names in `refs`); None after an error.
 
@@ -61,32 +61,32 @@ class ExprChecks(BoardChecks):
         self.typed[id(e)] = t
         return t
 
-    def _typeof(self, e: m.Expr, static: bool, ply: bool, stuck: bool, here_ok: bool) -> str | None:
+    def _typeof(self, e: syn.Expr, static: bool, ply: bool, stuck: bool, here_ok: bool) -> str | None:
         sub = lambda x: self.typeof(x, static, ply, stuck, here_ok)  # noqa: E731
-        if isinstance(e, m.Num):
+        if isinstance(e, syn.Num):
             return "number"
-        if isinstance(e, m.Name):
+        if isinstance(e, syn.Name):
             return self.type_name(e, static)
-        if isinstance(e, m.Keyword):
+        if isinstance(e, syn.Keyword):
             return self.type_keyword(e, static, ply, stuck, here_ok)
-        if isinstance(e, m.Owned):
+        if isinstance(e, syn.Owned):
             return self.type_owned(e, static)
-        if isinstance(e, m.Index):
+        if isinstance(e, syn.Index):
             return self.type_index(e, static, sub)
-        if isinstance(e, m.Call):
+        if isinstance(e, syn.Call):
             return self.type_call(e, sub)
-        if isinstance(e, m.BinOp):
+        if isinstance(e, syn.BinOp):
             return self.type_binop(e, sub)
-        if isinstance(e, m.Compare):
+        if isinstance(e, syn.Compare):
             return self.type_compare(e, sub)
-        if isinstance(e, m.BoolOp):
+        if isinstance(e, syn.BoolOp):
             return self.type_boolop(e, sub)
-        if isinstance(e, (m.Not, m.Negate)):
+        if isinstance(e, (syn.Not, syn.Negate)):
             return self.type_unary(e, sub)
         raise AssertionError(e)
 
     # ------------------------------------------------------------------ words and names
-    def type_keyword(self, e: m.Keyword, static: bool, ply: bool, stuck: bool,
+    def type_keyword(self, e: syn.Keyword, static: bool, ply: bool, stuck: bool,
                      here_ok: bool) -> str | None:
         w = e.word
         if w in ("here", "from") and not ply:
@@ -116,7 +116,7 @@ class ExprChecks(BoardChecks):
             self.remembers = True
         return KEYWORD_TYPES[w]
 
-    def type_owned(self, e: m.Owned, static: bool) -> str | None:
+    def type_owned(self, e: syn.Owned, static: bool) -> str | None:
         if static:
             self.error(e.span, PIECES_MOVE)
             return None
@@ -125,7 +125,7 @@ class ExprChecks(BoardChecks):
             return None
         return "cells"
 
-    def type_index(self, e: m.Index, static: bool, sub: Sub) -> str | None:
+    def type_index(self, e: syn.Index, static: bool, sub: Sub) -> str | None:
         var = self.vars.get(e.name)
         if var is None:
             self.error(e.span, f"unknown variable '{e.name}'", self.suggest(e.name, self.vars))
@@ -141,7 +141,7 @@ class ExprChecks(BoardChecks):
             self.error(e.index.span, f"expected a player, found {described(it)}")
         return "number"
 
-    def type_name(self, e: m.Name, static: bool) -> str | None:
+    def type_name(self, e: syn.Name, static: bool) -> str | None:
         entry = self.names.get(e.name)
         if entry is None:
             self.unknown_name(e)
@@ -175,7 +175,7 @@ class ExprChecks(BoardChecks):
             return None
         raise AssertionError(category)
 
-    def unknown_name(self, e: m.Name) -> None:
+    def unknown_name(self, e: syn.Name) -> None:
         """Report a name nothing declares, unless its declaration had a syntax error."""
         if e.name in self.broken:
             return
@@ -188,14 +188,14 @@ class ExprChecks(BoardChecks):
             self.check_dirs([(e.name, e.span)])  # a direction this board lacks: say how to add it
             return
         # Imported here, so that importing the checker (for `Ruleset`) does not load Lark.
-        from .lark_parser import expression_keywords  # the grammar's own words: empty, here, ...
+        from dsl.lark_parser import expression_keywords  # the grammar's own words: empty, here, ...
         # Declared names (pieces, regions, variables, players, relations, directions,
         # goals), cells, and the keywords that are values of their own.
         self.error(e.span, f"unknown name '{e.name}'",
                    self.suggest(e.name, [n for n, (c, _) in self.names.items() if c != "cell"]
                                 + list(self.board.index) + list(expression_keywords())))
 
-    def type_region(self, e: m.Name) -> str | None:
+    def type_region(self, e: syn.Name) -> str | None:
         if e.name in self.builtin_regions:  # in the ruleset only once used
             self.regions.setdefault(e.name, self.builtin_regions[e.name])
         if e.name not in self.regions:
@@ -204,7 +204,7 @@ class ExprChecks(BoardChecks):
         self.refs[id(e)] = ("region", e.name)
         return "cells"
 
-    def type_variable(self, e: m.Name, static: bool) -> str | None:
+    def type_variable(self, e: syn.Name, static: bool) -> str | None:
         var = self.vars.get(e.name)
         if var is None:
             return None
@@ -219,7 +219,7 @@ class ExprChecks(BoardChecks):
         return "number"
 
     # ------------------------------------------------------------------ operators
-    def type_binop(self, e: m.BinOp, sub: Sub) -> str | None:
+    def type_binop(self, e: syn.BinOp, sub: Sub) -> str | None:
         a, b = sub(e.left), sub(e.right)
         if a is None or b is None:
             return None
@@ -239,7 +239,7 @@ class ExprChecks(BoardChecks):
             return None
         return want
 
-    def type_compare(self, e: m.Compare, sub: Sub) -> str | None:
+    def type_compare(self, e: syn.Compare, sub: Sub) -> str | None:
         a, b = sub(e.left), sub(e.right)
         if a is None or b is None:
             return None
@@ -259,7 +259,7 @@ class ExprChecks(BoardChecks):
             return None
         return "bool"
 
-    def type_boolop(self, e: m.BoolOp, sub: Sub) -> str | None:
+    def type_boolop(self, e: syn.BoolOp, sub: Sub) -> str | None:
         ok = True
         for x in (e.left, e.right):
             t = sub(x)
@@ -268,8 +268,8 @@ class ExprChecks(BoardChecks):
             ok = ok and t == "bool"
         return "bool" if ok else None
 
-    def type_unary(self, e: m.Not | m.Negate, sub: Sub) -> str | None:
-        if isinstance(e, m.Not):
+    def type_unary(self, e: syn.Not | syn.Negate, sub: Sub) -> str | None:
+        if isinstance(e, syn.Not):
             want, where, takes = "bool", e.operand.span, "'not' takes a condition"
         else:
             want, where, takes = "number", e.span, "'-' takes a number"
@@ -280,7 +280,7 @@ class ExprChecks(BoardChecks):
         return want if t else None
 
     # ------------------------------------------------------------------ calls
-    def type_call(self, e: m.Call, sub: Sub) -> str | None:
+    def type_call(self, e: syn.Call, sub: Sub) -> str | None:
         if e.func in self.relations:
             return self.type_relation_call(e, sub)
         if e.func in self.broken:
@@ -307,7 +307,7 @@ class ExprChecks(BoardChecks):
                 ok = False
         return result if ok else None
 
-    def type_relation_call(self, e: m.Call, sub: Sub) -> str | None:
+    def type_relation_call(self, e: syn.Call, sub: Sub) -> str | None:
         if len(e.args) != 1:
             self.error(e.span, f"{e.func}() takes 1 argument, given {len(e.args)}")
             return None
@@ -317,12 +317,12 @@ class ExprChecks(BoardChecks):
             return None
         return "cells" if t else None
 
-    def call_shape_ok(self, e: m.Call, params: list[str]) -> bool:
+    def call_shape_ok(self, e: syn.Call, params: list[str]) -> bool:
         """What a built-in call needs before its arguments are typed: line()'s flag, the
         number of arguments, in_a_row()'s fixed length. False after an error."""
         if e.func == "line" and len(e.args) == 4:
             flag = e.args[3]
-            if not isinstance(flag, m.Name) or flag.name != "contiguous":
+            if not isinstance(flag, syn.Name) or flag.name != "contiguous":
                 self.error(flag.span, "line() takes `contiguous` as its fourth argument, or nothing")
                 return False
             self.typed[id(flag)], self.refs[id(flag)] = "flag", ("flag", "contiguous")
@@ -332,13 +332,13 @@ class ExprChecks(BoardChecks):
             self.error(e.span, f"{e.func}() takes {count} argument{'s' if params != ['cells'] else ''}, "
                                f"given {len(e.args)}")
             return False
-        if e.func == "in_a_row" and not (isinstance(e.args[0], m.Num)
+        if e.func == "in_a_row" and not (isinstance(e.args[0], syn.Num)
                                          and 1 <= e.args[0].value <= self.board.size):
             self.error(e.args[0].span, f"in_a_row() needs a fixed length from 1 to {self.board.size}")
             return False
         return True
 
-    def type_ply_names(self, e: m.Call, result: str) -> str | None:
+    def type_ply_names(self, e: syn.Call, result: str) -> str | None:
         """undoes(PLY, ...) and last_ply(PLY, ...): the arguments name ply rules, not values."""
         if e.func == "undoes" and not self.in_ply:
             self.error(e.span, f"{e.func}() compares a ply with the one before it; it is used "
@@ -351,17 +351,17 @@ class ExprChecks(BoardChecks):
         ok = True
         names = self.ply_names + (["pass"] if e.func == "last_ply" else [])
         for arg in e.args:
-            if not isinstance(arg, m.Name) or arg.name not in names:
-                what = f"'{arg.name}'" if isinstance(arg, m.Name) else "this"
+            if not isinstance(arg, syn.Name) or arg.name not in names:
+                what = f"'{arg.name}'" if isinstance(arg, syn.Name) else "this"
                 self.error(arg.span, f"{e.func}() takes ply names; {what} is not a ply",
-                           self.suggest(arg.name, names) if isinstance(arg, m.Name) else None)
+                           self.suggest(arg.name, names) if isinstance(arg, syn.Name) else None)
                 ok = False
             else:
                 self.refs[id(arg)], self.typed[id(arg)] = ("ply", arg.name), "ply"
         return result if ok else None
 
     # ------------------------------------------------------------------ static cell sets
-    def static_cells(self, expr: m.Expr) -> frozenset[int] | None:
+    def static_cells(self, expr: syn.Expr) -> frozenset[int] | None:
         """A cell set known without a position (cells, regions, set operators)."""
         t = self.typeof(expr, static=True)
         if t is None:
@@ -371,15 +371,15 @@ class ExprChecks(BoardChecks):
             return None
         return self.eval_static(expr)
 
-    def eval_static(self, e: m.Expr) -> frozenset[int]:
+    def eval_static(self, e: syn.Expr) -> frozenset[int]:
         """The cells of a typed static expression (static_cells checked it)."""
-        if isinstance(e, m.Name):
+        if isinstance(e, syn.Name):
             kind, value = self.refs[id(e)]
             return frozenset([value]) if kind == "cell" else self.regions[value]
-        if isinstance(e, m.BinOp):
+        if isinstance(e, syn.BinOp):
             a, b = self.eval_static(e.left), self.eval_static(e.right)
             return {"|": a | b, "&": a & b, "-": a - b, "+": a | b}[e.op]
-        if isinstance(e, m.Call) and e.func == "adjacent":
+        if isinstance(e, syn.Call) and e.func == "adjacent":
             src = self.eval_static(e.args[0])
             dirs = self.board.resolve_dirs(self.refs[id(e.args[1])][1]) if len(e.args) > 1 else None
             return frozenset(n for c in src for n in self.board.neighbours(c, dirs))

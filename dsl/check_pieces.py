@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import model as m
-from .check_exprs import ExprChecks
-from .ir import PieceType
-from .placements import MAX_WIDE_PIECES, SplitTooHard, placements, split_into_pieces
+from dsl import syntax as syn
+from dsl.check_exprs import ExprChecks
+from dsl.model import PieceType
+from dsl.placements import MAX_WIDE_PIECES, SplitTooHard, placements, split_into_pieces
 
 BAD_SYMBOLS = set("./ \t#")
 MAX_PIECE_SIZE = 4
@@ -20,11 +20,11 @@ def cells_of_mask(mask: int) -> list[int]:
 
 class PieceChecks(ExprChecks):
     # ------------------------------------------------------------------ pieces
-    def check_pieces(self, decls: list[m.PieceDecl]) -> list[PieceType]:
+    def check_pieces(self, decls: list[syn.PieceDecl]) -> list[PieceType]:
         """The piece types (a kind as owned by each of its owners); sets `self.kinds`."""
         self.kinds = {}
         types: list[PieceType] = []
-        symbols: dict[str, m.Span] = {}
+        symbols: dict[str, syn.Span] = {}
         for d in decls:
             if not self.declare(d.name, "piece kind", d.name_span):
                 continue
@@ -99,8 +99,8 @@ class PieceChecks(ExprChecks):
                             t.level, t.carrier = len(chain), carriers[0]
 
     # ------------------------------------------------------------------ setup
-    def check_all_setup(self, board_decls: list[m.SetupBoardDecl],
-                        setup_decls: list[m.SetupDecl]) -> dict[int, list[int]]:
+    def check_all_setup(self, board_decls: list[syn.SetupBoardDecl],
+                        setup_decls: list[syn.SetupDecl]) -> dict[int, list[int]]:
         """The cells each piece type starts on: the last `setup board`, else the `setup` lines."""
         if board_decls and setup_decls:
             self.error(setup_decls[0].span, "`setup board` gives the whole setup; "
@@ -111,7 +111,7 @@ class PieceChecks(ExprChecks):
         self.split_wide_pieces(setup)
         return setup
 
-    def check_setup_board(self, d: m.SetupBoardDecl) -> dict[int, list[int]]:
+    def check_setup_board(self, d: syn.SetupBoardDecl) -> dict[int, list[int]]:
         """`setup board:` rows of symbols, as in a position's text (spaces ignored)."""
         rows = self.board.text_rows
         if len(d.rows) != len(rows):
@@ -137,11 +137,11 @@ class PieceChecks(ExprChecks):
                     t = self.types[t].carrier
         return {t: sorted(cells) for t, cells in setup.items()}
 
-    def check_setup(self, decls: list[m.SetupDecl]) -> dict[int, list[int]]:
+    def check_setup(self, decls: list[syn.SetupDecl]) -> dict[int, list[int]]:
         """The `setup` lines: cells listed, or `all other cells` for one kind."""
         setup: dict[int, list[int]] = {}
-        taken_at: dict[int, dict[int, m.Span]] = {}  # per level
-        rest: list[tuple[int, m.SetupDecl]] = []
+        taken_at: dict[int, dict[int, syn.Span]] = {}  # per level
+        rest: list[tuple[int, syn.SetupDecl]] = []
         for d in decls:
             tid = self.setup_type(d)
             if tid is None:
@@ -157,7 +157,7 @@ class PieceChecks(ExprChecks):
         self.check_carriers(decls, setup)
         return setup
 
-    def setup_type(self, d: m.SetupDecl) -> int | None:
+    def setup_type(self, d: syn.SetupDecl) -> int | None:
         """The piece type a `setup` line places; None after an error, or when its kind made
         no piece type (its declaration's error is reported)."""
         if d.piece not in self.kinds:
@@ -182,8 +182,8 @@ class PieceChecks(ExprChecks):
                 return None
         return tids[0]
 
-    def setup_cells(self, d: m.SetupDecl, tid: int,
-                    taken_at: dict[int, dict[int, m.Span]]) -> list[int]:
+    def setup_cells(self, d: syn.SetupDecl, tid: int,
+                    taken_at: dict[int, dict[int, syn.Span]]) -> list[int]:
         """The cells a `setup` line lists, claimed at its piece's level."""
         cells: set[int] = set()
         items = []
@@ -199,8 +199,8 @@ class PieceChecks(ExprChecks):
             self.check_placement(d, kind, cells)
         return sorted(cells)
 
-    def fill_rest(self, rest: list[tuple[int, m.SetupDecl]], setup: dict[int, list[int]],
-                  taken_at: dict[int, dict[int, m.Span]]) -> None:
+    def fill_rest(self, rest: list[tuple[int, syn.SetupDecl]], setup: dict[int, list[int]],
+                  taken_at: dict[int, dict[int, syn.Span]]) -> None:
         """`setup KIND: all other cells`: the cells of its level no other line took."""
         if len(rest) > 1:
             self.error(rest[1][1].span, "only one piece can fill 'all other cells'")
@@ -212,7 +212,7 @@ class PieceChecks(ExprChecks):
             setup[tid] = [c for c in range(self.board.size)
                           if c not in taken and c not in self.board.goals]
 
-    def check_carriers(self, decls: list[m.SetupDecl], setup: dict[int, list[int]]) -> None:
+    def check_carriers(self, decls: list[syn.SetupDecl], setup: dict[int, list[int]]) -> None:
         """A piece standing on another starts on a cell where one of those starts."""
         for tid, cells in setup.items():
             carrier = self.types[tid].carrier
@@ -271,7 +271,7 @@ class PieceChecks(ExprChecks):
                 self.types.append(replace(t))
                 setup[len(self.types) - 1] = cells_of_mask(mk)
 
-    def claim(self, d: m.SetupDecl, cells: set[int], taken: dict[int, m.Span]) -> None:
+    def claim(self, d: syn.SetupDecl, cells: set[int], taken: dict[int, syn.Span]) -> None:
         """Mark the cells taken by `d`; a cell another line took already is an error."""
         for c in sorted(cells):
             if c in taken:
@@ -280,7 +280,7 @@ class PieceChecks(ExprChecks):
             else:
                 taken[c] = d.span
 
-    def check_placement(self, d: m.SetupDecl, kind: m.PieceDecl, cells: set[int]) -> None:
+    def check_placement(self, d: syn.SetupDecl, kind: syn.PieceDecl, cells: set[int]) -> None:
         """The cells of one wide piece lie in a straight line of its size."""
         if cells and frozenset(cells) not in {frozenset(p) for p in placements(self.board, kind.size)}:
             names = ", ".join(self.board.names[c] for c in sorted(cells))

@@ -6,7 +6,7 @@ each arithmetic node's range follows by interval arithmetic; a node, or a variab
 assignment, whose range leaves 64 bits is refused here, at its position. What checks then
 cannot overflow on either back-end.
 
-A generic pass over the checked model (`dsl/ir.py`): every expression of every rule is
+A generic pass over the checked model (`dsl/model.py`): every expression of every rule is
 found by walking the model's dataclasses, so a new construct's expressions are covered.
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import ir
-from .diagnostics import Diagnostic
+from dsl import model
+from dsl.diagnostics import Diagnostic
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
@@ -31,7 +31,7 @@ def _n(value: int) -> str:
 class RangeCheck:
     """Finds the arithmetic of a ruleset that could leave 64 bits."""
 
-    def __init__(self, rs: ir.Ruleset) -> None:
+    def __init__(self, rs: model.Ruleset) -> None:
         self.rs = rs
         self.vars = {v.name: v for v in rs.vars}
         cells = len(rs.board.names)
@@ -48,9 +48,9 @@ class RangeCheck:
 
     # ------------------------------------------------------------ walking the model
     def _walk(self, node: object) -> None:
-        if isinstance(node, ir.Expr):
+        if isinstance(node, model.Expr):
             self.range(node)
-        elif isinstance(node, ir.Assign):
+        elif isinstance(node, model.Assign):
             self._assign(node)
         elif isinstance(node, (list, tuple)):
             for x in node:
@@ -59,7 +59,7 @@ class RangeCheck:
             for f in dataclasses.fields(node):
                 self._walk(getattr(node, f.name))
 
-    def _assign(self, eff: ir.Assign) -> None:
+    def _assign(self, eff: model.Assign) -> None:
         """`var op value`: the value, and what the variable holds before its range is checked."""
         for x in (eff.index, eff.guard):
             if x is not None:
@@ -77,22 +77,22 @@ class RangeCheck:
             self._refuse(eff.value, got, f"'{eff.var} {eff.op} ...' can reach {_n(_far(got))}")
 
     # ------------------------------------------------------------ ranges
-    def range(self, e: ir.Expr) -> Range | None:
+    def range(self, e: model.Expr) -> Range | None:
         """The least and greatest value of a number expression (walking its parts); None
         where a part of it was refused."""
-        if isinstance(e, ir.Num):
+        if isinstance(e, model.Num):
             return (e.value, e.value)
-        if isinstance(e, ir.VarRead):
+        if isinstance(e, model.VarRead):
             if e.index is not None:
                 self._walk(e.index)
             var = self.vars.get(e.var)
             return (var.low, var.high) if var is not None else (0, 0)
-        if isinstance(e, ir.Ref) and e.word is ir.Word.CAPTURED:
+        if isinstance(e, model.Ref) and e.word is model.Word.CAPTURED:
             return self.captured
-        if isinstance(e, ir.Negate):
+        if isinstance(e, model.Negate):
             got = self.range(e.operand)
             return REFUSED if got is REFUSED else self._checked(e, (-got[1], -got[0]))
-        if isinstance(e, ir.Binary) and e.type is ir.Type.NUMBER:
+        if isinstance(e, model.Binary) and e.type is model.Type.NUMBER:
             left, right = self.range(e.left), self.range(e.right)
             if left is REFUSED or right is REFUSED:
                 return REFUSED
@@ -105,7 +105,7 @@ class RangeCheck:
                 corners = (a * c, a * d, b * c, b * d)
                 got = (min(corners), max(corners))
             return self._checked(e, got)
-        if isinstance(e, ir.Call) and e.func == "count":
+        if isinstance(e, model.Call) and e.func == "count":
             self._walk(e.args)
             return self.counts
         for f in dataclasses.fields(e):  # anything else: its parts are checked
@@ -113,7 +113,7 @@ class RangeCheck:
                 self._walk(getattr(e, f.name))
         return (0, 0)
 
-    def _checked(self, e: ir.Expr, got: Range) -> Range | None:
+    def _checked(self, e: model.Expr, got: Range) -> Range | None:
         if self._fits(got):
             return got
         self._refuse(e, got, f"this can reach {_n(_far(got))}")
@@ -123,7 +123,7 @@ class RangeCheck:
     def _fits(got: Range) -> bool:
         return INT64_MIN <= got[0] and got[1] <= INT64_MAX
 
-    def _refuse(self, e: ir.Expr, got: Range, what: str) -> None:
+    def _refuse(self, e: model.Expr, got: Range, what: str) -> None:
         names = [repr(n) for n in sorted(_var_names(e))]
         named = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
         hint = ("declare a narrower range" + (f" for {named}" if names else "")
@@ -138,19 +138,19 @@ def _far(got: Range) -> int:
 
 
 def _var_names(e: object) -> set[str]:
-    if isinstance(e, ir.VarRead):
+    if isinstance(e, model.VarRead):
         return {e.var} | (_var_names(e.index) if e.index is not None else set())
     if dataclasses.is_dataclass(e) and not isinstance(e, type):
         out: set[str] = set()
         for f in dataclasses.fields(e):
             v = getattr(e, f.name)
             for x in (v if isinstance(v, (list, tuple)) else (v,)):
-                if isinstance(x, ir.Expr):
+                if isinstance(x, model.Expr):
                     out |= _var_names(x)
         return out
     return set()
 
 
-def range_errors(rs: ir.Ruleset) -> list[Diagnostic]:
+def range_errors(rs: model.Ruleset) -> list[Diagnostic]:
     """The arithmetic of `rs` that could leave 64 bits, one diagnostic each."""
     return RangeCheck(rs).run()

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from . import constructs
-from . import model as m
-from .constructs import effects
-from .check_exprs import ExprChecks
-from .ir import TurnPhase
+from dsl import constructs
+from dsl import syntax as syn
+from dsl.constructs import effects
+from dsl.check_exprs import ExprChecks
+from dsl.model import TurnPhase
 
 
 class RuleChecks(ExprChecks):
     # ------------------------------------------------------------------ plies
-    def check_plies(self, plies: list[m.PlyDecl]) -> dict[str, m.PlyDecl]:
+    def check_plies(self, plies: list[syn.PlyDecl]) -> dict[str, syn.PlyDecl]:
         """Check each ply rule; the rules by name (the first of a name, reserved ones left out)."""
-        ply_names: dict[str, m.PlyDecl] = {}
+        ply_names: dict[str, syn.PlyDecl] = {}
         self.ply_names = [p.name for p in plies]
         self.remembers = False
         for p in plies:
@@ -29,14 +29,14 @@ class RuleChecks(ExprChecks):
                        "add a rule such as `ply step: move own piece step onto empty`")
         return ply_names
 
-    def check_ply(self, p: m.PlyDecl) -> None:
+    def check_ply(self, p: syn.PlyDecl) -> None:
         self.placing = p.motion.kind == "place"
         try:
             self._check_ply(p)
         finally:
             self.placing = False
 
-    def _check_ply(self, p: m.PlyDecl) -> None:
+    def _check_ply(self, p: syn.PlyDecl) -> None:
         construct = constructs.SYNTAX[p.motion.kind]
         if p.kind != "piece" and p.kind not in self.kinds:
             self.error(p.kind_span, f"unknown piece '{p.kind}'", self.suggest(p.kind, self.kinds))
@@ -59,7 +59,7 @@ class RuleChecks(ExprChecks):
         for eff in p.effects:
             self.check_effect(eff)
 
-    def check_one_size(self, p: m.PlyDecl) -> None:
+    def check_one_size(self, p: syn.PlyDecl) -> None:
         """`piece` in a ply selects kinds of one size: a ply names one placement table."""
         for player in range(len(self.players or [])):
             owners = {"own": [player], "opponent's": [1 - player]}.get(p.owner, [player, None])
@@ -70,12 +70,12 @@ class RuleChecks(ExprChecks):
                            "write one rule per kind")
                 return
 
-    def check_effect(self, eff: m.Effect, in_end: bool = False, after: bool = False) -> None:
+    def check_effect(self, eff: syn.Effect, in_end: bool = False, after: bool = False) -> None:
         """An effect of a ply, an end rule (`in_end`) or `after each ply` (`after`)."""
         effects.check(self, eff, in_end, after)
 
     # ------------------------------------------------------------------ turn, ends, after
-    def check_turns(self, turns: list[m.TurnDecl], plies: dict[str, m.PlyDecl]
+    def check_turns(self, turns: list[syn.TurnDecl], plies: dict[str, syn.PlyDecl]
                     ) -> tuple[list[TurnPhase] | None, list[TurnPhase]]:
         """(the first turn's phases if declared, every other turn's): without a `turn`
         line, a turn is one ply of any rule."""
@@ -90,7 +90,7 @@ class RuleChecks(ExprChecks):
             turn = [TurnPhase(list(plies), False, False)]
         return first, turn
 
-    def check_turn(self, t: m.TurnDecl, plies: dict[str, m.PlyDecl]) -> list[TurnPhase]:
+    def check_turn(self, t: syn.TurnDecl, plies: dict[str, syn.PlyDecl]) -> list[TurnPhase]:
         phases = []
         for ph in t.phases:
             names: list[str] = []
@@ -107,7 +107,7 @@ class RuleChecks(ExprChecks):
             phases.append(TurnPhase(names, allows_pass, ph.when_possible, ph.span))
         return phases
 
-    def check_ends(self, ends: list[m.EndDecl]) -> None:
+    def check_ends(self, ends: list[syn.EndDecl]) -> None:
         seen: set[str] = set()
         for e in ends:
             if e.name in seen:
@@ -115,14 +115,14 @@ class RuleChecks(ExprChecks):
             seen.add(e.name)
             self.check_end(e)
 
-    def check_end(self, e: m.EndDecl) -> None:
+    def check_end(self, e: syn.EndDecl) -> None:
         if e.player is not None:
             self.expect(e.player, "player", ply=False, stuck=True)
         self.expect(e.cond, "bool", ply=False, stuck=True)
         for eff in e.effects:
             self.check_effect(eff, in_end=True)
 
-    def check_after(self, after: list[m.AfterDecl]) -> None:
+    def check_after(self, after: list[syn.AfterDecl]) -> None:
         for a in after:
             for eff in a.effects:
                 self.check_effect(eff, in_end=False, after=True)

@@ -9,10 +9,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-from . import board as boards
-from . import model as m
-from .diagnostics import Diagnostic
-from .ir import PieceType
+from dsl import board as boards
+from dsl import syntax as syn
+from dsl.diagnostics import Diagnostic
+from dsl.model import PieceType
 
 # Words that would read two ways as a declared name, and why.
 RESERVED_NAMES = {
@@ -26,19 +26,19 @@ class CheckerState:
 
     # Set as `_Checker.run` gets to them, not here: none means anything before its step.
     board: boards.Board
-    players: list[tuple[str, m.Span]]
+    players: list[tuple[str, syn.Span]]
     player_names: list[str]
     builtin_regions: dict[str, frozenset[int]]  # ranks, files, rows not declared otherwise
-    kinds: dict[str, m.PieceDecl]
+    kinds: dict[str, syn.PieceDecl]
     types: list[PieceType]
     regions: dict[str, frozenset[int]]
-    vars: dict[str, m.VarDecl]
-    setup_spans: dict[int, m.Span]  # piece type -> the setup line of its cells
+    vars: dict[str, syn.VarDecl]
+    setup_spans: dict[int, syn.Span]  # piece type -> the setup line of its cells
     setup_items: dict[int, list[frozenset[int]]]  # piece type -> its setup line's items
     ply_names: list[str]
     remembers: bool  # a rule looks back at the previous ply
 
-    def __init__(self, decls: list[m.Decl], path: str, sources: dict[str, str],
+    def __init__(self, decls: list[syn.Decl], path: str, sources: dict[str, str],
                  broken: tuple[tuple[str, str], ...] = ()):
         self.decls = decls
         self.path = path
@@ -48,7 +48,7 @@ class CheckerState:
         # its type ("cells", "number", ...) and, for a name, what it denotes.
         self.typed: dict[int, str | None] = {}
         self.refs: dict[int, tuple] = {}
-        self.names: dict[str, tuple[str, m.Span | None]] = {}  # name -> (category, where)
+        self.names: dict[str, tuple[str, syn.Span | None]] = {}  # name -> (category, where)
         # Names and kinds whose declaration failed (`broken`: keys of syntax errors): no cascade.
         self.broken: set[str] = {n for _, n in broken if n}
         self.broken_kinds: set[str] = {k for k, _ in broken}
@@ -57,7 +57,7 @@ class CheckerState:
         self.relations: dict[str, list[tuple[str, str]]] = {}
         self.captured_ok = False  # checking an effect, where `captured` is known
 
-    def error(self, span: m.Span | None, message: str, hint: str | None = None) -> None:
+    def error(self, span: syn.Span | None, message: str, hint: str | None = None) -> None:
         """Report an error; checking goes on, so that every error is reported at once."""
         self.errors.append(Diagnostic(span, message, hint, file=self.path))
 
@@ -66,7 +66,7 @@ class CheckerState:
         close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
         return f"did you mean '{close[0]}'?" if close else None
 
-    def declare(self, name: str, category: str, span: m.Span | None) -> bool:
+    def declare(self, name: str, category: str, span: syn.Span | None) -> bool:
         """Record a declared name; False (after an error) if it names something already."""
         reserved = RESERVED_NAMES.get(category, {})
         if name in reserved:

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .model import Span
+from dsl.syntax import Span
 
 MAX_SHOWN = 100  # characters of a source line shown under a diagnostic
 MAX_DIAGNOSTICS = 50  # diagnostics printed for one ruleset (the parser stops collecting there)

@@ -1,11 +1,11 @@
-"""The game model (dsl/ir.py) as indented text: `rulecraft compile --emit-model`."""
+"""The game model (dsl/model.py) as indented text: `rulecraft compile --emit-model`."""
 
 from __future__ import annotations
 
 import dataclasses
 from enum import Enum
 
-from . import board as boards
+from dsl import board as boards
 
 
 def dump(node: object) -> str:

@@ -32,7 +32,7 @@ def grammar_parser() -> Lark:
     """The LALR parser built from the packaged grammar: built once per process, and its
     tables kept between runs in the user's cache folder (building them is most of the
     time a short command takes)."""
-    text = resources.files("rulecraft.grammar").joinpath("game.lark").read_text(encoding="utf-8")
+    text = resources.files("grammar").joinpath("game.lark").read_text(encoding="utf-8")
     return Lark(text, parser="lalr", start="start", propagate_positions=True,
                 maybe_placeholders=True, postlex=_WholeWords(), cache=parser_cache(text))
 

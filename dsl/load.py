@@ -7,10 +7,10 @@ import os
 import re
 from importlib import resources
 
-from . import model as m
-from .check import Ruleset, check
-from .diagnostics import Diagnostic, RulesetError, clip, source_lines
-from .parse import NAMED_KINDS, WORD, UnreadableFile, checked_text, parse_partial, read_text
+from dsl import syntax as syn
+from dsl.check import Ruleset, check
+from dsl.diagnostics import Diagnostic, RulesetError, clip, source_lines
+from dsl.parse import NAMED_KINDS, WORD, UnreadableFile, checked_text, parse_partial, read_text
 
 MAX_VARIANT_DEPTH = 8
 KEY_WORDS = {"game": "the title", "board": "the board", "players": "the players",
@@ -24,7 +24,7 @@ FOUNDATIONS = ("variant", "board", "players")
 
 def bundled_dir() -> str:
     """The folder of the rulesets shipped inside the package."""
-    return str(resources.files("rulecraft.rulesets"))
+    return str(resources.files("rulesets"))
 
 
 def bundled_names() -> list[str]:
@@ -134,9 +134,9 @@ def _shown(key: tuple[str, str]) -> str:
     return name
 
 
-def _twice(d: m.Decl, first: m.Decl) -> Diagnostic:
+def _twice(d: syn.Decl, first: syn.Decl) -> Diagnostic:
     what, line = describe_key(d.key), first.span.line
-    drops = isinstance(d, m.DropDecl) + isinstance(first, m.DropDecl)
+    drops = isinstance(d, syn.DropDecl) + isinstance(first, syn.DropDecl)
     if drops == 2:
         return Diagnostic(d.span, f"{what} is dropped twice (first at line {line})")
     if drops == 1:
@@ -147,7 +147,7 @@ def _twice(d: m.Decl, first: m.Decl) -> Diagnostic:
 
 def _decls_of(path: str, text: str, sources: dict[str, str], chain: list[str],
               errors: list[Diagnostic], given: dict[str, str] | None = None
-              ) -> tuple[list[m.Decl] | None, set[tuple[str, str]]]:
+              ) -> tuple[list[syn.Decl] | None, set[tuple[str, str]]]:
     """The declarations of `path` (whose text is `text`), merged over its base if it is a variant.
 
     Adds every diagnostic found to `errors` and returns (declarations, broken keys): the
@@ -163,7 +163,7 @@ def _decls_of(path: str, text: str, sources: dict[str, str], chain: list[str],
         raise RulesetError(errors, sources, stopped=True)
     broken = set(source.broken)
     decls, problems = _once_each(source.decls)
-    variants = [d for d in decls if isinstance(d, m.VariantDecl)]
+    variants = [d for d in decls if isinstance(d, syn.VariantDecl)]
     if ("variant", "") in broken:  # its base is unknown: nothing more can be said
         errors.extend(problems)
         return None, broken
@@ -184,14 +184,14 @@ def _decls_of(path: str, text: str, sources: dict[str, str], chain: list[str],
     return merged, broken | base_broken
 
 
-def _once_each(decls: list[m.Decl]) -> tuple[list[m.Decl], list[Diagnostic]]:
+def _once_each(decls: list[syn.Decl]) -> tuple[list[syn.Decl], list[Diagnostic]]:
     """The declarations of one file without those whose key came before, and an error for each."""
     problems: list[Diagnostic] = []
-    seen: dict[tuple[str, str], m.Decl] = {}
+    seen: dict[tuple[str, str], syn.Decl] = {}
     kept = []
-    is_variant = any(isinstance(d, m.VariantDecl) for d in decls)
+    is_variant = any(isinstance(d, syn.VariantDecl) for d in decls)
     for d in decls:
-        if isinstance(d, m.DropDecl) and not is_variant:
+        if isinstance(d, syn.DropDecl) and not is_variant:
             kept.append(d)  # refused later, whatever it names
             continue
         if d.key in seen:
@@ -202,18 +202,18 @@ def _once_each(decls: list[m.Decl]) -> tuple[list[m.Decl], list[Diagnostic]]:
     return kept, problems
 
 
-def _variant_words(decls: list[m.Decl]) -> list[Diagnostic]:
+def _variant_words(decls: list[syn.Decl]) -> list[Diagnostic]:
     """An error for each `new` and `drop` in a file that is not a variant."""
     problems = []
     for d in decls:
-        if d.is_new or isinstance(d, m.DropDecl):
+        if d.is_new or isinstance(d, syn.DropDecl):
             word = "new" if d.is_new else "drop"
             problems.append(Diagnostic(d.span, f"'{word}' is used only in a variant",
                                        'start the file with `variant of "BASE"`'))
     return problems
 
 
-def _read_base(v: m.VariantDecl, path: str, chain: list[str], errors: list[Diagnostic],
+def _read_base(v: syn.VariantDecl, path: str, chain: list[str], errors: list[Diagnostic],
                sources: dict[str, str], given: dict[str, str]) -> tuple[str, str, str]:
     """(path, real path, text) of the base that `variant of` names; raises RulesetError
     (with `errors` before it) when there is none to read, or it would nest too deep or loop."""
@@ -260,20 +260,20 @@ def _given_base(base: str, path: str, given: dict[str, str]) -> str | None:
     return None
 
 
-def _merge(base: list[m.Decl], decls: list[m.Decl], base_path: str,
-           base_broken: set[tuple[str, str]]) -> tuple[list[m.Decl], list[Diagnostic]]:
+def _merge(base: list[syn.Decl], decls: list[syn.Decl], base_path: str,
+           base_broken: set[tuple[str, str]]) -> tuple[list[syn.Decl], list[Diagnostic]]:
     """A variant's declarations over its base's, each replacing, adding (`new`) or dropping
     one; and an error for each that cannot. Takes out of `base_broken` the keys of the
     broken declarations that the variant's make up for.
     """
     problems: list[Diagnostic] = []
-    merged: list[m.Decl | None] = list(base)
+    merged: list[syn.Decl | None] = list(base)
     index = {d.key: i for i, d in enumerate(merged)}
     base_name = os.path.basename(base_path)[:-5] if base_path.endswith(".game") else base_path
     for d in decls:
-        if isinstance(d, m.VariantDecl):
+        if isinstance(d, syn.VariantDecl):
             continue
-        if isinstance(d, m.DropDecl):
+        if isinstance(d, syn.DropDecl):
             if d.key[0] in REQUIRED and not d.key[1]:
                 problems.append(Diagnostic(d.span, f"cannot drop {describe_key(d.key)}: a variant "
                                                    f"replaces it instead",
@@ -312,7 +312,7 @@ def _near(key: tuple[str, str], index: dict) -> str | None:
     return f"did you mean '{_shown(same[close[0]])}'?" if close else None
 
 
-def _name_span(d: m.Decl) -> m.Span:
+def _name_span(d: syn.Decl) -> syn.Span:
     return getattr(d, "name_span", None) or getattr(d, "piece_span", None) or d.span
 
 

@@ -1,4 +1,4 @@
-"""The checked syntax tree -> the game model (dsl.ir): names resolved, types fixed.
+"""The checked syntax tree -> the game model (dsl.model): names resolved, types fixed.
 
 Runs after every check passed, so each expression here has its type and each name
 what it denotes (the checker's findings); nothing here can fail.
@@ -6,14 +6,14 @@ what it denotes (the checker's findings); nothing here can fail.
 
 from __future__ import annotations
 
-from . import board as boards
-from . import constructs
-from .constructs import effects
-from . import ir
-from . import model as m
+from dsl import board as boards
+from dsl import constructs
+from dsl.constructs import effects
+from dsl import model
+from dsl import syntax as syn
 
-_OWNED = {"own": ir.Owner.OWN, "opponent's": ir.Owner.OPPONENT, None: ir.Owner.ANY}
-_MOVED = {"own": ir.Owner.OWN, "opponent's": ir.Owner.OPPONENT, None: ir.Owner.OWN_OR_NEUTRAL}
+_OWNED = {"own": model.Owner.OWN, "opponent's": model.Owner.OPPONENT, None: model.Owner.ANY}
+_MOVED = {"own": model.Owner.OWN, "opponent's": model.Owner.OPPONENT, None: model.Owner.OWN_OR_NEUTRAL}
 
 
 class Lowering:
@@ -23,76 +23,76 @@ class Lowering:
         self.board, self.regions, self.relations = board, regions, relations
         self.typed, self.refs = typed, refs  # the checker's findings, by node
 
-    def expr(self, e: m.Expr) -> ir.Expr:
+    def expr(self, e: syn.Expr) -> model.Expr:
         s = e.span
-        if isinstance(e, m.Num):
-            return ir.Num(s, int(e.value))
-        if isinstance(e, m.Name):
+        if isinstance(e, syn.Num):
+            return model.Num(s, int(e.value))
+        if isinstance(e, syn.Name):
             return self.name(e)
-        if isinstance(e, m.Keyword):
-            return ir.Ref(s, ir.Word(e.word))
-        if isinstance(e, m.Owned):
-            return ir.Pieces(s, None if e.kind == "piece" else e.kind, _OWNED[e.owner])
-        if isinstance(e, m.Index):
-            return ir.VarRead(s, e.name, self.expr(e.index))
-        if isinstance(e, m.Call):
+        if isinstance(e, syn.Keyword):
+            return model.Ref(s, model.Word(e.word))
+        if isinstance(e, syn.Owned):
+            return model.Pieces(s, None if e.kind == "piece" else e.kind, _OWNED[e.owner])
+        if isinstance(e, syn.Index):
+            return model.VarRead(s, e.name, self.expr(e.index))
+        if isinstance(e, syn.Call):
             if e.func in self.relations:
-                return ir.Relate(s, e.func, tuple(self.relations[e.func]), self.expr(e.args[0]))
-            return ir.Call(s, e.func, tuple(self.expr(a) for a in e.args), ir.Type(self.typed[id(e)]))
-        if isinstance(e, m.BinOp):
-            return ir.Binary(s, e.op, self.expr(e.left), self.expr(e.right), ir.Type(self.typed[id(e)]))
-        if isinstance(e, m.Compare):
-            return ir.Compare(s, e.op, self.expr(e.left), self.expr(e.right))
-        if isinstance(e, m.BoolOp):
-            return ir.BoolOp(s, e.op, self.expr(e.left), self.expr(e.right))
-        if isinstance(e, m.Not):
-            return ir.Not(s, self.expr(e.operand))
-        if isinstance(e, m.Negate):
-            return ir.Negate(s, self.expr(e.operand))
+                return model.Relate(s, e.func, tuple(self.relations[e.func]), self.expr(e.args[0]))
+            return model.Call(s, e.func, tuple(self.expr(a) for a in e.args), model.Type(self.typed[id(e)]))
+        if isinstance(e, syn.BinOp):
+            return model.Binary(s, e.op, self.expr(e.left), self.expr(e.right), model.Type(self.typed[id(e)]))
+        if isinstance(e, syn.Compare):
+            return model.Compare(s, e.op, self.expr(e.left), self.expr(e.right))
+        if isinstance(e, syn.BoolOp):
+            return model.BoolOp(s, e.op, self.expr(e.left), self.expr(e.right))
+        if isinstance(e, syn.Not):
+            return model.Not(s, self.expr(e.operand))
+        if isinstance(e, syn.Negate):
+            return model.Negate(s, self.expr(e.operand))
         raise AssertionError(e)
 
-    def name(self, e: m.Name) -> ir.Expr:
+    def name(self, e: syn.Name) -> model.Expr:
         kind, val = self.refs[id(e)]
         s = e.span
         if kind == "cell":
-            return ir.Cells(s, 1 << int(val), e.name)
+            return model.Cells(s, 1 << int(val), e.name)
         if kind == "region":
-            return ir.Cells(s, sum(1 << c for c in self.regions[val]), e.name)
+            return model.Cells(s, sum(1 << c for c in self.regions[val]), e.name)
         if kind == "kind":
-            return ir.Pieces(s, val, ir.Owner.ANY)
+            return model.Pieces(s, val, model.Owner.ANY)
         if kind == "player":
-            return ir.Player(s, int(val))
+            return model.Player(s, int(val))
         if kind == "var":
-            return ir.VarRead(s, val)
+            return model.VarRead(s, val)
         if kind == "dirs":
-            return ir.Dirs(s, tuple(val))
+            return model.Dirs(s, tuple(val))
         if kind == "ply":
-            return ir.PlyName(s, val)
+            return model.PlyName(s, val)
         if kind == "flag":
-            return ir.Flag(s, val)
+            return model.Flag(s, val)
         raise AssertionError(kind)
 
-    def opt(self, e: m.Expr | None) -> ir.Expr | None:
+    def opt(self, e: syn.Expr | None) -> model.Expr | None:
         return None if e is None else self.expr(e)
 
-    def dirs(self, dirs: list[tuple[str, m.Span]] | None) -> tuple[str, ...] | None:
+    def dirs(self, dirs: list[tuple[str, syn.Span]] | None) -> tuple[str, ...] | None:
         return tuple(self.board.resolve_dirs([d for d, _ in dirs])) if dirs else None
 
-    def motion(self, mo: m.Motion) -> ir.Motion:
+    def motion(self, mo: syn.MotionSyntax) -> model.Motion:
         return constructs.SYNTAX[mo.kind].lower(mo, self.dirs(mo.dirs), self.opt)
 
-    def effect(self, eff: m.Effect) -> ir.Effect:
+    def effect(self, eff: syn.Effect) -> model.Effect:
         return effects.lower(self, eff)
 
-    def ply(self, p: m.PlyDecl) -> ir.Ply:
-        onto = self.expr(p.onto) if p.onto is not None else ir.Ref(p.span, ir.Word.EMPTY)
-        return ir.Ply(p.span, p.name, _MOVED[p.owner], None if p.kind == "piece" else p.kind,
+    def ply(self, p: syn.PlyDecl) -> model.Ply:
+        onto = self.expr(p.onto) if p.onto is not None else model.Ref(p.span, model.Word.EMPTY)
+        return model.Ply(p.span, p.name, _MOVED[p.owner], None if p.kind == "piece" else p.kind,
                       self.motion(p.motion), onto, self.opt(p.where),
                       tuple(self.effect(e) for e in p.effects))
 
-    def end(self, e: m.EndDecl) -> ir.End:
-        return ir.End(e.span, e.name, ir.Outcome(e.result), self.opt(e.player), self.expr(e.cond),
+    def end(self, e: syn.EndDecl) -> model.End:
+        return model.End(e.span, e.name, model.Outcome(e.result), self.opt(e.player), self.expr(e.cond),
                       tuple(self.effect(x) for x in e.effects))
 
-    def var(self, v: m.VarDecl) -> ir.Var:
-        return ir.Var(v.span, v.name, v.per_player, v.initial, v.low, v.high)
+    def var(self, v: syn.VarDecl) -> model.Var:
+        return model.Var(v.span, v.name, v.per_player, v.initial, v.low, v.high)

@@ -8,16 +8,16 @@ remembers only what some rule can tell apart: a read of `last_from`/`last_to` in
 
 from __future__ import annotations
 
-from . import model as m
+from dsl import syntax as syn
 
 ALL = "*"
 
 
-def _guard(e: m.Expr) -> frozenset[str] | None:
+def _guard(e: syn.Expr) -> frozenset[str] | None:
     """The plies `e` requires the previous one to be (a `last_ply(...)` conjunct), if any."""
-    if isinstance(e, m.Call) and e.func == "last_ply" and e.args:
-        return frozenset(a.name for a in e.args if isinstance(a, m.Name))
-    if isinstance(e, m.BoolOp) and e.op == "and":
+    if isinstance(e, syn.Call) and e.func == "last_ply" and e.args:
+        return frozenset(a.name for a in e.args if isinstance(a, syn.Name))
+    if isinstance(e, syn.BoolOp) and e.op == "and":
         left, right = _guard(e.left), _guard(e.right)
         if left is not None and right is not None:
             return left & right
@@ -25,27 +25,27 @@ def _guard(e: m.Expr) -> frozenset[str] | None:
     return None
 
 
-def _reads(e: m.Expr | None, guard: frozenset[str] | None, keep: set[str]) -> None:
+def _reads(e: syn.Expr | None, guard: frozenset[str] | None, keep: set[str]) -> None:
     if e is None:
         return
-    if isinstance(e, m.Keyword) and e.word in ("last_from", "last_to"):
+    if isinstance(e, syn.Keyword) and e.word in ("last_from", "last_to"):
         keep |= guard if guard is not None else {ALL}
         return
-    if isinstance(e, m.Call) and e.func in ("last_ply", "undoes"):
+    if isinstance(e, syn.Call) and e.func in ("last_ply", "undoes"):
         if e.func == "last_ply" and not e.args:
             keep.add(ALL)  # "was there a previous ply": every ply counts
-        keep |= {a.name for a in e.args if isinstance(a, m.Name)}
+        keep |= {a.name for a in e.args if isinstance(a, syn.Name)}
         return
-    if isinstance(e, m.BoolOp) and e.op == "and":
+    if isinstance(e, syn.BoolOp) and e.op == "and":
         left, right = _guard(e.left), _guard(e.right)
         _reads(e.left, right if right is not None else guard, keep)
         _reads(e.right, left if left is not None else guard, keep)
         return
-    for child in m.children(e):
+    for child in syn.children(e):
         _reads(child, guard, keep)
 
 
-def _exprs(plies: list[m.PlyDecl], ends: list[m.EndDecl], after: list[m.Effect]):
+def _exprs(plies: list[syn.PlyDecl], ends: list[syn.EndDecl], after: list[syn.Effect]):
     effects = list(after)
     for p in plies:
         yield from (p.onto, p.where, p.motion.limit)
@@ -57,8 +57,8 @@ def _exprs(plies: list[m.PlyDecl], ends: list[m.EndDecl], after: list[m.Effect])
         yield from (eff.index, eff.value, eff.guard, eff.player)
 
 
-def remembered_plies(plies: list[m.PlyDecl], ends: list[m.EndDecl],
-                     after: list[m.Effect]) -> frozenset[str]:
+def remembered_plies(plies: list[syn.PlyDecl], ends: list[syn.EndDecl],
+                     after: list[syn.Effect]) -> frozenset[str]:
     """The names of the plies (and `pass`) a state must remember; empty: none at all."""
     keep: set[str] = set()
     for e in _exprs(plies, ends, after):

@@ -1,414 +1,408 @@
-"""The syntax tree of a .game file: declarations and expressions as written, each node
-with its source span.
+"""The checked game model: what `check` returns and every back-end reads.
 
-The parser builds these nodes and nothing changes them after: the checker records
-what it finds (types, what names denote) beside them, and returns the game model
-(dsl/ir.py), which is all the back-ends read.
+Plain data (read-only by convention: dataclasses without `frozen`, which would cost
+startup time), independent of any back-end: names resolved (cells to cell sets, kinds
+and owners to piece selections, variables, plies, directions to their labels),
+every expression typed, motions and effects one class each, end rules with a typed
+outcome. Every node keeps the span of the text it comes from. dsl/dump.py prints a model.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from enum import Enum
+from typing import Iterator
 
-# A variable without `in LOW..HIGH` keeps to -VAR_BOUND..VAR_BOUND (as large as a number
-# in the source may be), so no value grows without end.
-VAR_BOUND = 1_000_000_000
+from dsl import board as boards
+from dsl.syntax import Span
 
 
-@dataclass(frozen=True)
-class Span:
-    """Where a node stands in its file (1-based line and column, end exclusive)."""
+class Type(Enum):
+    NUMBER = "number"
+    BOOL = "bool"
+    PLAYER = "player"
+    CELLS = "cells"
+    DIRS = "dirs"
+    PLY = "ply"
+    FLAG = "flag"
 
-    file: str
-    line: int
-    col: int
-    end_line: int
-    end_col: int
+
+class Owner(Enum):
+    """Whose pieces a selection means, relative to the player moving."""
+
+    ANY = "any"  # `man`, `piece`: every owner, neutral too
+    OWN = "own"
+    OPPONENT = "opponent's"
+    OWN_OR_NEUTRAL = "own or neutral"  # a ply's `move man`: the mover's or nobody's
+
+
+class Word(Enum):
+    """The keywords that are values: cells of the ply, the position, the previous ply."""
+
+    HERE = "here"
+    FROM = "from"
+    PATH = "path"
+    EMPTY = "empty"
+    CAPTURED = "captured"
+    STUCK = "no legal ply"
+    LAST_FROM = "last_from"
+    LAST_TO = "last_to"
+    MOVER = "mover"
+    OPPONENT = "opponent"
+    NEXT = "next"
+
+    @property
+    def type(self) -> Type:
+        if self in (Word.MOVER, Word.OPPONENT, Word.NEXT):
+            return Type.PLAYER
+        return {Word.CAPTURED: Type.NUMBER, Word.STUCK: Type.BOOL}.get(self, Type.CELLS)
 
 
 # ---------------------------------------------------------------- expressions
 
 @dataclass(eq=False)
 class Expr:
-    span: Span
+    span: Span | None
+
+    @property
+    def type(self) -> Type:
+        raise NotImplementedError
 
 
 @dataclass(eq=False)
 class Num(Expr):
-    value: int = 0
+    value: int
+
+    type = Type.NUMBER  # type: ignore[assignment]
 
 
 @dataclass(eq=False)
-class Name(Expr):
-    """A bare name: a cell, region, piece kind, player, variable or direction."""
+class Player(Expr):
+    """A player named in the rules (its index)."""
 
-    name: str = ""
+    index: int
 
-
-@dataclass(eq=False)
-class Keyword(Expr):
-    """empty, here, from, path, captured, mover, opponent, next, last_from, last_to, or `no legal ply`."""
-
-    word: str = ""
+    type = Type.PLAYER  # type: ignore[assignment]
 
 
 @dataclass(eq=False)
-class Owned(Expr):
-    """`own man`, `opponent's piece`, or `piece`: cells holding those pieces."""
+class Cells(Expr):
+    """A fixed set of cells: a cell, a region, or an expression of them."""
 
-    owner: str | None = None  # "own", "opponent's" or None (any owner)
-    kind: str = "piece"  # a piece kind's name, or "piece" for every kind
+    mask: int
+    label: str  # the cell's or region's name, for people
+
+    type = Type.CELLS  # type: ignore[assignment]
 
 
 @dataclass(eq=False)
-class Index(Expr):
-    """A per-player variable read for one player: `score[mover]`."""
+class Pieces(Expr):
+    """The cells holding pieces of a kind (None: every kind) of some owner."""
 
-    name: str = ""
+    kind: str | None
+    owner: Owner
+
+    type = Type.CELLS  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class Ref(Expr):
+    """A keyword value: here, from, path, empty, captured, mover, ..."""
+
+    word: Word
+
+    @property
+    def type(self) -> Type:
+        return self.word.type
+
+
+@dataclass
+class VarRead(Expr):
+    """A variable's value; `index` names the player of a per-player variable."""
+
+    var: str
     index: Expr | None = None
+
+    type = Type.NUMBER  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class Dirs(Expr):
+    """Direction labels (a group resolved), as a function's argument."""
+
+    labels: tuple[str, ...]
+
+    type = Type.DIRS  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class PlyName(Expr):
+    """A ply rule named as an argument (last_ply, undoes), or `pass`."""
+
+    name: str
+
+    type = Type.PLY  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class Flag(Expr):
+    name: str
+
+    type = Type.FLAG  # type: ignore[assignment]
 
 
 @dataclass(eq=False)
 class Call(Expr):
-    func: str = ""
-    args: list[Expr] = field(default_factory=list)
+    """A built-in function (dsl.constructs.functions) applied to its arguments."""
+
+    func: str
+    args: tuple[Expr, ...]
+    result: Type
+
+    @property
+    def type(self) -> Type:
+        return self.result
 
 
 @dataclass(eq=False)
-class BinOp(Expr):
-    op: str = ""  # + - | * &
-    left: Expr | None = None
-    right: Expr | None = None
+class Relate(Expr):
+    """A declared relation applied to cells: the cells of the pieces theirs relate to."""
+
+    relation: str
+    pairs: tuple[tuple[str, str], ...]  # (kind, kind it relates to)
+    arg: Expr
+
+    type = Type.CELLS  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class Binary(Expr):
+    """Numbers: + - *; cells: & | - (intersection, union, difference)."""
+
+    op: str
+    left: Expr
+    right: Expr
+    result: Type
+
+    @property
+    def type(self) -> Type:
+        return self.result
 
 
 @dataclass(eq=False)
 class Compare(Expr):
-    op: str = ""  # == != < <= > >=, or `in` (every cell of the left in the right, and some)
-    left: Expr | None = None
-    right: Expr | None = None
+    op: str  # == != < <= > >=, or `in` (every cell of the left in the right, and some)
+    left: Expr
+    right: Expr
+
+    type = Type.BOOL  # type: ignore[assignment]
 
 
 @dataclass(eq=False)
 class BoolOp(Expr):
-    op: str = ""  # and, or
-    left: Expr | None = None
-    right: Expr | None = None
+    op: str  # and, or
+    left: Expr
+    right: Expr
+
+    type = Type.BOOL  # type: ignore[assignment]
 
 
 @dataclass(eq=False)
 class Not(Expr):
-    operand: Expr | None = None
+    operand: Expr
+
+    type = Type.BOOL  # type: ignore[assignment]
 
 
 @dataclass(eq=False)
 class Negate(Expr):
-    operand: Expr | None = None
+    operand: Expr
+
+    type = Type.NUMBER  # type: ignore[assignment]
 
 
-def children(expr: Expr) -> list[Expr]:
-    """The direct subexpressions of `expr` (one generic walk serves every analysis)."""
-    if isinstance(expr, (BinOp, Compare, BoolOp)):
-        return [expr.left, expr.right]
-    if isinstance(expr, (Not, Negate)):
-        return [expr.operand]
-    if isinstance(expr, Index):
-        return [expr.index]
-    if isinstance(expr, Call):
-        return list(expr.args)
-    return []
+def children(node: object) -> list[Expr]:
+    """The direct subexpressions of a node (one generic walk serves every analysis)."""
+    out: list[Expr] = []
+    for f in dataclasses.fields(node):  # type: ignore[arg-type]
+        value = getattr(node, f.name)
+        if isinstance(value, Expr):
+            out.append(value)
+        elif isinstance(value, tuple):
+            out.extend(x for x in value if isinstance(x, Expr))
+    return out
 
 
-def walk(expr: Expr):
-    """Every node of `expr`, parents before children."""
-    stack = [expr]
+def walk(expr: Expr | None) -> Iterator[Expr]:
+    """Every node of `expr`, parents before children (nothing for None)."""
+    stack = [expr] if expr is not None else []
     while stack:
         node = stack.pop()
         yield node
         stack.extend(reversed(children(node)))
 
 
-# --------------------------------------------------------------- declarations
-
-@dataclass(eq=False)
-class Decl:
-    span: Span
-    is_new: bool = field(default=False, kw_only=True)  # `new ...` in a variant: an addition
-
-    @property
-    def key(self) -> tuple[str, str]:
-        """What a variant's declaration replaces: the base's one with the same key."""
-        raise NotImplementedError
+def mentions(expr: Expr | None, *words: Word) -> bool:
+    """Whether `expr` reads any of the keywords `words`."""
+    return any(isinstance(n, Ref) and n.word in words for n in walk(expr))
 
 
-@dataclass(eq=False)
-class GameDecl(Decl):
-    title: str = ""
-
-    @property
-    def key(self):
-        return ("game", "")
-
-
-@dataclass(eq=False)
-class VariantDecl(Decl):
-    base: str = ""
-    base_span: Span | None = None  # the quoted base, where errors about it point
-
-    @property
-    def key(self):
-        return ("variant", "")
-
-
-@dataclass(eq=False)
-class BoardDecl(Decl):
-    shape: str = ""
-    width: int = 0
-    height: int | None = None
-    options: list[tuple[str, Span]] = field(default_factory=list)
-
-    @property
-    def key(self):
-        return ("board", "")
-
-
-@dataclass(eq=False)
-class PlayersDecl(Decl):
-    names: list[tuple[str, Span]] = field(default_factory=list)
-
-    @property
-    def key(self):
-        return ("players", "")
-
-
-@dataclass(eq=False)
-class RegionDecl(Decl):
-    name: str = ""
-    name_span: Span | None = None
-    items: list[Expr] = field(default_factory=list)
-
-    @property
-    def key(self):
-        return ("region", self.name)
-
-
-@dataclass(eq=False)
-class PieceDecl(Decl):
-    name: str = ""
-    name_span: Span | None = None
-    owner: tuple[str, Span] | None = None
-    neutral: bool = False
-    size: int = 1
-    reserve: int | None = None  # pieces each owner holds off the board; None: no limit
-    on: tuple[str, Span] | None = None  # the kind this one stands on (and rides with)
-    symbols: list[tuple[str, Span]] = field(default_factory=list)
-
-    @property
-    def key(self):
-        return ("piece", self.name)
-
-
-@dataclass(eq=False)
-class VarDecl(Decl):
-    name: str = ""
-    name_span: Span | None = None
-    per_player: bool = False
-    initial: int = 0
-    low: int = -VAR_BOUND  # var ... in LOW..HIGH: leaving the range is an error
-    high: int = VAR_BOUND
-    declared_range: bool = False
-
-    @property
-    def key(self):
-        return ("var", self.name)
-
-
-@dataclass(eq=False)
-class SetupDecl(Decl):
-    piece: str = ""
-    piece_span: Span | None = None
-    owner: tuple[str, Span] | None = None
-    items: list[Expr] | None = None  # None: every cell no other setup line names
-
-    @property
-    def key(self):
-        return ("setup", self.piece + ("/" + self.owner[0] if self.owner else ""))
-
-
-@dataclass(eq=False)
-class SetupBoardDecl(Decl):
-    """The whole setup drawn as rows of symbols, top to bottom (spaces ignored)."""
-
-    rows: list[tuple[str, Span]] = field(default_factory=list)
-
-    @property
-    def key(self):
-        return ("setup", "board")
-
-
-@dataclass(eq=False)
-class RelationDecl(Decl):
-    """`relation prey: red > white, ...`: declares the function prey(CELLS)."""
-
-    name: str = ""
-    name_span: Span | None = None
-    pairs: list[tuple[tuple[str, Span], tuple[str, Span]]] = field(default_factory=list)
-
-    @property
-    def key(self):
-        return ("relation", self.name)
-
-
-@dataclass(eq=False)
-class CompulsoryDecl(Decl):
-    """compulsory [maximum] capture: a filter over the legal plies."""
-
-    maximum: bool = False
-
-    @property
-    def key(self):
-        return ("compulsory", "")
-
-
-@dataclass(eq=False)
-class AfterDecl(Decl):
-    """after each ply: effects applied after every ply, before the end rules."""
-
-    effects: list[Effect] = field(default_factory=list)
-
-    @property
-    def key(self):
-        return ("after", "")
-
+# ---------------------------------------------------------------- motions
 
 @dataclass(eq=False)
 class Motion:
+    """How a ply's piece moves: one subclass per motion, defined in its construct module
+    (dsl/constructs/step.py's `Step`, ...)."""
+
     span: Span
-    kind: str  # step, slide, walk, anywhere, push, place
-    dirs: list[tuple[str, Span]] | None = None  # None: every edge
-    limit: Expr | None = None  # slide/walk ... up to N
-    least: int | None = None  # slide N [up to M]: at least N steps (exactly N without `up to`)
-    count: int = 1  # push N: how many pieces in the line
-    chained: bool = False  # slide ... chained: turning segments while each removes
-    segments: int | None = None  # chained up to N segments
+
+    name = ""  # the motion's keyword
+
+
+# ---------------------------------------------------------------- effects
 
 @dataclass(eq=False)
 class Effect:
-    """`var[index] op value`; or, in end rules, `reset setup` and `turn to PLAYER`."""
-
     span: Span
+
+
+@dataclass(eq=False)
+class Assign(Effect):
     var: str
-    var_span: Span
-    index: Expr | None
+    index: Expr | None  # the player, for a per-player variable
     op: str  # =, +=, -=
-    value: Expr | None
-    kind: str = "assign"  # assign, remove, reset, turn
-    player: Expr | None = None  # for `turn to`
-    guard: Expr | None = None  # `... when COND`: only when it holds
+    value: Expr
+    guard: Expr | None = None  # `when COND`
 
 
 @dataclass(eq=False)
-class PlyDecl(Decl):
-    name: str = ""
-    name_span: Span | None = None
-    owner: str | None = None  # "own", "opponent's" or None
-    kind: str = "piece"
-    kind_span: Span | None = None
-    motion: Motion | None = None
-    onto: Expr | None = None
-    where: Expr | None = None
-    effects: list[Effect] = field(default_factory=list)
+class Remove(Effect):
+    """A ply's `remove CELLS`: taken off the board as the ply is made."""
 
-    @property
-    def key(self):
-        return ("ply", self.name)
+    cells: Expr
 
 
 @dataclass(eq=False)
-class Phase:
+class Reset(Effect):
+    """An end rule's `reset setup`: the pieces and reserves as at the start."""
+
+
+@dataclass(eq=False)
+class TurnTo(Effect):
+    player: Expr
+
+
+# ---------------------------------------------------------------- rules
+
+@dataclass(eq=False)
+class Ply:
+    """A ply rule: which pieces move (or are placed), how, where to, on what condition."""
+
     span: Span
-    plies: list[tuple[str, Span]]  # ply names, or "any" / "pass"
-    when_possible: bool = False
+    name: str
+    owner: Owner
+    kind: str | None  # None: every kind
+    motion: Motion
+    onto: Expr  # `empty` when not written
+    where: Expr | None
+    effects: tuple[Effect, ...]
+
+    def removals(self) -> list[Expr]:
+        return [e.cells for e in self.effects if isinstance(e, Remove)]
+
+    def assigns(self) -> list[Assign]:
+        return [e for e in self.effects if isinstance(e, Assign)]
+
+
+class Outcome(str, Enum):
+    WINS = "wins"
+    LOSES = "loses"
+    DRAW = "draw"
+    GOES_ON = "effects"  # the game goes on, changed by the rule's effects
 
 
 @dataclass(eq=False)
-class TurnDecl(Decl):
-    first: bool = False
-    phases: list[Phase] = field(default_factory=list)
-
-    @property
-    def key(self):
-        return ("turn", "first" if self.first else "")
-
-
-@dataclass(eq=False)
-class EndDecl(Decl):
-    name: str = ""
-    name_span: Span | None = None
-    result: str = ""  # wins, loses, draw, effects (the game goes on, changed)
-    player: Expr | None = None  # None for draw and effects
-    cond: Expr | None = None
-    effects: list[Effect] = field(default_factory=list)
-
-    @property
-    def key(self):
-        return ("end", self.name)
+class End:
+    span: Span
+    name: str
+    outcome: Outcome
+    player: Expr | None  # who wins or loses; None for a draw and for effects
+    cond: Expr
+    effects: tuple[Effect, ...] = ()
 
 
-@dataclass(eq=False)
-class DropDecl(Decl):
-    """`drop ...` in a variant: removes the base's declaration with the key `target`."""
+@dataclass
+class PieceType:
+    """A kind as owned by one player (or neutral): what a board bitmask holds."""
 
-    what: str = ""  # the kind dropped: end, ply, region, ..., or game/board/players/turn (refused)
-    name: str = ""  # its name as written ("" for a kind without one, e.g. compulsory capture)
-    name_span: Span | None = None  # where the dropped thing is named (the whole line if unnamed)
-    target: tuple[str, str] = ("", "")  # the key of the declaration dropped
-
-    @property
-    def key(self):
-        return self.target
-
-
-@dataclass(eq=False)
-class RemoveDecl(Decl):
-    """Board edit: remove cells from the generated board."""
-
-    cells: list[tuple[str, Span]] = field(default_factory=list)
-
-    @property
-    def key(self):
-        return ("remove", ",".join(c for c, _ in self.cells))
+    kind: str
+    owner: int | None
+    symbol: str
+    size: int
+    level: int = 0  # 0 on the board; 1 standing on a level-0 piece (`on KIND`); ...
+    carrier: int | None = None  # the type this one stands on
+    reserve: int | None = None  # pieces each owner holds off the board; None: no limit
+    span: Span | None = None  # the piece declaration
 
 
-@dataclass(eq=False)
-class GoalDecl(Decl):
-    """Board edit: an off-board cell entered from `cells` by steps along `dirs`."""
-
-    name: str = ""
-    name_span: Span | None = None
-    cells: list[tuple[str, Span]] = field(default_factory=list)
-    dirs: list[tuple[str, Span]] = field(default_factory=list)
-
-    @property
-    def key(self):
-        return ("goal", self.name)
+@dataclass
+class Var:
+    span: Span
+    name: str
+    per_player: bool
+    initial: int
+    low: int
+    high: int
 
 
-@dataclass(eq=False)
-class LinkDecl(Decl):
-    """Board edit: an extra edge, with no direction, between two cells."""
-
-    a: tuple[str, Span] = ("", None)  # type: ignore[assignment]
-    b: tuple[str, Span] = ("", None)  # type: ignore[assignment]
-
-    @property
-    def key(self):
-        return ("link", "--".join(sorted((self.a[0], self.b[0]))))
+@dataclass
+class TurnPhase:
+    plies: list[str]  # ply rule names (resolved from `any`)
+    allows_pass: bool
+    when_possible: bool
+    span: Span | None = None  # the phase in its turn declaration (None: the default turn)
 
 
-@dataclass(eq=False)
-class Source:
-    """One parsed file: its declarations in order, and its text for diagnostics."""
+class Compulsory(str, Enum):
+    ANY = "any"  # a ply that captures, if there is one
+    MAXIMUM = "maximum"  # one that captures most
 
+
+@dataclass
+class Ruleset:
+    """A checked game: everything a back-end needs, names resolved, types known."""
+
+    title: str
     path: str
-    text: str
-    decls: list[Decl]
+    board: boards.Board
+    players: list[str]
+    types: list[PieceType]
+    regions: dict[str, frozenset[int]]
+    vars: list[Var]
+    setup: dict[int, list[int]]  # piece type -> cells
+    plies: list[Ply]
+    first_turn: list[TurnPhase] | None
+    turn: list[TurnPhase]
+    ends: list[End]
+    sources: dict[str, str] = field(default_factory=dict)
+    # The plies (and `pass`) a state remembers for last_ply, last_from, last_to (dsl.memory).
+    remembers: frozenset[str] = frozenset()
+    relations: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    compulsory: Compulsory | None = None
+    after: list[Effect] = field(default_factory=list)  # after each ply
+
+    def types_of(self, kind: str | None, owner: int | None | str = "any") -> list[int]:
+        """Piece type indices of a kind (None: every kind), for one owner or any."""
+        return [i for i, t in enumerate(self.types)
+                if (kind is None or t.kind == kind) and (owner == "any" or t.owner == owner)]
+
+    def selected(self, kind: str | None, owner: Owner, player: int) -> list[int]:
+        """The piece types a selection means when `player` moves."""
+        if owner is Owner.OWN:
+            return self.types_of(kind, player)
+        if owner is Owner.OPPONENT:
+            return self.types_of(kind, 1 - player)
+        if owner is Owner.OWN_OR_NEUTRAL:
+            return self.types_of(kind, player) + self.types_of(kind, None)
+        return self.types_of(kind)

@@ -2,7 +2,7 @@
 
 The file is cut into declarations (each starts in column 1, continues on indented
 lines) and each is parsed on its own, so every syntax error of a file is reported.
-The parser itself is in lark_parser, the tree -> model transformer in to_model, the
+The parser itself is in lark_parser, the tree -> syntax tree transformer in to_syntax, the
 diagnostics of what does not parse in syntax_errors, the reading of files in file_text.
 """
 
@@ -14,14 +14,14 @@ from dataclasses import dataclass, field
 
 from lark.exceptions import UnexpectedInput, VisitError
 
-from . import lark_parser
-from . import model as m
-from .diagnostics import MAX_DIAGNOSTICS, Diagnostic, RulesetError
-from .file_text import BOM, MAX_FILE_BYTES, UnreadableFile, checked_text, read_text
-from .lark_parser import WORD, declaration_keywords, expression_keywords, grammar_parser
-from .syntax_errors import (CONTROL, MAX_BRACKETS, MAX_NESTING, TERMINAL_WORDS, control_character,
-                            syntax_diagnostic, too_deep, too_many_brackets)
-from .to_model import MAX_NUMBER, NumberTooLarge, ToModel
+from dsl import lark_parser
+from dsl import syntax as syn
+from dsl.diagnostics import MAX_DIAGNOSTICS, Diagnostic, RulesetError
+from dsl.file_text import BOM, MAX_FILE_BYTES, UnreadableFile, checked_text, read_text
+from dsl.lark_parser import WORD, declaration_keywords, expression_keywords, grammar_parser
+from dsl.syntax_errors import (CONTROL, MAX_BRACKETS, MAX_NESTING, TERMINAL_WORDS,
+    control_character, syntax_diagnostic, too_deep, too_many_brackets)
+from dsl.to_syntax import MAX_NUMBER, NumberTooLarge, ToSyntax
 
 # The public names: those of the modules the parser was split into are imported, so that
 # code importing them from here finds them as before.
@@ -55,11 +55,11 @@ def split_declarations(text: str) -> list[tuple[int, str]]:
 
 
 @dataclass
-class ParsedSource(m.Source):
+class ParsedSource(syn.Source):
     """A file parsed as far as it goes: the declarations that parsed, and the others.
 
     `errors` are the syntax diagnostics; `broken` holds, for each declaration that did not
-    parse, the key (model.py) it would have had as far as its text shows: ("ply", "hop"),
+    parse, the key (syntax.py) it would have had as far as its text shows: ("ply", "hop"),
     ("board", ""), or ("", NAME) when not even its keyword is recognisable. The checker
     uses these keys not to report what follows from the missing declarations.
     """
@@ -69,7 +69,7 @@ class ParsedSource(m.Source):
     stopped: bool = False  # parsing stopped after MAX_DIAGNOSTICS errors: the rest is unread
 
 
-def parse_source(text: str, path: str) -> m.Source:
+def parse_source(text: str, path: str) -> syn.Source:
     """Parse a whole file; raises RulesetError with every syntax error found."""
     source = parse_partial(text, path)
     if source.errors:
@@ -85,7 +85,7 @@ def parse_partial(text: str, path: str) -> ParsedSource:
     """
     text = text.removeprefix(BOM)
     diagnostics: list[Diagnostic] = []
-    decls: list[m.Decl] = []
+    decls: list[syn.Decl] = []
     broken: list[tuple[str, str]] = []
     for first_line, chunk in split_declarations(text):
         if len(diagnostics) >= MAX_DIAGNOSTICS:
@@ -99,7 +99,7 @@ def parse_partial(text: str, path: str) -> ParsedSource:
     return ParsedSource(path, text, decls, diagnostics, broken)
 
 
-def _parse_declaration(chunk: str, path: str, first_line: int) -> m.Decl | Diagnostic:
+def _parse_declaration(chunk: str, path: str, first_line: int) -> syn.Decl | Diagnostic:
     """The declaration a chunk of text makes, or the diagnostic of why it makes none."""
     refused = (control_character(chunk, path, first_line)
                or too_many_brackets(chunk, path, first_line))
@@ -113,7 +113,7 @@ def _parse_declaration(chunk: str, path: str, first_line: int) -> m.Decl | Diagn
     if deep:
         return deep
     try:
-        return ToModel(path, first_line - 1).transform(tree)
+        return ToSyntax(path, first_line - 1).transform(tree)
     except VisitError as wrapped:
         e = wrapped.orig_exc
         if not isinstance(e, NumberTooLarge):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .board import Board
+from dsl.board import Board
 
 
 def placements(board: Board, size: int) -> list[tuple[int, ...]]:

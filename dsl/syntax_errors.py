@@ -9,9 +9,9 @@ import re
 from lark import Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from . import model as m
-from .diagnostics import Diagnostic, clip
-from .lark_parser import declaration_keywords, grammar_parser, keywords_of
+from dsl import syntax as syn
+from dsl.diagnostics import Diagnostic, clip
+from dsl.lark_parser import declaration_keywords, grammar_parser, keywords_of
 
 MAX_NESTING = 60  # depth of one expression's tree
 MAX_BRACKETS = 100  # parentheses and brackets open at once (checked before the parser runs)
@@ -39,8 +39,8 @@ def _position(chunk: str, pos: int, first_line: int) -> tuple[int, int]:
     return first_line + chunk.count("\n", 0, pos), pos - chunk.rfind("\n", 0, pos)
 
 
-def _one_character(path: str, line: int, col: int) -> m.Span:
-    return m.Span(path, line, col, line, col + 1)
+def _one_character(path: str, line: int, col: int) -> syn.Span:
+    return syn.Span(path, line, col, line, col + 1)
 
 
 def control_character(chunk: str, path: str, first_line: int) -> Diagnostic | None:
@@ -162,7 +162,7 @@ def syntax_diagnostic(e: UnexpectedInput, chunk: str, path: str, first_line: int
         line = first_line + len(lines) - 1
         col = len(last) + 1
         width = 1
-    span = m.Span(path, line, col, line, col + width)
+    span = syn.Span(path, line, col, line, col + width)
     return Diagnostic(span, message, hint)
 
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-from .constructs.functions import SIGNATURES
-from .lark_parser import WORD, expression_keywords, grammar_parser
+from dsl.constructs.functions import SIGNATURES
+from dsl.lark_parser import WORD, expression_keywords, grammar_parser
 
 # the terminals that are the lexical classes themselves, not keywords or operators
 LEXICAL = {"NAME", "NUMBER", "STRING", "COMMENT", "WS"}

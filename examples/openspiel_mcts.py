@@ -17,7 +17,7 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 from open_spiel.python.bots import uniform_random
 
-from rulecraft.interpreter.adapters.openspiel import load
+from interpreter.adapters.openspiel import load
 
 GAMES = ("tic-tac-toe", "three-musketeers")
 

@@ -16,7 +16,7 @@ from collections import Counter
 import numpy as np
 from pettingzoo import AECEnv
 
-from rulecraft.interpreter.adapters.pettingzoo import env as make_env
+from interpreter.adapters.pettingzoo import env as make_env
 
 
 def play(env: AECEnv, seed: int, data: list[tuple[np.ndarray, np.ndarray, int]]) -> str:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 import tempfile
 
-from rulecraft.interpreter import load_game
-from rulecraft.interpreter.search.agents import make_agent
-from rulecraft.interpreter.search.alphabeta import AlphaBeta
-from rulecraft.interpreter.search.mcts import MCTS
-from rulecraft.interpreter.search.proof import ProofSearch
-from rulecraft.interpreter.search.solver import Solution, solve
+from interpreter import load_game
+from interpreter.search.agents import make_agent
+from interpreter.search.alphabeta import AlphaBeta
+from interpreter.search.mcts import MCTS
+from interpreter.search.proof import ProofSearch
+from interpreter.search.solver import Solution, solve
 
 
 def main() -> None:

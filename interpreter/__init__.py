@@ -1,6 +1,6 @@
 """rulecraft's interpreter: compile a checked ruleset into a playable, searchable game.
 
-    >>> from rulecraft.interpreter import load_game
+    >>> from interpreter import load_game
     >>> game = load_game("three-musketeers")
     >>> len(game.legal_actions(game.initial_state()))
     8
@@ -14,22 +14,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from rulecraft.dsl.diagnostics import RulesetError
+    from dsl.diagnostics import RulesetError
 
-    from .analysis import perft
-    from .game import Action, Game, IllegalActionError, PositionError, State
+    from interpreter.search.analysis import perft
+    from interpreter.runtime.game import Action, Game, IllegalActionError, PositionError, State
 
-_LAZY = {"Action": ".game", "Game": ".game", "IllegalActionError": ".game",
-         "PositionError": ".game", "State": ".game", "perft": ".analysis",
-         "RulesetError": "rulecraft.dsl.diagnostics"}
+_LAZY = {"Action": "interpreter.runtime.game", "Game": "interpreter.runtime.game",
+         "IllegalActionError": "interpreter.runtime.game", "PositionError": "interpreter.runtime.game",
+         "State": "interpreter.runtime.game", "perft": "interpreter.search.analysis",
+         "RulesetError": "dsl.diagnostics"}
 
 
 def load_game(name: str, backend: str = "python") -> "Game":
     """Load, check and compile a ruleset by path or bundled name (raises RulesetError);
     `backend`: "python", "native" or "auto" (see Game)."""
-    from rulecraft.dsl.load import load
+    from dsl.load import load
 
-    from .game import Game
+    from interpreter.runtime.game import Game
     return Game(load(name), backend)
 
 
@@ -37,16 +38,16 @@ def load_game_from_text(source: str, name: str = "<text>", backend: str = "pytho
     """Check and compile a ruleset given as a string (raises RulesetError): `name` stands
     for its file in messages, and a variant's base is a bundled name or a path from the
     folder of `name`; `backend` as for load_game."""
-    from rulecraft.dsl.load import load_text
+    from dsl.load import load_text
 
-    from .game import Game
+    from interpreter.runtime.game import Game
     return Game(load_text(source, name), backend)
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
-        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

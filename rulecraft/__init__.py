@@ -1,30 +1,37 @@
 """rulecraft: a declarative language for abstract board games, and the interpreter that
 plays, searches and checks them.
 
-The stages are subpackages: `rulecraft.grammar`, `rulecraft.dsl` (parse and check a
-ruleset), `rulecraft.interpreter` (compile, play, search) and `rulecraft.rulesets` (the
-bundled games). `python -m rulecraft` is the `rulecraft` command. `__version__` is the
-installed distribution's (pyproject.toml's `version`, the one place it is written).
+    >>> import rulecraft
+    >>> game = rulecraft.load_game("three-musketeers")
+    >>> len(game.legal_actions(game.initial_state()))
+    8
+
+The stages are top-level packages named as their folders: `grammar`, `dsl` (parse and
+check a ruleset into the model), `interpreter` (runtime, back-ends, search, applications)
+and `rulesets` (the bundled games). This package is the public entry: the names below,
+`python -m rulecraft` (the `rulecraft` command) and `__version__` (pyproject.toml's).
 """
 
 from __future__ import annotations
 
-import os
-import sys
+from typing import Any
 
-# Python started in a checkout finds this folder first (sys.path[0] is the current
-# directory), and the subpackages are not in it: the checkout keeps them in folders of
-# their own. So the installed `rulecraft` folders are searched too (what
-# pkgutil.extend_path does, without importing pkgutil: 10 ms of every command's start).
-__path__ = list(__path__) + [
-    d for d in (os.path.join(p, __name__) for p in sys.path if isinstance(p, str))
-    if os.path.isdir(d) and d not in __path__]
+_PUBLIC = ("Action", "Game", "IllegalActionError", "PositionError", "RulesetError", "State",
+           "load_game", "load_game_from_text", "perft")
 
 
-def __getattr__(name: str) -> str:
-    # Looked up on first use: importlib.metadata is slow to import, and most runs never ask.
+def __getattr__(name: str) -> Any:
+    # Looked up on first use, so that `python -m rulecraft` catches Ctrl-C while the
+    # modules load, and importlib.metadata (slow to import) loads only when asked.
     if name == "__version__":
         from importlib.metadata import version
 
         return version("rulecraft")
+    if name in _PUBLIC:
+        import interpreter
+
+        return getattr(interpreter, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = list(_PUBLIC)

@@ -2,6 +2,6 @@
 
 import sys
 
-from rulecraft.interpreter.entry import main
+from interpreter.apps.entry import main
 
 sys.exit(main())

@@ -3,8 +3,8 @@ import os
 
 import pytest
 
-from rulecraft.dsl.load import bundled_dir
-from rulecraft.interpreter import Game, load_game
+from dsl.load import bundled_dir
+from interpreter import Game, load_game
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from rulecraft.interpreter import IllegalActionError
-from rulecraft.interpreter.action_ids import ActionSpace
+from interpreter import IllegalActionError
+from interpreter.runtime.action_ids import ActionSpace
 
 from conftest import all_rulesets, game_of
 
@@ -113,8 +113,8 @@ def test_an_illegal_id_is_refused_with_what_it_names():
 def test_ids_are_the_same_in_another_process():
     import subprocess
     import sys
-    code = ("from rulecraft.interpreter import load_game\n"
-            "from rulecraft.interpreter.action_ids import ActionSpace\n"
+    code = ("from interpreter import load_game\n"
+            "from interpreter.runtime.action_ids import ActionSpace\n"
             "g = load_game('force-3'); s = g.initial_state()\n"
             "print(ActionSpace(g).legal_ids(s))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

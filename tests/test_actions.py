@@ -7,8 +7,8 @@ import random
 import pytest
 
 from conftest import all_rulesets, game_of
-from rulecraft.interpreter import load_game
-from rulecraft.interpreter.actions import ActionFormat, ActionRecord, Shape, action_format
+from interpreter import load_game
+from interpreter.runtime.actions import ActionFormat, ActionRecord, Shape, action_format
 
 GAMES = 6
 MAX_PLIES = 60
@@ -143,7 +143,7 @@ def test_a_rule_kind_has_one_layout(action, flags, shape, fields):
 
 
 def test_each_motion_declares_its_action_shape():
-    from rulecraft.dsl.constructs import CHAINED, SYNTAX
+    from dsl.constructs import CHAINED, SYNTAX
 
     assert {name: c.action for name, c in SYNTAX.items()} == {
         "step": "move", "slide": "move", "walk": "move", "push": "push", "anywhere": "move",

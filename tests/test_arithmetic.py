@@ -12,12 +12,12 @@ import random
 
 import pytest
 
-from rulecraft.dsl.check_ranges import INT64_MAX, INT64_MIN
-from rulecraft.dsl.diagnostics import RulesetError
-from rulecraft.dsl.load import load_text
-from rulecraft.interpreter.game import Game
-from rulecraft.interpreter.limits import RuleLimitError
-from rulecraft.interpreter.native import build as native_build
+from dsl.check_ranges import INT64_MAX, INT64_MIN
+from dsl.diagnostics import RulesetError
+from dsl.load import load_text
+from interpreter.runtime.game import Game
+from interpreter.runtime.limits import RuleLimitError
+from interpreter.native import build as native_build
 
 native = pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
 

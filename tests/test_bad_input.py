@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from rulecraft.dsl.diagnostics import RulesetError
-from rulecraft.dsl.load import load
+from dsl.diagnostics import RulesetError
+from dsl.load import load
 
 GOOD_HEAD = 'game "g"\nboard square 3 x 3\nplayers A, B\npiece p: owner A, symbol P\nsetup p: a1\n' \
             "ply s: move p step\n"
@@ -173,8 +173,8 @@ def test_bidirectional_overrides_are_refused(tmp_path):
 def test_the_source_line_is_escaped_and_the_caret_stays_under_its_token(tmp_path):
     # A control character on the line of another error (here: in another declaration's
     # continuation is impossible, so through the API) is shown escaped, the caret moved.
-    from rulecraft.dsl.diagnostics import Diagnostic
-    from rulecraft.dsl.model import Span
+    from dsl.diagnostics import Diagnostic
+    from dsl.syntax import Span
     d = Diagnostic(Span("f", 1, 8, 1, 10), "unknown name 'zz'")
     assert d.format({"f": "a \x1b\x1b b zz c\n"}) == ("f:1:8: error: unknown name 'zz'\n"
                                                        "    a \\x1b\\x1b b zz c\n"
@@ -256,7 +256,7 @@ def test_a_long_expression_just_under_the_size_limit(tmp_path):
 
 
 def test_formatting_splits_a_source_once():
-    from rulecraft.dsl.diagnostics import source_lines
+    from dsl.diagnostics import source_lines
     text = "a\r\nb\x0cc\n\u2028d\n"
     assert source_lines(text) == ["a", "b\x0cc", "\u2028d", ""]
     assert source_lines(text) is source_lines(text)  # cached, not split again

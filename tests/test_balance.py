@@ -10,10 +10,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from rulecraft.interpreter import cli
-from rulecraft.interpreter.balance import percentile, wilson
-from rulecraft.interpreter.balance.selfplay import checkpoint_ply, game_seed
-from rulecraft.interpreter.balance.stats import buckets
+from interpreter.apps import cli
+from interpreter.apps.balance import percentile, wilson
+from interpreter.apps.balance.selfplay import checkpoint_ply, game_seed
+from interpreter.apps.balance.stats import buckets
 
 
 def run(capsys, *argv):

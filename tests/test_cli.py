@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulecraft.interpreter import cli
+from interpreter.apps import cli
 
 
 def run(capsys, *argv, stdin: str | None = None, monkeypatch=None):
@@ -92,8 +92,8 @@ def test_bad_arguments_exit_2(capsys):
 
 def generated(name: str) -> str:
     """The source compile_ruleset generates for a ruleset."""
-    from rulecraft.dsl.load import load
-    from rulecraft.interpreter.compile import compile_ruleset
+    from dsl.load import load
+    from interpreter.python.compile import compile_ruleset
 
     return compile_ruleset(load(name)).source
 
@@ -470,7 +470,7 @@ def on_a_terminal(write) -> str:
 def test_progress_shows_on_a_terminal_only(tmp_path):
     import time
 
-    from rulecraft.interpreter.progress import Meter
+    from interpreter.apps.progress import Meter
 
     def count(quiet: bool):
         def write(terminal):
@@ -504,7 +504,7 @@ def test_a_command_stopped_by_an_error_still_prints_json(capsys):
 def test_a_solves_progress_on_a_terminal():
     import time
 
-    from rulecraft.interpreter.search.solver import Progress
+    from interpreter.search.solver import Progress
 
     def write(terminal):
         progress = Progress(True, terminal, delay=0.05)

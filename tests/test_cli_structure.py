@@ -1,4 +1,4 @@
-"""How the command line's modules depend on each other: the main CLI (interpreter/cli.py)
+"""How the command line's modules depend on each other: the main CLI (interpreter/apps/cli.py)
 imports the modules that add commands, at the top, and no module imports it back (only
 the entry point, inside its Ctrl-C guard)."""
 
@@ -11,13 +11,13 @@ import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The installed package of each folder of the checkout (pyproject.toml's package-dir).
-PACKAGES = {"rulecraft": "rulecraft", "grammar": "rulecraft.grammar", "dsl": "rulecraft.dsl",
-            "interpreter": "rulecraft.interpreter", "rulesets": "rulecraft.rulesets"}
-MAIN_CLI = "rulecraft.interpreter.cli"
-SUB_CLIS = ["rulecraft.interpreter.play_cli", "rulecraft.interpreter.replay_cli",
-            "rulecraft.interpreter.render_cli", "rulecraft.interpreter.scenarios_cli",
-            "rulecraft.interpreter.search.cli", "rulecraft.interpreter.balance_cli",
-            "rulecraft.interpreter.lsp_cli", "rulecraft.interpreter.web_cli"]
+PACKAGES = {"rulecraft": "rulecraft", "grammar": "grammar", "dsl": "dsl",
+            "interpreter": "interpreter", "rulesets": "rulesets"}
+MAIN_CLI = "interpreter.apps.cli"
+SUB_CLIS = ["interpreter.apps.play_cli", "interpreter.apps.replay_cli",
+            "interpreter.apps.render_cli", "interpreter.apps.scenarios_cli",
+            "interpreter.apps.solve_cli", "interpreter.apps.balance_cli",
+            "interpreter.apps.lsp_cli", "interpreter.apps.web_cli"]
 
 
 def modules() -> dict[str, str]:
@@ -58,10 +58,10 @@ MODULES = modules()
 
 
 def test_the_modules_are_found():
-    assert {MAIN_CLI, "rulecraft.interpreter.entry", "rulecraft.__main__", *SUB_CLIS} <= set(MODULES)
+    assert {MAIN_CLI, "interpreter.apps.entry", "rulecraft.__main__", *SUB_CLIS} <= set(MODULES)
 
 
-@pytest.mark.parametrize("name", sorted(set(MODULES) - {MAIN_CLI, "rulecraft.interpreter.entry"}))
+@pytest.mark.parametrize("name", sorted(set(MODULES) - {MAIN_CLI, "interpreter.apps.entry"}))
 def test_no_module_imports_the_main_cli(name):
     found = [m for m, _ in imports(name, MODULES[name]) if m == MAIN_CLI]
     assert not found, f"{name} imports {MAIN_CLI}: the main CLI imports the sub-CLIs, not the reverse"
@@ -69,7 +69,7 @@ def test_no_module_imports_the_main_cli(name):
 
 def test_only_the_entry_point_imports_the_main_cli_inside_a_function():
     # Inside `main`, so that Ctrl-C while the command line loads is caught.
-    assert [top for m, top in imports("rulecraft.interpreter.entry", MODULES["rulecraft.interpreter.entry"])
+    assert [top for m, top in imports("interpreter.apps.entry", MODULES["interpreter.apps.entry"])
             if m == MAIN_CLI] == [False]
 
 
@@ -81,9 +81,9 @@ def test_the_main_cli_imports_each_sub_cli_at_the_top():
 
 # Imported by a command when it runs, not at every start (yaml and the scenario runner;
 # the language server, which needs the optional pygls).
-LAZY = {"rulecraft.interpreter.scenarios", "rulecraft.interpreter.scenarios.run_files",
-        "rulecraft.interpreter.lsp.server", "rulecraft.interpreter.lsp.server.serve",
-        "rulecraft.interpreter.web.app", "rulecraft.interpreter.web.app.serve"}
+LAZY = {"interpreter.apps.scenarios", "interpreter.apps.scenarios.run_files",
+        "interpreter.apps.lsp.server", "interpreter.apps.lsp.server.serve",
+        "interpreter.apps.web.app", "interpreter.apps.web.app.serve"}
 
 
 def test_the_sub_clis_import_no_other_cli_and_only_their_runners_inside_functions():
@@ -95,5 +95,5 @@ def test_the_sub_clis_import_no_other_cli_and_only_their_runners_inside_function
 
 
 def test_the_resolution_of_relative_imports():
-    assert ("rulecraft.interpreter.commands.UsageError", True) in imports(
-        "rulecraft.interpreter.search.cli", MODULES["rulecraft.interpreter.search.cli"])
+    assert ("interpreter.apps.commands.UsageError", True) in imports(
+        "interpreter.apps.solve_cli", MODULES["interpreter.apps.solve_cli"])

@@ -2,8 +2,8 @@
 
 import pytest
 
-from rulecraft.dsl.diagnostics import RulesetError
-from rulecraft.dsl.load import load
+from dsl.diagnostics import RulesetError
+from dsl.load import load
 
 BASE = '''game "T"
 board square 3 x 3

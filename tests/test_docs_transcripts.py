@@ -50,7 +50,7 @@ In full
 -------
 Wherever the docs say that something is shown "in full", the block that follows is compared
 with its source: a ruleset file named in the sentence, byte for byte; the structure of a
-scenario file (docs/SCENARIOS.md), key by key with `interpreter/scenarios/schema.py`'s schema.
+scenario file (docs/SCENARIOS.md), key by key with `interpreter/apps/scenarios/schema.py`'s schema.
 
 Each test is named by the file and line of its block (`docs/CLI.md:12`). Run them alone
 with `.venv/bin/pytest -q tests/test_docs_transcripts.py` (add `-m slow` for the slow blocks).
@@ -417,7 +417,7 @@ SCHEMA_DEFINITIONS = {"file": "FILE_SCHEMA", "scenario": "SCENARIO", "start-map"
 def check_scenario_structure(block: Block) -> None:
     """docs/SCENARIOS.md's structure lists each mapping of the schema with exactly its keys,
     the optional ones marked `?`."""
-    from rulecraft.interpreter import scenarios as sc
+    from interpreter.apps import scenarios as sc
 
     definitions: dict[str, str] = {}
     name = None

@@ -19,18 +19,18 @@ MAX_FUNCTION_LINES = 60
 LAYERS = {
     "file_text": set(),
     "lark_parser": set(),
-    "syntax_errors": {"model", "diagnostics", "lark_parser"},
-    "to_model": {"model"},
-    "parse": {"model", "diagnostics", "file_text", "lark_parser", "syntax_errors", "to_model"},
-    "check_state": {"board", "model", "diagnostics", "ir"},
-    "check_board": {"board", "model", "check_state"},
-    "check_exprs": {"board", "model", "constructs", "check_board", "lark_parser"},
-    "check_pieces": {"model", "ir", "placements", "check_exprs"},
-    "check_rules": {"constructs", "model", "ir", "check_exprs"},
-    "check_ranges": {"ir", "diagnostics"},
-    "check": {"board", "ir", "model", "diagnostics", "lower", "memory", "check_exprs", "check_pieces",
+    "syntax_errors": {"syntax", "diagnostics", "lark_parser"},
+    "to_syntax": {"syntax"},
+    "parse": {"syntax", "diagnostics", "file_text", "lark_parser", "syntax_errors", "to_syntax"},
+    "check_state": {"board", "syntax", "diagnostics", "model"},
+    "check_board": {"board", "syntax", "check_state"},
+    "check_exprs": {"board", "syntax", "constructs", "check_board", "lark_parser"},
+    "check_pieces": {"syntax", "model", "placements", "check_exprs"},
+    "check_rules": {"constructs", "syntax", "model", "check_exprs"},
+    "check_ranges": {"model", "diagnostics"},
+    "check": {"board", "model", "syntax", "diagnostics", "lower", "memory", "check_exprs", "check_pieces",
               "check_ranges", "check_rules", "check_state"},
-    "load": {"model", "check", "diagnostics", "parse"},
+    "load": {"syntax", "check", "diagnostics", "parse"},
 }
 
 
@@ -40,11 +40,13 @@ def source(name: str) -> str:
 
 
 def dsl_imports(name: str) -> set[str]:
-    """The modules of dsl/ that a module imports (relative imports: `.x`, `from . import x`)."""
+    """The modules of dsl/ that a module imports (`from dsl import x`, `from dsl.x import y`)."""
     found = set()
     for node in ast.walk(ast.parse(source(name))):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            found |= {node.module.split(".")[0]} if node.module else {a.name for a in node.names}
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            parts = node.module.split(".")
+            if parts[0] == "dsl":
+                found |= {parts[1]} if len(parts) > 1 else {a.name for a in node.names}
     return found
 
 
@@ -64,8 +66,8 @@ def test_imports_point_one_way(name):
 
 
 def test_importing_the_checker_does_not_load_the_parser():
-    # interpreter/commands.py imports dsl.check for `Ruleset`: Lark stays unloaded.
-    code = "import sys, rulecraft.dsl.check\nprint('lark' in sys.modules)"
+    # interpreter/apps/commands.py imports dsl.check for `Ruleset`: Lark stays unloaded.
+    code = "import sys, dsl.check\nprint('lark' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "False"
 
@@ -83,7 +85,7 @@ def test_importing_the_checker_does_not_load_the_parser():
 def test_names_are_importable_where_they_were(module, names):
     import importlib
 
-    loaded = importlib.import_module(f"rulecraft.dsl.{module}")
+    loaded = importlib.import_module(f"dsl.{module}")
     assert [n for n in names if not hasattr(loaded, n)] == []
 
 
@@ -111,8 +113,8 @@ def test_every_module_of_the_stages_is_short(path):
 
 def test_the_model_and_the_constructs_never_load_the_back_end():
     # dsl/constructs name the back-end's types for type checkers only (TYPE_CHECKING).
-    code = ("import sys, rulecraft.dsl.load, rulecraft.dsl.constructs, rulecraft.dsl.dump; "
-            "from rulecraft.dsl.load import load; load('three-musketeers'); "
-            "print([m for m in sys.modules if m.startswith('rulecraft.interpreter')])")
+    code = ("import sys, dsl.load, dsl.constructs, dsl.dump; "
+            "from dsl.load import load; load('three-musketeers'); "
+            "print([m for m in sys.modules if m.startswith('interpreter')])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -8,7 +8,7 @@ import pickle
 
 import pytest
 
-from rulecraft.interpreter import IllegalActionError, RulesetError, load_game, load_game_from_text
+from interpreter import IllegalActionError, RulesetError, load_game, load_game_from_text
 
 from conftest import all_rulesets, game_of
 

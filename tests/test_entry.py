@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from rulecraft.interpreter import entry
+from interpreter.apps import entry
 
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "rulecraft")
 
@@ -24,7 +24,7 @@ def test_ctrl_c_while_importing_the_command_line(monkeypatch, capsys):
     real_import = builtins.__import__
 
     def interrupted(name, globals=None, locals=None, fromlist=(), level=0):
-        if name == "rulecraft.interpreter" and "cli" in (fromlist or ()):
+        if name == "interpreter.apps" and "cli" in (fromlist or ()):
             raise KeyboardInterrupt
         return real_import(name, globals, locals, fromlist, level)
 
@@ -34,7 +34,7 @@ def test_ctrl_c_while_importing_the_command_line(monkeypatch, capsys):
 
 
 def test_ctrl_c_while_running(monkeypatch, capsys):
-    from rulecraft.interpreter import cli
+    from interpreter.apps import cli
 
     def interrupted(argv=None):
         raise KeyboardInterrupt
@@ -56,14 +56,14 @@ import os, signal, sys
 
 class Interrupt:
     def find_spec(self, name, path=None, target=None):
-        if name == "rulecraft.interpreter.cli":
+        if name == "interpreter.apps.cli":
             os.kill(os.getpid(), signal.SIGINT)
             for _ in range(10**6):  # the handler runs between bytecodes, here
                 pass
         return None
 
-from rulecraft.interpreter import entry
-assert "rulecraft.interpreter.cli" not in sys.modules
+from interpreter.apps import entry
+assert "interpreter.apps.cli" not in sys.modules
 sys.meta_path.insert(0, Interrupt())
 sys.exit(entry.main(["check", "3-spot"]))
 """
@@ -76,7 +76,7 @@ def test_a_real_sigint_during_the_import_exits_130_without_a_traceback():
 
 
 def test_a_closed_pipe_is_quiet():
-    code = ("import sys\nfrom rulecraft.interpreter import cli, entry\n"
+    code = ("import sys\nfrom interpreter.apps import cli, entry\n"
             "def closed(argv=None):\n    raise BrokenPipeError\n"
             "cli.main = closed\nsys.exit(entry.main())\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -96,8 +96,8 @@ def test_the_installed_command_stopped_by_ctrl_c(tmp_path):
 
 
 def test_importing_the_entry_point_loads_nothing_heavy():
-    heavy = ("lark", "networkx", "rulecraft.dsl.load", "rulecraft.dsl.diagnostics", "importlib.metadata")
-    code = ("import sys\nimport rulecraft.interpreter.entry\n"
+    heavy = ("lark", "networkx", "dsl.load", "dsl.diagnostics", "importlib.metadata")
+    code = ("import sys\nimport interpreter.apps.entry\n"
             f"print(sorted(m for m in {heavy!r} if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "[]"

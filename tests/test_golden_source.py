@@ -12,8 +12,8 @@ import os
 
 import pytest
 
-from rulecraft.dsl.load import bundled_dir, load
-from rulecraft.interpreter.compile import generate
+from dsl.load import bundled_dir, load
+from interpreter.python.compile import generate
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
 PINNED = ["three-musketeers", "force-3"]
@@ -36,7 +36,7 @@ def test_generated_source_is_pinned(name):
 @pytest.mark.parametrize("name", PINNED)
 def test_golden_source_runs_with_its_runtime(name):
     # The pinned text is real code: run with the globals generate() gives, it plays.
-    from rulecraft.interpreter import load_game
+    from interpreter import load_game
 
     g = generate(load(os.path.join(bundled_dir(), name + ".game")))
     namespace = dict(g.globals)

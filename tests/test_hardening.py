@@ -6,11 +6,13 @@ where every line of play can be followed.
 
 import pytest
 
-from rulecraft.dsl.diagnostics import RulesetError
-from rulecraft.interpreter import limits, load_game, pysource
-from rulecraft.interpreter.cli import main
-from rulecraft.interpreter.game import IllegalActionError, PositionError
-from rulecraft.interpreter.limits import RuleLimitError
+from dsl.diagnostics import RulesetError
+from interpreter.runtime import limits
+from interpreter import load_game
+from interpreter.python import pysource
+from interpreter.apps.cli import main
+from interpreter.runtime.game import IllegalActionError, PositionError
+from interpreter.runtime.limits import RuleLimitError
 
 ROW = '''game "row"
 board square 5 x 1
@@ -538,7 +540,7 @@ ply kick: move piece anywhere onto b1
 
 
 def test_the_parser_tables_cache_is_private_and_optional(tmp_path, monkeypatch):
-    from rulecraft.dsl import parse
+    from dsl import parse
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     path = parse._parser_cache("grammar text")
@@ -573,7 +575,7 @@ def test_a_wide_piece_whose_symbol_is_equals_reads_back(tmp_path):
 
 
 def test_a_name_with_a_nul_character_is_a_clean_error():
-    from rulecraft.dsl.load import load_text
+    from dsl.load import load_text
 
     with pytest.raises(RulesetError) as e:
         load_text('game "x"\n', "q\0.game")

@@ -14,10 +14,10 @@ pygments = pytest.importorskip("pygments")
 
 from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Punctuation, String  # noqa: E402
 
-from rulecraft.dsl.load import bundled_dir, bundled_names  # noqa: E402
-from rulecraft.dsl.tokens import tokens  # noqa: E402
-from rulecraft.interpreter.pygments_lexer import GameLexer  # noqa: E402
-from rulecraft.interpreter.textmate import textmate_grammar  # noqa: E402
+from dsl.load import bundled_dir, bundled_names  # noqa: E402
+from dsl.tokens import tokens  # noqa: E402
+from interpreter.apps.pygments_lexer import GameLexer  # noqa: E402
+from interpreter.apps.textmate import textmate_grammar  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 

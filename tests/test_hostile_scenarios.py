@@ -16,9 +16,9 @@ import time
 
 import pytest
 
-from rulecraft.dsl.load import bundled_names
-from rulecraft.interpreter import scenarios, scenarios_cli
-from rulecraft.interpreter.scenarios import Runner, run_files
+from dsl.load import bundled_names
+from interpreter.apps import scenarios, scenarios_cli
+from interpreter.apps.scenarios import Runner, run_files
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO_DIR = os.path.join(HERE, "scenarios")
@@ -258,7 +258,7 @@ def test_perft_budget_in_json(tmp_path, capsys):
 
 
 def test_perft_counts_match_analysis_perft():
-    from rulecraft.interpreter import load_game, perft
+    from interpreter import load_game, perft
     for name in ("three-musketeers", "3-spot", "force-3"):
         game = load_game(name)
         state = game.initial_state()

@@ -13,14 +13,14 @@ import sys
 
 import pytest
 
-from rulecraft.interpreter import cli, load_game
-from rulecraft.interpreter.analysis import PerftBudgetError, perft
-from rulecraft.interpreter.search import memory, solution_file, solver
-from rulecraft.interpreter.search.agents import make_agent
-from rulecraft.interpreter.search.alphabeta import AlphaBeta
-from rulecraft.interpreter.search.proof import ProofSearch, proof_value
-from rulecraft.interpreter.search.solver import (Solution, SolutionFileError, SolveError,
-                                                 parse_size, solve)
+from interpreter.apps import cli
+from interpreter import load_game
+from interpreter.search.analysis import PerftBudgetError, perft
+from interpreter.search import memory, solution_file, solver
+from interpreter.search.agents import make_agent
+from interpreter.search.alphabeta import AlphaBeta
+from interpreter.search.proof import ProofSearch, proof_value
+from interpreter.search.solver import Solution, SolutionFileError, SolveError, parse_size, solve
 
 from conftest import game_of
 
@@ -536,7 +536,7 @@ def test_running_out_of_memory_for_real():
     # solve runs into MemoryError, which must end in the message and exit 2
     script = (
         "import resource, sys\n"
-        "from rulecraft.interpreter import cli, load_game\n"
+        "from interpreter import cli, load_game\n"
         "load_game('three-musketeers')\n"
         "vm = int(open('/proc/self/statm').read().split()[0]) * resource.getpagesize()\n"
         "resource.setrlimit(resource.RLIMIT_AS, (vm + (40 << 20), vm + (40 << 20)))\n"
@@ -644,7 +644,7 @@ def test_perft_matches_the_recursive_definition():
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
 def test_ctrl_c_stops_a_long_perft_with_130():
     p = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from rulecraft.interpreter import cli; "
+        [sys.executable, "-c", "import sys; from interpreter.apps import cli; "
          "sys.exit(cli.main(sys.argv[1:]))", "perft", "three-musketeers", "--depth", "100"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
@@ -738,7 +738,7 @@ def test_symmetry_tables_larger_than_the_cap():
 def test_an_overlong_typed_line_is_refused_whole():
     import io
 
-    from rulecraft.interpreter.search.agents import make_player
+    from interpreter.search.agents import make_player
 
     game = game_of("tic-tac-toe")
     out = io.StringIO()

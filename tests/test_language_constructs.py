@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from rulecraft.dsl.diagnostics import RulesetError
-from rulecraft.interpreter import load_game
-from rulecraft.interpreter import perft as perft_at
+from dsl.diagnostics import RulesetError
+from interpreter import load_game
+from interpreter import perft as perft_at
 
 
 def perft(game, depth):

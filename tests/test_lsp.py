@@ -252,8 +252,8 @@ def test_any_text_gets_an_answer(client, tmp_path):
 
 def test_hints_without_related_information_and_errors_in_a_base(tmp_path):
     pytest.importorskip("lsprotocol", reason="the language server needs pygls: pip install 'rulecraft[lsp]'")
-    from rulecraft.interpreter.lsp.diagnostics import lsp_diagnostics
-    from rulecraft.interpreter.lsp.documents import analyse
+    from interpreter.apps.lsp.diagnostics import lsp_diagnostics
+    from interpreter.apps.lsp.documents import analyse
 
     path = str(tmp_path / "t.game")
     plain = lsp_diagnostics(analyse(path, BROKEN), "file:///t.game", BROKEN, related=False)
@@ -275,7 +275,7 @@ def test_hints_without_related_information_and_errors_in_a_base(tmp_path):
 
 def test_without_pygls_the_command_says_what_to_install():
     code = ("import sys; sys.modules['pygls'] = None\n"
-            "from rulecraft.interpreter.entry import main; sys.exit(main(['lsp']))")
+            "from interpreter.apps.entry import main; sys.exit(main(['lsp']))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr == ("rulecraft lsp: error: the language server needs pygls: "
@@ -283,15 +283,15 @@ def test_without_pygls_the_command_says_what_to_install():
 
 
 def test_the_hover_reference_is_made_from_docs_language():
-    # interpreter/lsp/language.json is generated; when LANGUAGE.md changes, run:
-    # python -m rulecraft.interpreter.lsp.reference docs/LANGUAGE.md > interpreter/lsp/language.json
-    from rulecraft.interpreter.lsp import reference
+    # interpreter/apps/lsp/language.json is generated; when LANGUAGE.md changes, run:
+    # python -m interpreter.apps.lsp.reference docs/LANGUAGE.md > interpreter/apps/lsp/language.json
+    from interpreter.apps.lsp import reference
 
     made = reference.index((ROOT / "docs" / "LANGUAGE.md").read_text(encoding="utf-8"),
                            reference.documented_words())
-    shipped = json.loads((ROOT / "interpreter" / "lsp" / "language.json").read_text(encoding="utf-8"))
-    assert made == shipped, ("interpreter/lsp/language.json is not docs/LANGUAGE.md's: python -m "
-                             "rulecraft.interpreter.lsp.reference docs/LANGUAGE.md > interpreter/lsp/language.json")
+    shipped = json.loads((ROOT / "interpreter" / "apps" / "lsp" / "language.json").read_text(encoding="utf-8"))
+    assert made == shipped, ("interpreter/apps/lsp/language.json is not docs/LANGUAGE.md's: python -m "
+                             "interpreter.apps.lsp.reference docs/LANGUAGE.md > interpreter/apps/lsp/language.json")
     assert set(made) == set(reference.documented_words())  # every keyword and function has its passage
     assert made["slide"]["section"] == "ply" and made["slide"]["text"].startswith("`slide [DIRS] [K] [up to N]`")
     assert made["compulsory"]["section"] == "compulsory capture"

@@ -1,9 +1,9 @@
-"""The game model `check` returns (dsl/ir.py): resolved, typed, printable, with spans."""
+"""The game model `check` returns (dsl/model.py): resolved, typed, printable, with spans."""
 
-from rulecraft.dsl import ir
-from rulecraft.dsl.constructs.step import Step
-from rulecraft.dsl.dump import dump
-from rulecraft.dsl.load import load
+from dsl import model
+from dsl.constructs.step import Step
+from dsl.dump import dump
+from dsl.load import load
 
 SMALL = '''game "Small"
 board square 3 x 3
@@ -28,19 +28,19 @@ def small(tmp_path):
 def test_names_are_resolved_and_typed(tmp_path):
     rs = small(tmp_path)
     (go,) = rs.plies
-    assert (go.owner, go.kind) == (ir.Owner.OWN, "man")
+    assert (go.owner, go.kind) == (model.Owner.OWN, "man")
     assert isinstance(go.motion, Step) and go.motion.dirs == ("n", "e", "s", "w")
     where = go.where
-    assert isinstance(where, ir.Compare) and where.op == "in"
+    assert isinstance(where, model.Compare) and where.op == "in"
     cells = where.right
     # home | c2: a union of two fixed cell sets, each a mask (a1 = 0, b1 = 1, c2 = 5)
-    assert isinstance(cells, ir.Binary) and cells.type is ir.Type.CELLS
+    assert isinstance(cells, model.Binary) and cells.type is model.Type.CELLS
     assert (cells.left.mask, cells.left.label, cells.right.mask, cells.right.label) == \
         (0b11, "home", 1 << 5, "c2")
     (effect,) = go.effects
-    assert isinstance(effect, ir.Assign) and (effect.var, effect.op, effect.value.value) == ("moves", "+=", 1)
-    assert [(e.name, e.outcome) for e in rs.ends] == [("reached", ir.Outcome.WINS), ("tired", ir.Outcome.DRAW)]
-    assert isinstance(rs.ends[0].player, ir.Ref) and rs.ends[0].player.word is ir.Word.MOVER
+    assert isinstance(effect, model.Assign) and (effect.var, effect.op, effect.value.value) == ("moves", "+=", 1)
+    assert [(e.name, e.outcome) for e in rs.ends] == [("reached", model.Outcome.WINS), ("tired", model.Outcome.DRAW)]
+    assert isinstance(rs.ends[0].player, model.Ref) and rs.ends[0].player.word is model.Word.MOVER
 
 
 def test_every_node_keeps_its_span(tmp_path):

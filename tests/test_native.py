@@ -9,11 +9,11 @@ import sys
 
 import pytest
 
-from rulecraft.dsl.load import bundled_names, load
-from rulecraft.interpreter.analysis import SplitMix, perft, random_playouts
-from rulecraft.interpreter.game import Game
-from rulecraft.interpreter.limits import RuleLimitError
-from rulecraft.interpreter.native import build as native_build
+from dsl.load import bundled_names, load
+from interpreter.search.analysis import SplitMix, perft, random_playouts
+from interpreter.runtime.game import Game
+from interpreter.runtime.limits import RuleLimitError
+from interpreter.native import build as native_build
 
 pytestmark = pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
 
@@ -191,7 +191,7 @@ def test_auto_keeps_the_plies_in_python_and_the_bulk_in_c():
 
 
 def test_auto_without_a_compiler_runs_python_with_a_notice(monkeypatch, capsys):
-    from rulecraft.interpreter.native import backend
+    from interpreter.native import backend
     monkeypatch.setenv("CC", "/nonexistent/cc")
     monkeypatch.setattr(backend, "_noticed", [False])
     g = Game(load("tic-tac-toe"), backend="auto")
@@ -205,7 +205,7 @@ def test_auto_without_a_compiler_runs_python_with_a_notice(monkeypatch, capsys):
 
 
 def test_the_command_line_takes_a_backend(capsys):
-    from rulecraft.interpreter import cli
+    from interpreter.apps import cli
     outs = []
     for b in ("python", "native"):
         assert cli.main(["perft", "three-musketeers", "--depth", "4", "--json", "--backend", b]) == 0

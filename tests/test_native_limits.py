@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from rulecraft.dsl.load import load
-from rulecraft.interpreter.cli import main
-from rulecraft.interpreter.game import Game
-from rulecraft.interpreter.native import backend as native_backend
-from rulecraft.interpreter.native import build as native_build
-from rulecraft.interpreter.native.build import NativeUnavailable
+from dsl.load import load
+from interpreter.apps.cli import main
+from interpreter.runtime.game import Game
+from interpreter.native import backend as native_backend
+from interpreter.native import build as native_build
+from interpreter.native.build import NativeUnavailable
 
 needs_cc = pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
 
@@ -95,10 +95,10 @@ def test_a_compiler_that_does_not_finish_in_time_is_a_clean_error(tmp_path, monk
 
 
 def test_the_bundled_rulesets_fit_the_c_limit_many_times_over():
-    from rulecraft.dsl.load import bundled_names
-    from rulecraft.interpreter.native.cgen import generate_c
-    from rulecraft.interpreter.native.cgen import fixed_c
-    from rulecraft.interpreter.native.csource import MAX_C_BYTES, MAX_C_LINES
+    from dsl.load import bundled_names
+    from interpreter.native.cgen import generate_c
+    from interpreter.native.cgen import fixed_c
+    from interpreter.native.csource import MAX_C_BYTES, MAX_C_LINES
 
     fixed = "".join(fixed_c(f) for f in ("prelude.c", "runtime.c", "solver.c", "solution_index.c"))
     for name in bundled_names():

@@ -8,14 +8,14 @@ import sys
 
 import pytest
 
-from rulecraft.dsl.load import load
-from rulecraft.interpreter.game import Game
-from rulecraft.interpreter.limits import RuleLimitError
-from rulecraft.interpreter.native import build as native_build
-from rulecraft.interpreter.native import solve as native_solve
-from rulecraft.interpreter.search.solution import Solution
-from rulecraft.interpreter.search.solver import SolveError, solve
-from rulecraft.interpreter.search.symmetry import board_symmetries
+from dsl.load import load
+from interpreter.runtime.game import Game
+from interpreter.runtime.limits import RuleLimitError
+from interpreter.native import build as native_build
+from interpreter.search import native_solve
+from interpreter.search.solution import Solution
+from interpreter.search.solver import SolveError, solve
+from interpreter.search.symmetry import board_symmetries
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tests.test_native import ROW, cache, generated_rulesets, load_text  # noqa: E402,F401 - the fixture
@@ -144,7 +144,7 @@ def test_a_native_solution_is_saved_and_read_as_any(tmp_path):
 
 
 def test_solve_on_the_command_line_with_either_backend(capsys):
-    from rulecraft.interpreter import cli
+    from interpreter.apps import cli
     outs = []
     for b in ("python", "native"):
         assert cli.main(["solve", "3-spot", "--json", "--backend", b]) == 0
@@ -156,7 +156,7 @@ def test_solve_on_the_command_line_with_either_backend(capsys):
 def test_all_symmetries_merge_positions_the_setup_told_apart(capsys):
     # 3-Spot's west-east mirror moves the setup: --symmetry keeps it apart, --all-symmetries
     # folds it in; the values stay those of the plain solve (47 plies, see above)
-    from rulecraft.interpreter import cli
+    from interpreter.apps import cli
     outs = []
     for args in (["--backend", "python"], ["--backend", "native"]):
         assert cli.main(["solve", "3-spot", "--json", "--all-symmetries", *args]) == 0
@@ -168,7 +168,7 @@ def test_all_symmetries_merge_positions_the_setup_told_apart(capsys):
 
 def test_threads_do_not_change_the_solution():
     g = Game(load("3-spot"), backend="native")
-    from rulecraft.interpreter.search.progress import Progress
+    from interpreter.search.progress import Progress
     one = native_solve.solve_native(g, g.initial_state(), [], Progress(False), None, None, threads=1)
     two = native_solve.solve_native(g, g.initial_state(), [], Progress(False), None, None, threads=2)
     same_solution(one, two)
@@ -189,7 +189,7 @@ end stuck: Musketeers win if no legal ply
 
 
 def _native(game, **kw):
-    from rulecraft.interpreter.search.progress import Progress
+    from interpreter.search.progress import Progress
     return native_solve.solve_native(game, game.initial_state(), kw.pop("perms", []),
                                      Progress(False), None, None, **kw)
 
@@ -324,7 +324,7 @@ def test_a_damaged_index_file_is_refused(tmp_path):
 
 def test_a_large_index_is_stored_compressed_and_reads_the_same(tmp_path, monkeypatch):
     import zlib
-    from rulecraft.interpreter.search import solution_file
+    from interpreter.search import solution_file
     g = Game(load_text(SMALL_MUSKETEERS, "m43.game"), backend="native")
     sol = _native(g, copy_limit=0)
     plain, small = str(tmp_path / "plain.sol"), str(tmp_path / "small.sol")
@@ -348,7 +348,7 @@ def test_a_large_index_is_stored_compressed_and_reads_the_same(tmp_path, monkeyp
 
 def test_a_damaged_compressed_index_is_refused(tmp_path, monkeypatch):
     import zlib
-    from rulecraft.interpreter.search import solution_file
+    from interpreter.search import solution_file
     g, path, data = _index_file(tmp_path)
     body = _body(data)
     head = data[:len(data) - 32 - len(body)]

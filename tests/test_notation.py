@@ -7,9 +7,9 @@ import sys
 import pytest
 
 from conftest import all_rulesets, game_of
-from rulecraft.interpreter import load_game
-from rulecraft.interpreter.actions import ActionRecord
-from rulecraft.interpreter.notation import Notation
+from interpreter import load_game
+from interpreter.runtime.actions import ActionRecord
+from interpreter.runtime.notation import Notation
 
 
 @pytest.mark.parametrize("name", all_rulesets())
@@ -57,8 +57,8 @@ end full: draw if count(empty) == 0
 def test_notation_imports_on_its_own():
     # notation.py imports game.py's types, game.py imports notation.py when a game is made.
     for module in ("notation", "game", "actions"):
-        code = (f"import rulecraft.interpreter.{module}\n"
-                "from rulecraft.interpreter import load_game\n"
+        code = (f"import interpreter.runtime.{module}\n"
+                "from interpreter import load_game\n"
                 "g = load_game('tic-tac-toe')\n"
                 "print(g.state_to_text(g.initial_state()))")
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

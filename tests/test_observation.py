@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from rulecraft.interpreter.action_ids import ActionSpace
-from rulecraft.interpreter.observation import Observer, grid_coordinates
+from interpreter.runtime.action_ids import ActionSpace
+from interpreter.runtime.observation import Observer, grid_coordinates
 
 from conftest import all_rulesets, game_of
 

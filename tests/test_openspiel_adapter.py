@@ -18,11 +18,11 @@ np = pytest.importorskip("numpy")
 from open_spiel.python.algorithms import mcts  # noqa: E402
 from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation  # noqa: E402
 
-from rulecraft.dsl.load import bundled_names  # noqa: E402
-from rulecraft.interpreter import RulesetError, load_game, load_game_from_text  # noqa: E402
-from rulecraft.interpreter.actions import Shape  # noqa: E402
-from rulecraft.interpreter.adapters import openspiel as adapter  # noqa: E402
-from rulecraft.interpreter.game import IllegalActionError  # noqa: E402
+from dsl.load import bundled_names  # noqa: E402
+from interpreter import RulesetError, load_game, load_game_from_text  # noqa: E402
+from interpreter.runtime.actions import Shape  # noqa: E402
+from interpreter.adapters import openspiel as adapter  # noqa: E402
+from interpreter.runtime.game import IllegalActionError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # the rulesets whose random games are long or whose positions are large: fewer, shorter sims

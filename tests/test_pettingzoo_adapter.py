@@ -19,10 +19,10 @@ from gymnasium import spaces  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
 from conftest import REPO, game_of  # noqa: E402
-from rulecraft.dsl.load import bundled_names  # noqa: E402
-from rulecraft.interpreter import IllegalActionError  # noqa: E402
-from rulecraft.interpreter.action_ids import ActionSpace  # noqa: E402
-from rulecraft.interpreter.adapters.pettingzoo import env, raw_env  # noqa: E402
+from dsl.load import bundled_names  # noqa: E402
+from interpreter import IllegalActionError  # noqa: E402
+from interpreter.runtime.action_ids import ActionSpace  # noqa: E402
+from interpreter.adapters.pettingzoo import env, raw_env  # noqa: E402
 
 # api_test's play loop stops at the game's end, else after num_cycles rounds; few rounds for
 # the two games whose masks are long (171,367 and 328,684 ids), built and checked each step.
@@ -253,7 +253,7 @@ def test_name_pickle_and_bounds():
 
 
 def test_import_error_names_the_extra():
-    code = "import sys; sys.modules['pettingzoo'] = None\nimport rulecraft.interpreter.adapters.pettingzoo"
+    code = "import sys; sys.modules['pettingzoo'] = None\nimport interpreter.adapters.pettingzoo"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.returncode != 0
     assert "ImportError: the PettingZoo adapter needs" in run.stderr

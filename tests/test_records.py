@@ -1,4 +1,4 @@
-"""Game records (interpreter/records.py, `play --record`, `replay`): written, read back and
+"""Game records (interpreter/apps/records.py, `play --record`, `replay`): written, read back and
 replayed on seeded games of every bundled ruleset; every error with its exact message."""
 
 import random
@@ -6,9 +6,9 @@ import random
 import pytest
 from conftest import all_rulesets, game_of
 
-from rulecraft.interpreter import cli
-from rulecraft.interpreter.records import (RecordError, format_record, parse_record, read_record,
-                                           record_game, replay)
+from interpreter.apps import cli
+from interpreter.apps.records import (RecordError, format_record, parse_record, read_record,
+    record_game, replay)
 
 SLOW = {"tricouleur": 12, "whistling-captures": 8}  # plies per game where a ply is slow
 

@@ -1,4 +1,4 @@
-"""Board pictures (interpreter/picture.py, `rulecraft render`): every bundled ruleset drawn
+"""Board pictures (interpreter/apps/picture.py, `rulecraft render`): every bundled ruleset drawn
 as well-formed SVG with every cell, every piece and the coordinates; highlights checked
 against hand-derived cells."""
 
@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from conftest import all_rulesets, game_of
 
-from rulecraft.interpreter.picture import changed_cells, default_style, position_svg, targets_of
+from interpreter.apps.picture import changed_cells, default_style, position_svg, targets_of
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -91,7 +91,7 @@ def test_a_finished_game_says_who_won():
 
 
 def test_the_render_command_writes_the_picture(tmp_path, capsys):
-    from rulecraft.interpreter import cli
+    from interpreter.apps import cli
 
     out = tmp_path / "tm.svg"
     # after a1xa2 the only empty square is a1: the enemy on b1 can step there
@@ -112,7 +112,7 @@ def test_the_render_command_writes_the_picture(tmp_path, capsys):
     (["--position", "M"], None),
 ])
 def test_the_render_command_refuses_what_it_cannot_draw(argv, message, capsys):
-    from rulecraft.interpreter import cli
+    from interpreter.apps import cli
 
     assert cli.main(["render", "three-musketeers", *argv]) == 2
     err = capsys.readouterr().err
@@ -122,7 +122,7 @@ def test_the_render_command_refuses_what_it_cannot_draw(argv, message, capsys):
 def test_png_needs_cairosvg(tmp_path, capsys, monkeypatch):
     import sys
 
-    from rulecraft.interpreter import cli
+    from interpreter.apps import cli
 
     monkeypatch.setitem(sys.modules, "cairosvg", None)
     assert cli.main(["render", "tic-tac-toe", "-o", str(tmp_path / "t.png")]) == 2
@@ -132,7 +132,7 @@ def test_png_needs_cairosvg(tmp_path, capsys, monkeypatch):
 
 def test_png_through_cairosvg(tmp_path):
     pytest.importorskip("cairosvg", reason="PNG needs the png extra: pip install 'rulecraft[png]'")
-    from rulecraft.interpreter import cli
+    from interpreter.apps import cli
 
     out = tmp_path / "t.png"
     assert cli.main(["render", "force-3", "-o", str(out)]) == 0
@@ -140,7 +140,7 @@ def test_png_through_cairosvg(tmp_path):
 
 
 def test_text_from_the_ruleset_is_escaped(write_game):
-    from rulecraft.interpreter import load_game
+    from interpreter import load_game
 
     path = write_game('game "<b>&\'q\'</b>"\nboard square 2 x 1\nplayers A, B\n'
                       'piece man: owner each, symbol "<"/"&"\nsetup man of A: a1\nsetup man of B: b1\n'

@@ -12,10 +12,10 @@ import textwrap
 
 import pytest
 
-from rulecraft.dsl.load import bundled_names
-from rulecraft.interpreter import cli, scenarios_cli
-from rulecraft.interpreter.native import build as native_build
-from rulecraft.interpreter.scenarios import Report, load_file, run_files, runner
+from dsl.load import bundled_names
+from interpreter.apps import cli, scenarios_cli
+from interpreter.native import build as native_build
+from interpreter.apps.scenarios import Report, load_file, run_files, runner
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO_DIR = os.path.join(HERE, "scenarios")
@@ -545,7 +545,7 @@ def test_draw_outcomes(tmp_path):
 
 def test_a_ply_the_game_lists_twice_is_reported(tmp_path, monkeypatch):
     # The interpreter lists each ply once (docs/RULES.md); simulate a game that does not.
-    from rulecraft.interpreter.game import Game
+    from interpreter.runtime.game import Game
     real = Game.legal_actions
     monkeypatch.setattr(Game, "legal_actions", lambda self, state: real(self, state)[:2] * 2)
     assert output(tmp_path, """

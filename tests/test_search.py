@@ -5,16 +5,15 @@ import json
 
 import pytest
 
-from rulecraft.interpreter import load_game
-from rulecraft.interpreter import cli
-from rulecraft.interpreter.search.agents import make_agent
-from rulecraft.interpreter.search.alphabeta import AlphaBeta
-from rulecraft.interpreter.search.proof import ProofSearch, proof_value
-from rulecraft.interpreter.search.solver import Codec, Solution, SolveError, solve
-from rulecraft.interpreter.layout import SlotKind
-from rulecraft.interpreter.search.symmetry import (Canonicalizer, board_symmetries,
-                                                   candidate_symmetries, permute_state,
-                                                   sample_positions)
+from interpreter import load_game
+from interpreter.apps import cli
+from interpreter.search.agents import make_agent
+from interpreter.search.alphabeta import AlphaBeta
+from interpreter.search.proof import ProofSearch, proof_value
+from interpreter.search.solver import Codec, Solution, SolveError, solve
+from interpreter.runtime.layout import SlotKind
+from interpreter.search.symmetry import (Canonicalizer, board_symmetries, candidate_symmetries,
+    permute_state, sample_positions)
 
 from conftest import all_rulesets, game_of
 
@@ -572,7 +571,7 @@ def test_perfect_agents_made_with_one_shared_dict_read_the_file_once(tmp_path, m
 
 
 def test_perfect_agents_made_with_one_shared_dict_solve_once(monkeypatch):
-    import rulecraft.interpreter.search.agents as agents_module
+    import interpreter.search.agents as agents_module
     game = tic_tac_toe()
     solves = []
     real_solve = agents_module.solve

@@ -3,8 +3,8 @@ MCTS against random over more games."""
 
 import pytest
 
-from rulecraft.interpreter.search.agents import make_agent
-from rulecraft.interpreter.search.solver import solve
+from interpreter.search.agents import make_agent
+from interpreter.search.solver import solve
 
 from conftest import game_of
 

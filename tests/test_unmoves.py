@@ -9,15 +9,15 @@ from math import comb
 
 import pytest
 
-from rulecraft.dsl.load import load
-from rulecraft.interpreter.game import Game
-from rulecraft.interpreter.native import build as native_build
-from rulecraft.interpreter.native import solve as native_solve
-from rulecraft.interpreter.native.cundo import game_reversible
-from rulecraft.interpreter.search.progress import Progress
-from rulecraft.interpreter.search.solver import solve
-from rulecraft.interpreter.search.symmetry import board_symmetries
-from rulecraft.interpreter.search.verify import verify
+from dsl.load import load
+from interpreter.runtime.game import Game
+from interpreter.native import build as native_build
+from interpreter.search import native_solve
+from interpreter.native.cundo import game_reversible
+from interpreter.search.progress import Progress
+from interpreter.search.solver import solve
+from interpreter.search.symmetry import board_symmetries
+from interpreter.search.verify import verify
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tests.test_native import cache, load_text  # noqa: E402,F401 - the fixture

@@ -5,9 +5,9 @@ import os
 import pytest
 
 from conftest import game_of
-from rulecraft.dsl.diagnostics import RulesetError
-from rulecraft.dsl.load import bundled_dir, load
-from rulecraft.interpreter import load_game, perft
+from dsl.diagnostics import RulesetError
+from dsl.load import bundled_dir, load
+from interpreter import load_game, perft
 
 VARIANTS = ["3-spot-misere", "3-spot-optional-white", "3-spot-middle-points", "3-spot-score-rule"]
 
@@ -368,7 +368,7 @@ def test_a_broken_variant_line_stops_there(tmp_path):
         "            ^~~~~~~~")
 
 
-# A drop's key is the key of the declaration it names (model.py's `key`).
+# A drop's key is the key of the declaration it names (syntax.py's `key`).
 DROPS = {
     "end won": "end won: mover wins if score[mover] >= 12",
     "ply hop": "ply hop: move own piece step",
@@ -391,7 +391,7 @@ DROPS = {
 
 @pytest.mark.parametrize("dropped", sorted(DROPS))
 def test_a_drop_has_the_key_of_what_it_drops(dropped):
-    from rulecraft.dsl.parse import intended_key, parse_source
+    from dsl.parse import intended_key, parse_source
     drop, = parse_source(f"drop {dropped}\n", "v.game").decls
     decl, = parse_source(DROPS[dropped] + "\n", "v.game").decls
     assert drop.key == decl.key

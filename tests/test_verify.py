@@ -8,15 +8,15 @@ import sys
 
 import pytest
 
-from rulecraft.dsl.load import load
-from rulecraft.interpreter import cli
-from rulecraft.interpreter.game import Game
-from rulecraft.interpreter.native import build as native_build
-from rulecraft.interpreter.native import solve as native_solve
-from rulecraft.interpreter.search.progress import Progress
-from rulecraft.interpreter.search.solution_file import DRAW, LOSE, WIN
-from rulecraft.interpreter.search.solver import solve
-from rulecraft.interpreter.search.verify import check_position, expected_value, verify
+from dsl.load import load
+from interpreter.apps import cli
+from interpreter.runtime.game import Game
+from interpreter.native import build as native_build
+from interpreter.search import native_solve
+from interpreter.search.progress import Progress
+from interpreter.search.solution_file import DRAW, LOSE, WIN
+from interpreter.search.solver import solve
+from interpreter.search.verify import check_position, expected_value, verify
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tests.test_native import cache  # noqa: E402,F401 - the fixture

@@ -1,4 +1,4 @@
-"""The web page's API (interpreter/web/api.py) without a browser: as pure functions, in
+"""The web page's API (interpreter/apps/web/api.py) without a browser: as pure functions, in
 the worker pool, and over HTTP with Starlette's TestClient when the `web` extra is
 installed."""
 
@@ -12,10 +12,10 @@ import warnings
 
 import pytest
 
-from rulecraft.dsl.diagnostics import RulesetError
-from rulecraft.interpreter import load_game_from_text
-from rulecraft.interpreter.records import parse_record, replay
-from rulecraft.interpreter.web import api
+from dsl.diagnostics import RulesetError
+from interpreter import load_game_from_text
+from interpreter.apps.records import parse_record, replay
+from interpreter.apps.web import api
 
 from conftest import all_rulesets
 
@@ -183,7 +183,7 @@ def test_the_cache_is_bounded():
 # ------------------------------------------------------------------ the worker pool
 
 def test_the_pool_stops_a_request_past_its_time_limit_and_goes_on():
-    from rulecraft.interpreter.web.worker import Pool
+    from interpreter.apps.web.worker import Pool
 
     pool = Pool(1, limit=1.0)
     try:
@@ -210,7 +210,7 @@ def client():
         warnings.filterwarnings("ignore", message=".*httpx2")
         from starlette.testclient import TestClient
 
-    from rulecraft.interpreter.web.app import make_app
+    from interpreter.apps.web.app import make_app
 
     with TestClient(make_app(workers=1, hosts=["testserver"])) as c:
         yield c
@@ -267,11 +267,11 @@ def test_http_serves_the_page_and_its_files_with_a_strict_policy(client):
 
 
 def test_serve_without_the_web_extra_says_what_to_install(monkeypatch, capsys):
-    from rulecraft.interpreter import cli
+    from interpreter.apps import cli
 
     for name in [m for m in sys.modules if m.split(".")[0] in ("starlette", "uvicorn")] + ["starlette"]:
         monkeypatch.setitem(sys.modules, name, None)  # as if not installed
-    monkeypatch.delitem(sys.modules, "rulecraft.interpreter.web.app", raising=False)
+    monkeypatch.delitem(sys.modules, "interpreter.apps.web.app", raising=False)
     # (an address that cannot be listened on, should the import ever succeed: no server starts)
     assert cli.main(["serve", "--no-browser", "--host", "256.0.0.1"]) == 2
     assert capsys.readouterr().err == ("rulecraft serve: error: the web page needs Starlette and "

@@ -37,7 +37,7 @@ class LiveServer:
     def __init__(self) -> None:
         import uvicorn
 
-        from rulecraft.interpreter.web.app import listening_socket, make_app, url_of
+        from interpreter.apps.web.app import listening_socket, make_app, url_of
 
         sock = listening_socket("127.0.0.1", 0)
         self.url = url_of(sock)

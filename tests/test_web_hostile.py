@@ -1,4 +1,4 @@
-"""`rulecraft serve` under hostile clients: the real server (interpreter/web/app.py's
+"""`rulecraft serve` under hostile clients: the real server (interpreter/apps/web/app.py's
 `serve`, Uvicorn) in a subprocess on an ephemeral port of 127.0.0.1, driven with raw
 sockets: stalled bodies and heads, clients that leave mid-request, garbage, bursts.
 Every exchange stays on the loopback. Skipped without the `web` extra.
@@ -35,7 +35,7 @@ TOO_LARGE = "the request is larger than the limit of 256 KB"
 
 SERVER = """
 import sys
-from rulecraft.interpreter.web.app import serve
+from interpreter.apps.web.app import serve
 serve("127.0.0.1", 0, False, lambda url: print(url, flush=True), body_timeout={body},
       head_timeout={head}, max_in_flight={in_flight})
 """
@@ -402,7 +402,7 @@ def test_memory_stays_flat_across_repeated_bursts(server):
 
 
 def api_text() -> str:
-    from rulecraft.interpreter.web import api
+    from interpreter.apps.web import api
 
     return api.bundled_text("tic-tac-toe")
 

@@ -9,18 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from .. import ir
-from .. import model as m
+from dsl import model
+from dsl import syntax as syn
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
-    from rulecraft.interpreter.native.crules import CRuleGen
-    from rulecraft.interpreter.pyrules import RuleGen
+    from interpreter.native.crules import CRuleGen
+    from interpreter.python.pyrules import RuleGen
 
 FITS_MAX_CELLS = 16  # up to this size, the placements inside each set of free cells are tabled
 
 
 @dataclass(eq=False)
-class Anywhere(ir.Motion):
+class Anywhere(model.Motion):
     name = "anywhere"
 
 
@@ -30,8 +30,8 @@ NODE = Anywhere  # the model's node of this motion
 WIDE_PIECES = True  # the one motion of pieces covering several cells
 
 
-def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
-          expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
+def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
+          expr: Callable[[syn.Expr | None], model.Expr | None]) -> model.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
     return Anywhere(mo.span)
 

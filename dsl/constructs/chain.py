@@ -12,21 +12,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from .. import ir
-from .. import model as m
-from .slide import Slide, straight
-from .walk import route_free
+from dsl import model
+from dsl import syntax as syn
+from dsl.constructs.slide import Slide, straight
+from dsl.constructs.walk import route_free
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
-    from rulecraft.interpreter.native.crules import CRuleGen
-    from rulecraft.interpreter.pyrules import RuleGen
+    from interpreter.native.crules import CRuleGen
+    from interpreter.python.pyrules import RuleGen
 
 
 PATH_GROWS = True  # each segment's path, kept as it goes
 ACTION = "chain"  # (rule, piece type, from, final cell, removed)
 
 
-def check_segments(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
+def check_segments(p: syn.PlyDecl, error: Callable[..., None], cells: int) -> None:
     if not any(e.kind == "remove" for e in p.effects):
         error(p.motion.span, "a chained slide goes on only after a segment removes pieces; "
                              "this ply removes none", "add `then remove CELLS`")
@@ -34,7 +34,7 @@ def check_segments(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None
         error(p.motion.span, f"a chain has 1 to {cells} segments on this board")
 
 
-def check_route(p: m.PlyDecl, error: Callable[..., None]) -> None:
+def check_route(p: syn.PlyDecl, error: Callable[..., None]) -> None:
     route_free(p, [p.where], error, "chained slide",
                "use it in `remove` of a chained slide (each segment's path)")
 
@@ -48,7 +48,7 @@ def emit_support(g: RuleGen) -> None:
     seg = g.ctx("sc", path="path", hoist=hoist, single=True, adj_path=adj_path)
     removal = " | ".join(g.c.expr(e, seg) for e in g.ply.removals())
     tgt = g.plain_expr(g.ply.onto, "sc")
-    per_cell = ir.mentions(g.ply.onto, ir.Word.HERE)
+    per_cell = model.mentions(g.ply.onto, model.Word.HERE)
     more = "" if motion.segments is None else f" and len(route) < {motion.segments}"
     state = "(c, removed, last)" if motion.segments is None else "(c, removed, last, len(route))"
     line = g.line
@@ -153,7 +153,7 @@ def emit_c_support(g: CRuleGen) -> None:
     for e in g.ply.removals():
         r = g.c.expr(e, seg)
         removal = r if removal is None else f"m_or({removal}, {r})"
-    per_cell = ir.mentions(g.ply.onto, ir.Word.HERE)
+    per_cell = model.mentions(g.ply.onto, model.Word.HERE)
     line = g.line
     g.out.function(f"int chains_{g.code}(const S *s, int t, int c0)")
     line(1, "if (chainset_reset(&rc_expanded, 1u << 18) || chainset_reset(&rc_found_set, 1u << 12)) "

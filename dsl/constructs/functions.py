@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .. import ir
+from dsl import model
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
-    from rulecraft.interpreter.pyexpr import Ctx, ExprCompiler
+    from interpreter.python.pyexpr import Ctx, ExprCompiler
 
 SIGNATURES = {
     # name: (argument types, result type); "dirs?" is an optional directions argument
@@ -29,11 +29,11 @@ SIGNATURES = {
 }
 
 
-def _is(e: ir.Expr, word: ir.Word) -> bool:
-    return isinstance(e, ir.Ref) and e.word is word
+def _is(e: model.Expr, word: model.Word) -> bool:
+    return isinstance(e, model.Ref) and e.word is word
 
 
-def emit_python(c: ExprCompiler, e: ir.Call, cx: Ctx) -> str:
+def emit_python(c: ExprCompiler, e: model.Call, cx: Ctx) -> str:
     """A call as a Python expression (helpers `_adjacent`, `_line`, ... are the runtime's)."""
     args, s = e.args, cx.s
     if e.func == "count":
@@ -57,17 +57,17 @@ def emit_python(c: ExprCompiler, e: ir.Call, cx: Ctx) -> str:
     raise AssertionError(e.func)
 
 
-def _adjacent(c: ExprCompiler, args: tuple[ir.Expr, ...], cx: Ctx) -> str:
+def _adjacent(c: ExprCompiler, args: tuple[model.Expr, ...], cx: Ctx) -> str:
     dirs = args[1].labels if len(args) > 1 else None
     what = args[0]
-    if _is(what, ir.Word.PATH) and cx.adj_path is not None and dirs in cx.adj_path:
+    if _is(what, model.Word.PATH) and cx.adj_path is not None and dirs in cx.adj_path:
         return cx.adj_path[dirs]  # kept up to date as the path grows
-    if (_is(what, ir.Word.HERE) or _is(what, ir.Word.FROM)) and cx.single:
+    if (_is(what, model.Word.HERE) or _is(what, model.Word.FROM)) and cx.single:
         return f"{c.adj(dirs)}[({c.expr(what, cx)}).bit_length() - 1]"
     return f"_adjacent({c.expr(what, cx)}, {c.adj(dirs)})"
 
 
-def _closer(c: ExprCompiler, args: tuple[ir.Expr, ...], cx: Ctx) -> str:
+def _closer(c: ExprCompiler, args: tuple[model.Expr, ...], cx: Ctx) -> str:
     a, b = c.expr(args[0], cx), c.expr(args[1], cx)
     points = f"_points({c.expr(args[2], replace(cx, hoist=None))}, LATTICE)"
     if cx.hoist is not None and not c.deps(args[2]) & cx.hoist.inner:
@@ -75,7 +75,7 @@ def _closer(c: ExprCompiler, args: tuple[ir.Expr, ...], cx: Ctx) -> str:
     return f"_closer({a}, {b}, {points}, LATTICE, METRIC)"
 
 
-def _line_args(c, e: ir.Call, cx) -> tuple[str, tuple, ir.Expr | None, bool, bool]:
+def _line_args(c, e: model.Call, cx) -> tuple[str, tuple, model.Expr | None, bool, bool]:
     """A line call's cells (as source), directions, count, whether the cells must be
     contiguous, and whether the count is all of the cells (both back-ends read it so)."""
     args = e.args
@@ -85,12 +85,12 @@ def _line_args(c, e: ir.Call, cx) -> tuple[str, tuple, ir.Expr | None, bool, boo
         cells, dirs_arg, n_expr = args[1], args[2], args[0]
         contiguous = e.func == "in_a_row" or len(args) > 3
     cells_src = c.expr(cells, cx)
-    whole = n_expr is None or (isinstance(n_expr, ir.Call) and n_expr.func == "count"
+    whole = n_expr is None or (isinstance(n_expr, model.Call) and n_expr.func == "count"
                                and c.expr(n_expr.args[0], cx) == cells_src)
     return cells_src, dirs_arg.labels, n_expr, contiguous, whole
 
 
-def _line(c: ExprCompiler, e: ir.Call, cx: Ctx) -> str:
+def _line(c: ExprCompiler, e: model.Call, cx: Ctx) -> str:
     cells_src, dirs, n_expr, contiguous, whole = _line_args(c, e, cx)
     if whole and not contiguous:  # all of C on one line: one through its lowest cell
         lines = c.t.line_masks(list(dirs))
@@ -105,7 +105,7 @@ def _line(c: ExprCompiler, e: ir.Call, cx: Ctx) -> str:
     return f"_line({cells_src}, {n}, {lines})"
 
 
-def emit_c(c, e: ir.Call, cx) -> str:
+def emit_c(c, e: model.Call, cx) -> str:
     """A call as a C expression (the native back-end's CExpr passes itself in); the same
     values as `emit_python`, helpers `rc_adjacent`, `rc_line`, ... from its prelude."""
     args, s = e.args, cx.s
@@ -114,10 +114,10 @@ def emit_c(c, e: ir.Call, cx) -> str:
     if e.func == "adjacent":
         dirs = args[1].labels if len(args) > 1 else None
         what = args[0]
-        if _is(what, ir.Word.PATH) and cx.adj_path is not None and dirs in cx.adj_path:
+        if _is(what, model.Word.PATH) and cx.adj_path is not None and dirs in cx.adj_path:
             return cx.adj_path[dirs]
-        if (_is(what, ir.Word.HERE) or _is(what, ir.Word.FROM)) and cx.single:
-            here = _is(what, ir.Word.HERE) and cx.here_cell
+        if (_is(what, model.Word.HERE) or _is(what, model.Word.FROM)) and cx.single:
+            here = _is(what, model.Word.HERE) and cx.here_cell
             return f"{c.adj(dirs)}[{cx.here_cell if here else f'm_cell({c.expr(what, cx)})'}]"
         return f"rc_adjacent({c.expr(what, cx)}, {c.adj(dirs)})"
     if e.func == "closer":
@@ -140,7 +140,7 @@ def emit_c(c, e: ir.Call, cx) -> str:
     raise AssertionError(e.func)
 
 
-def _line_c(c, e: ir.Call, cx) -> str:
+def _line_c(c, e: model.Call, cx) -> str:
     cells_src, dirs, n_expr, contiguous, whole = _line_args(c, e, cx)
     t = c.t
     if whole and not contiguous:  # all of C on one line: one through its lowest cell
@@ -151,7 +151,7 @@ def _line_c(c, e: ir.Call, cx) -> str:
     n = c.expr(n_expr, cx)
     if contiguous:
         wins = t.windows(list(dirs))
-        lengths = [int(n_expr.value)] if isinstance(n_expr, ir.Num) else range(1, wins.longest + 1)
+        lengths = [int(n_expr.value)] if isinstance(n_expr, model.Num) else range(1, wins.longest + 1)
         rows = [wins[k] if k in lengths and 1 <= k <= wins.longest else [] for k in range(wins.longest + 1)]
         flat, off = c.out.ragged_masks(("windows", dirs, tuple(lengths)), rows, "WIN")
         return f"rc_run({cells_src}, {n}, {flat}, {off}, {wins.longest})"

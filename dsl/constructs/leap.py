@@ -9,17 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from .. import ir
-from .. import model as m
-from .slide import straight
+from dsl import model
+from dsl import syntax as syn
+from dsl.constructs.slide import straight
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
-    from rulecraft.interpreter.native.crules import CRuleGen
-    from rulecraft.interpreter.pyrules import RuleGen
+    from interpreter.native.crules import CRuleGen
+    from interpreter.python.pyrules import RuleGen
 
 
 @dataclass(eq=False)
-class Leap(ir.Motion):
+class Leap(model.Motion):
     """Over the one adjacent piece in a straight line, onto the cell beyond it."""
 
     dirs: tuple[str, ...] | None  # every direction when none are written
@@ -33,8 +33,8 @@ NODE = Leap  # the model's node of this motion
 STRAIGHT = True  # a jump follows a direction
 
 
-def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
-          expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
+def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
+          expr: Callable[[syn.Expr | None], model.Expr | None]) -> model.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
     return Leap(mo.span, dirs)
 

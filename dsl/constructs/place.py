@@ -8,16 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from .. import ir
-from .. import model as m
+from dsl import model
+from dsl import syntax as syn
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
-    from rulecraft.interpreter.native.crules import CRuleGen
-    from rulecraft.interpreter.pyrules import RuleGen
+    from interpreter.native.crules import CRuleGen
+    from interpreter.python.pyrules import RuleGen
 
 
 @dataclass(eq=False)
-class Place(ir.Motion):
+class Place(model.Motion):
     """A new piece from the supply (or its owner's reserve)."""
 
     name = "place"
@@ -30,8 +30,8 @@ FROM_A_CELL = False  # a new piece comes from no cell (`from` is refused)
 ACTION = "place"  # (rule, piece type, cell)
 
 
-def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
-          expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
+def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
+          expr: Callable[[syn.Expr | None], model.Expr | None]) -> model.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
     return Place(mo.span)
 

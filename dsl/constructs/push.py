@@ -10,17 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from .. import ir
-from .. import model as m
-from .slide import straight
+from dsl import model
+from dsl import syntax as syn
+from dsl.constructs.slide import straight
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
-    from rulecraft.interpreter.native.crules import CRuleGen
-    from rulecraft.interpreter.pyrules import RuleGen
+    from interpreter.native.crules import CRuleGen
+    from interpreter.python.pyrules import RuleGen
 
 
 @dataclass(eq=False)
-class Push(ir.Motion):
+class Push(model.Motion):
     """A line of `count` pieces moves one step along a direction into `here`."""
 
     dirs: tuple[str, ...]
@@ -38,13 +38,13 @@ FROM_PER_CANDIDATE = True  # `from`, the line's far end, is known with `here`
 ACTION = "push"  # (rule, direction, far end, here)
 
 
-def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
-          expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
+def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
+          expr: Callable[[syn.Expr | None], model.Expr | None]) -> model.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
     return Push(mo.span, dirs, mo.count)
 
 
-def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
+def check(p: syn.PlyDecl, error: Callable[..., None], cells: int) -> None:
     if not 1 <= p.motion.count <= cells:
         error(p.motion.span, f"a push moves a line of 1 to {cells} pieces")
 
@@ -128,7 +128,7 @@ def _c_tables(g: CRuleGen) -> tuple[str, ...]:
     clear = [shift.get((di, h), (0, []))[0] for di in range(len(dirs)) for h in range(cells)]
     pairs = [shift.get((di, h), (0, []))[1] for di in range(len(dirs)) for h in range(cells)]
     sc = out.mask_table(key + ("clear",), clear, "SC")
-    ss, soff = out.ragged(key + ("src",), [[m.bit_length() - 1 for m, _ in p] for p in pairs], "SS")
+    ss, soff = out.ragged(key + ("src",), [[mask.bit_length() - 1 for mask, _ in p] for p in pairs], "SS")
     sd = out.int_table(key + ("dst",), [d.bit_length() - 1 for p in pairs for _, d in p], "SD")
     return pd, off, pm, pf, sc, ss, soff, sd
 

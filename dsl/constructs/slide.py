@@ -10,21 +10,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from .. import board as boards
-from .. import ir
-from .. import model as m
+from dsl import board as boards
+from dsl import model
+from dsl import syntax as syn
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
-    from rulecraft.interpreter.native.crules import CRuleGen
-    from rulecraft.interpreter.pyrules import RuleGen
+    from interpreter.native.crules import CRuleGen
+    from interpreter.python.pyrules import RuleGen
 
 
 @dataclass(eq=False)
-class Slide(ir.Motion):
+class Slide(model.Motion):
     """A straight line over empty cells: `slide [N] [up to LIMIT] [chained [up to K segments]]`."""
 
     dirs: tuple[str, ...]  # every direction when none are written (links have none)
-    limit: ir.Expr | None = None
+    limit: model.Expr | None = None
     least: int | None = None  # at least N steps (exactly N without `up to`)
     chained: bool = False  # turning segments while each removes
     segments: int | None = None
@@ -40,16 +40,16 @@ PATH_GROWS = True
 PROJECTS = True
 
 
-def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
-          expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
+def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
+          expr: Callable[[syn.Expr | None], model.Expr | None]) -> model.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
     return Slide(mo.span, dirs, expr(mo.limit), mo.least, mo.chained, mo.segments)
 
 
-def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
+def check(p: syn.PlyDecl, error: Callable[..., None], cells: int) -> None:
     motion = p.motion
     if motion.chained:
-        from . import chain  # noqa: PLC0415 - chain reads this module's `straight`
+        from dsl.constructs import chain  # noqa: PLC0415 - chain reads this module's `straight`
         chain.check_segments(p, error, cells)
     if motion.least is not None:
         if motion.chained:
@@ -57,7 +57,7 @@ def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
                   "drop the number, or `chained`")
         elif not 1 <= motion.least <= cells:
             error(motion.span, f"a slide goes 1 to {cells} steps on this board")
-        elif isinstance(motion.limit, m.Num) and motion.limit.value < motion.least:
+        elif isinstance(motion.limit, syn.Num) and motion.limit.value < motion.least:
             error(motion.limit.span, f"a slide of at least {motion.least} steps needs "
                                      f"`up to` {motion.least} or more")
     if motion.chained:

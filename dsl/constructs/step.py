@@ -8,16 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from .. import ir
-from .. import model as m
+from dsl import model
+from dsl import syntax as syn
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
-    from rulecraft.interpreter.native.crules import CRuleGen
-    from rulecraft.interpreter.pyrules import RuleGen
+    from interpreter.native.crules import CRuleGen
+    from interpreter.python.pyrules import RuleGen
 
 
 @dataclass(eq=False)
-class Step(ir.Motion):
+class Step(model.Motion):
     dirs: tuple[str, ...] | None  # None: every edge
 
     name = "step"
@@ -26,8 +26,8 @@ class Step(ir.Motion):
 NODE = Step  # the model's node of this motion
 
 
-def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
-          expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
+def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
+          expr: Callable[[syn.Expr | None], model.Expr | None]) -> model.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
     return Step(mo.span, dirs)
 

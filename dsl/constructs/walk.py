@@ -9,20 +9,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from .. import ir
-from .. import model as m
+from dsl import model
+from dsl import syntax as syn
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
-    from rulecraft.interpreter.native.crules import CRuleGen
-    from rulecraft.interpreter.pyrules import RuleGen
+    from interpreter.native.crules import CRuleGen
+    from interpreter.python.pyrules import RuleGen
 
 
 @dataclass(eq=False)
-class Walk(ir.Motion):
+class Walk(model.Motion):
     """Up to LIMIT steps through empty cells, turning at will; known by where it ends."""
 
     dirs: tuple[str, ...] | None
-    limit: ir.Expr
+    limit: model.Expr
 
     name = "walk"
 
@@ -30,23 +30,23 @@ class Walk(ir.Motion):
 NODE = Walk  # the model's node of this motion
 
 
-def route_free(p: m.PlyDecl, exprs: list[m.Expr | None], error: Callable[..., None], what: str,
+def route_free(p: syn.PlyDecl, exprs: list[syn.Expr | None], error: Callable[..., None], what: str,
                hint: str | None) -> None:
     """`path` is refused where a ply is known by its ends, whatever the route."""
     for x in exprs:
-        for n in m.walk(x) if x is not None else []:
-            if isinstance(n, m.Keyword) and n.word == "path":
+        for n in syn.walk(x) if x is not None else []:
+            if isinstance(n, syn.Keyword) and n.word == "path":
                 error(n.span, f"'path' is not one set of cells for a {what}: its plies "
                               f"are known by their ends, whatever the route", hint)
 
 
-def lower(mo: m.Motion, dirs: tuple[str, ...] | None,
-          expr: Callable[[m.Expr | None], ir.Expr | None]) -> ir.Motion:
+def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
+          expr: Callable[[syn.Expr | None], model.Expr | None]) -> model.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
     return Walk(mo.span, dirs, expr(mo.limit))
 
 
-def check(p: m.PlyDecl, error: Callable[..., None], cells: int) -> None:
+def check(p: syn.PlyDecl, error: Callable[..., None], cells: int) -> None:
     route_free(p, [p.where] + [e.value for e in p.effects if e.kind == "remove"], error, "walk", None)
 
 

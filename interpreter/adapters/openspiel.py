@@ -49,10 +49,10 @@ except ImportError as e:
     raise ImportError(f"the OpenSpiel adapter needs open_spiel and numpy ({e}): "
                       f"pip install 'rulecraft[openspiel]'") from None
 
-from rulecraft.interpreter import load_game
-from rulecraft.interpreter.action_ids import ActionSpace
-from rulecraft.interpreter.game import Game, IllegalActionError
-from rulecraft.interpreter.observation import Observer
+from interpreter import load_game
+from interpreter.runtime.action_ids import ActionSpace
+from interpreter.runtime.game import Game, IllegalActionError
+from interpreter.runtime.observation import Observer
 
 GAME_NAME = "rulecraft"
 _DEFAULTS = {"ruleset": "tic-tac-toe", "max_game_length": 1000}

@@ -38,10 +38,10 @@ except ImportError as e:
     raise ImportError(f"the PettingZoo adapter needs pettingzoo, gymnasium and numpy ({e}): "
                       f"pip install 'rulecraft[pettingzoo]'") from None
 
-from rulecraft.interpreter import load_game
-from rulecraft.interpreter.action_ids import ActionSpace
-from rulecraft.interpreter.game import Game, IllegalActionError
-from rulecraft.interpreter.observation import Observer
+from interpreter import load_game
+from interpreter.runtime.action_ids import ActionSpace
+from interpreter.runtime.game import Game, IllegalActionError
+from interpreter.runtime.observation import Observer
 
 
 def env(ruleset: str | Game = "tic-tac-toe", max_steps: int = 1000, perspective: str = "mover",

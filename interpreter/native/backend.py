@@ -10,10 +10,10 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from .build import NativeUnavailable, compiler
+from interpreter.native.build import NativeUnavailable, compiler
 
 if TYPE_CHECKING:
-    from ..game import Action, Game, State
+    from interpreter.runtime.game import Action, Game, State
 
 BACKENDS = ("auto", "python", "native")
 _noticed: list[bool] = [False]
@@ -32,7 +32,7 @@ def attach(game: Game, backend: str) -> None:
         if compiler() is None:
             raise NativeUnavailable("no C compiler found (set CC, or install one, e.g. "
                                     "`apt-get install gcc`)")
-        from .library import NativeLibrary  # noqa: PLC0415 - ctypes only when used
+        from interpreter.native.library import NativeLibrary  # noqa: PLC0415 - ctypes only when used
         lib = NativeLibrary(game.ruleset, game._c.rules)
     except NativeUnavailable as e:
         if backend == "native":

@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .cgen import GENERATOR_VERSION
+from interpreter.native.cgen import GENERATOR_VERSION
 
 # -fwrapv: a counter's arithmetic wraps as two's complement (no undefined behaviour);
 # the generated code is compiled with every warning an error (a warning is a generator bug),

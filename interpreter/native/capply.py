@@ -6,13 +6,13 @@ and returns 0, or an error code (a variable leaving its range).
 
 from __future__ import annotations
 
-from rulecraft.dsl import ir
+from dsl import model
 
-from ..pyapply import counts_captures, lands_on_empty, piece_groups
-from .cexpr import CCtx, CExpr
+from interpreter.python.pyapply import counts_captures, lands_on_empty, piece_groups
+from interpreter.native.cexpr import CCtx, CExpr
 
 
-def emit_apply(c: CExpr, ply: ir.Ply, p: int, code: int, head: list[str], removed: str | None,
+def emit_apply(c: CExpr, ply: model.Ply, p: int, code: int, head: list[str], removed: str | None,
                put: list[str], clear: str | None = None, frm_moves: bool = True) -> None:
     """`apply_N` (see pyapply.emit_apply): `head` declares `frm` and `here` from action `a`;
     `removed` is where the action keeps the cells its ply removes; `clear` the cells
@@ -52,7 +52,7 @@ def emit_apply(c: CExpr, ply: ir.Ply, p: int, code: int, head: list[str], remove
     finish(c, ply, p)
 
 
-def finish(c: CExpr, ply: ir.Ply | None, p: int) -> None:
+def finish(c: CExpr, ply: model.Ply | None, p: int) -> None:
     """The end of an apply function: pieces kept in order, the effects, the turn goes on."""
     emit_sort_pieces(c)
     emit_effects(c, ply, p)
@@ -82,7 +82,7 @@ def emit_taken(c: CExpr, code: int, head: list[str], removed: str | None, empty_
     out.end()
 
 
-def emit_captured(c: CExpr, ply: ir.Ply | None, p: int, code: int | None) -> None:
+def emit_captured(c: CExpr, ply: model.Ply | None, p: int, code: int | None) -> None:
     """`captured`, for the effects that read it: the opponent's pieces the ply takes."""
     if not counts_captures(c, ply):  # reads only c.rs
         return
@@ -102,7 +102,7 @@ def emit_sort_pieces(c: CExpr) -> None:
                       f"{{ M x = b->c[{idx}[j]]; b->c[{idx}[j]] = b->c[{idx}[j - 1]]; b->c[{idx}[j - 1]] = x; }}")
 
 
-def emit_memory(c: CExpr, ply: ir.Ply | None) -> None:
+def emit_memory(c: CExpr, ply: model.Ply | None) -> None:
     """Remember this ply (its rule, from and here) for the rules that read the previous one."""
     M = c.L.memory
     if M is None:
@@ -117,9 +117,9 @@ def emit_memory(c: CExpr, ply: ir.Ply | None) -> None:
         c.out.line(1, f"{rule} = 0; {frm} = m_zero(); {to} = m_zero();")
 
 
-def emit_effects(c: CExpr, ply: ir.Ply | None, p: int) -> None:
+def emit_effects(c: CExpr, ply: model.Ply | None, p: int) -> None:
     """A ply's `then` effects, then it is remembered, then the effects after each ply."""
-    from rulecraft.dsl.constructs import effects  # noqa: PLC0415
+    from dsl.constructs import effects  # noqa: PLC0415
     bx = CCtx("b", p, here="here", frm="frm")
     for eff in ply.assigns() if ply is not None else []:
         effects.emit_c(c, eff, bx, 1)

@@ -7,12 +7,12 @@ ABI's `rc_legal` (compulsory capture applied), `rc_apply` and `rc_outcome`.
 
 from __future__ import annotations
 
-from rulecraft.dsl import ir
-from rulecraft.dsl.ir import Outcome, Word
+from dsl import model
+from dsl.model import Outcome, Word
 
-from ..pyends import lazy_tail
-from . import capply
-from .cexpr import CCtx, CExpr
+from interpreter.python.pyends import lazy_tail
+from interpreter.native import capply
+from interpreter.native.cexpr import CCtx, CExpr
 
 
 def emit_ends(c: CExpr, p: int) -> None:
@@ -23,10 +23,10 @@ def emit_ends(c: CExpr, p: int) -> None:
     out.line(1, "(void)moves; (void)settle;")
     stuck_known = changed = False
     tail = lazy_tail(c.rs)
-    rules: list[ir.End | None] = list(c.rs.ends) + [None] if tail is None else list(c.rs.ends[:tail])
+    rules: list[model.End | None] = list(c.rs.ends) + [None] if tail is None else list(c.rs.ends[:tail])
     for end in rules:
-        cond = end.cond if end is not None else ir.Ref(None, Word.STUCK)
-        if ir.mentions(cond, Word.STUCK) and not stuck_known:
+        cond = end.cond if end is not None else model.Ref(None, Word.STUCK)
+        if model.mentions(cond, Word.STUCK) and not stuck_known:
             out.line(1, "int stuck = !rc_has_move(b);" if changed else "int stuck = !moves && !rc_has_move(b);")
             stuck_known = True
         if end is None:
@@ -36,7 +36,7 @@ def emit_ends(c: CExpr, p: int) -> None:
         out.line(1, f"if ({'!settle && ' if goes_on else ''}{c.expr(cond, cx)}) {{")
         if goes_on:
             changed = True
-            from rulecraft.dsl.constructs import effects  # noqa: PLC0415
+            from dsl.constructs import effects  # noqa: PLC0415
             for eff in end.effects:
                 effects.emit_c(c, eff, cx, 2)
             if stuck_known:
@@ -79,7 +79,7 @@ def emit_pass(c: CExpr, p: int) -> None:
     out.end()
 
 
-def emit_turns(c: CExpr, phases: list[ir.TurnPhase], codes: dict, n_players: int) -> None:
+def emit_turns(c: CExpr, phases: list[model.TurnPhase], codes: dict, n_players: int) -> None:
     """`rc_has_move` and `rc_skip` (compile._turn_functions), over each [player][phase]'s rules."""
     out = c.out
     out.function("int rc_has_move(const S *s)")
@@ -110,7 +110,7 @@ def emit_turns(c: CExpr, phases: list[ir.TurnPhase], codes: dict, n_players: int
     out.end()
 
 
-def emit_legal(c: CExpr, phases: list[ir.TurnPhase], codes: dict, n_players: int, pass_code: int) -> None:
+def emit_legal(c: CExpr, phases: list[model.TurnPhase], codes: dict, n_players: int, pass_code: int) -> None:
     """`rc_legal`: every legal ply in Game.legal_actions' order, compulsory capture applied."""
     out = c.out
     out.function("int rc_legal(const S *s, Buf *out)")
@@ -212,7 +212,7 @@ def emit_outcome(c: CExpr, n_players: int) -> None:
     else:
         end = rs.ends[tail]
         who = end.player
-        fixed = who.index if isinstance(who, ir.Player) else None
+        fixed = who.index if isinstance(who, model.Player) else None
         if end.outcome is Outcome.DRAW:
             out.line(1, f"return {n_players};")
         elif end.outcome is Outcome.WINS:

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulecraft.dsl import ir
-from rulecraft.dsl.constructs import functions
-from rulecraft.dsl.ir import Ruleset, Word
+from dsl import model
+from dsl.constructs import functions
+from dsl.model import Ruleset, Word
 
-from ..layout import Layout
-from ..pyexpr import deps
-from ..tables import Tables
-from .csource import CSource
+from interpreter.runtime.layout import Layout
+from interpreter.python.pyexpr import deps
+from interpreter.runtime.tables import Tables
+from interpreter.native.csource import CSource
 
 CELLS_OP = {"&": "m_and", "|": "m_or", "-": "m_andn"}
 
@@ -81,7 +81,7 @@ class CExpr:
             out = f"m_or({out}, {s}->c[{i}])"
         return out
 
-    def deps(self, e: ir.Expr) -> set[str]:
+    def deps(self, e: model.Expr) -> set[str]:
         """What `e` reads (pyexpr.deps)."""
         return deps(e)
 
@@ -92,46 +92,46 @@ class CExpr:
         return self.out.int_table(("types", tuple(types)), types, "TY"), len(types)
 
     # ------------------------------------------------------------ expressions
-    def expr(self, e: ir.Expr, cx: CCtx) -> str:
+    def expr(self, e: model.Expr, cx: CCtx) -> str:
         """Source of `e` as a C expression."""
         s = cx.s
         if cx.hoisted and id(e) in cx.hoisted:
             return cx.hoisted[id(e)]
-        if isinstance(e, ir.Num):
+        if isinstance(e, model.Num):
             return f"((int64_t){int(e.value)})"
-        if isinstance(e, ir.Player):
+        if isinstance(e, model.Player):
             return str(int(e.index))
-        if isinstance(e, ir.Cells):
+        if isinstance(e, model.Cells):
             return self.out.mask_const(e.mask)
-        if isinstance(e, ir.Ref):
+        if isinstance(e, model.Ref):
             return self.word(e.word, cx)
-        if isinstance(e, ir.Pieces):
-            owner = {ir.Owner.OWN: cx.mover, ir.Owner.OPPONENT: 1 - cx.mover}.get(e.owner, "any")
+        if isinstance(e, model.Pieces):
+            owner = {model.Owner.OWN: cx.mover, model.Owner.OPPONENT: 1 - cx.mover}.get(e.owner, "any")
             return self.types_expr(self.rs.types_of(e.kind, owner), s)
-        if isinstance(e, ir.VarRead):
+        if isinstance(e, model.VarRead):
             return self.var_slot(e.var, e.index, cx)
-        if isinstance(e, ir.Relate):
+        if isinstance(e, model.Relate):
             return self._relate(e, cx)
-        if isinstance(e, ir.Call):
+        if isinstance(e, model.Call):
             return functions.emit_c(self, e, cx)
-        if isinstance(e, ir.Binary):
+        if isinstance(e, model.Binary):
             a, b = self.expr(e.left, cx), self.expr(e.right, cx)
-            if e.type is ir.Type.CELLS:
+            if e.type is model.Type.CELLS:
                 return f"{CELLS_OP[e.op]}({a}, {b})"
             return f"((int64_t)({a}) {e.op} (int64_t)({b}))"
-        if isinstance(e, ir.Compare):
+        if isinstance(e, model.Compare):
             a, b = self.expr(e.left, cx), self.expr(e.right, cx)
             if e.op == "in":
                 return f"m_within({a}, {b})"
-            if e.left.type is ir.Type.CELLS:
+            if e.left.type is model.Type.CELLS:
                 return f"({'' if e.op == '==' else '!'}m_eq({a}, {b}))"
             return f"((int64_t)({a}) {e.op} (int64_t)({b}))"
-        if isinstance(e, ir.BoolOp):
+        if isinstance(e, model.BoolOp):
             op = "&&" if e.op == "and" else "||"
             return f"({self.expr(e.left, cx)} {op} {self.expr(e.right, cx)})"
-        if isinstance(e, ir.Not):
+        if isinstance(e, model.Not):
             return f"(!{self.expr(e.operand, cx)})"
-        if isinstance(e, ir.Negate):
+        if isinstance(e, model.Negate):
             return f"(-(int64_t)({self.expr(e.operand, cx)}))"
         raise AssertionError(e)
 
@@ -147,7 +147,7 @@ class CExpr:
                 Word.OPPONENT: str(1 - cx.mover), Word.STUCK: cx.stuck, Word.PATH: cx.path,
                 Word.CAPTURED: "captured"}[w]
 
-    def var_slot(self, var: str, index: ir.Expr | None, cx: CCtx) -> str:
+    def var_slot(self, var: str, index: model.Expr | None, cx: CCtx) -> str:
         """The C lvalue of a variable (the indexed player's, for a per-player one)."""
         base = self.int_index[self.L.var_offsets[var]]
         if index is None:
@@ -155,7 +155,7 @@ class CExpr:
         idx = self.expr(index, cx)
         return f"{cx.s}->v[{base + int(idx)}]" if idx.isdigit() else f"{cx.s}->v[{base} + ({idx})]"
 
-    def _relate(self, e: ir.Relate, cx: CCtx) -> str:
+    def _relate(self, e: model.Relate, cx: CCtx) -> str:
         """`_relate`: the cells of the pieces that the pieces on the cells relate to."""
         pairs = tuple((tuple(self.rs.types_of(a)), tuple(self.rs.types_of(b))) for a, b in e.pairs)
         name = self.out.named(("relation", e.relation, pairs), "REL", lambda n: self._relate_fn(n, pairs))

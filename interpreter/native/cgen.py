@@ -11,15 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 
-from rulecraft.dsl.ir import Ruleset
+from dsl.model import Ruleset
 
-from ..compile import RuleInfo, _phases, _runtime
-from ..layout import Layout, make_layout
-from ..actions import action_format
-from ..tables import Tables
-from . import cends, crules, cundo
-from .cexpr import CExpr
-from .csource import CSource
+from interpreter.python.compile import RuleInfo, _phases, _runtime
+from interpreter.runtime.layout import Layout, make_layout
+from interpreter.runtime.actions import action_format
+from interpreter.runtime.tables import Tables
+from interpreter.native import cends, crules, cundo
+from interpreter.native.cexpr import CExpr
+from interpreter.native.csource import CSource
 
 GENERATOR_VERSION = 1  # part of the cache key: a change here rebuilds every library
 

@@ -11,33 +11,33 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from rulecraft.dsl import ir
-from rulecraft.dsl.constructs import Motion, motion_construct
-from rulecraft.dsl.ir import Word
+from dsl import model
+from dsl.constructs import MotionConstruct, motion_construct
+from dsl.model import Word
 
-from .. import limits
-from ..pyapply import opponents_only
-from ..pyrules import closer_targets, path_adjacencies
-from ..pysource import Sink
-from . import capply
-from .cexpr import CCtx, CExpr
+from interpreter.runtime import limits
+from interpreter.python.pyapply import opponents_only
+from interpreter.python.pyrules import closer_targets, path_adjacencies
+from interpreter.python.pysource import Sink
+from interpreter.native import capply
+from interpreter.native.cexpr import CCtx, CExpr
 
 
 # what a ply's candidates of one piece differ by (the rest: the state, the piece's cell)
 _PER_CANDIDATE = (Word.HERE, Word.PATH, Word.CAPTURED, Word.STUCK)
 
 
-def per_piece_parts(ply: ir.Ply) -> list[ir.Expr]:
+def per_piece_parts(ply: model.Ply) -> list[model.Expr]:
     """The largest subexpressions of the removals that are sets of cells computed from the
     state and `from` alone, beyond a plain read: the same for every candidate of a piece."""
-    out: list[ir.Expr] = []
+    out: list[model.Expr] = []
 
-    def visit(e: ir.Expr) -> None:
-        plain = isinstance(e, (ir.Ref, ir.Cells, ir.Pieces, ir.Num, ir.Player, ir.VarRead))
-        if e.type is ir.Type.CELLS and not plain and not ir.mentions(e, *_PER_CANDIDATE):
+    def visit(e: model.Expr) -> None:
+        plain = isinstance(e, (model.Ref, model.Cells, model.Pieces, model.Num, model.Player, model.VarRead))
+        if e.type is model.Type.CELLS and not plain and not model.mentions(e, *_PER_CANDIDATE):
             out.append(e)
             return
-        for child in ir.children(e):
+        for child in model.children(e):
             visit(child)
 
     for e in ply.removals():
@@ -48,13 +48,13 @@ def per_piece_parts(ply: ir.Ply) -> list[ir.Expr]:
 class CRuleGen:
     """The shared parts of one rule's C for one player (code: its index in the rules)."""
 
-    def __init__(self, c: CExpr, ply: ir.Ply, p: int, code: int, types: list[int]):
+    def __init__(self, c: CExpr, ply: model.Ply, p: int, code: int, types: list[int]):
         self.c, self.out, self.rs, self.t, self.L = c, c.out, c.rs, c.t, c.L
         self.ply, self.motion, self.p, self.code, self.types = ply, ply.motion, p, code, types
         self.multi = max(self.rs.types[t].size for t in types) > 1
-        self.construct: Motion = motion_construct(ply.motion)
+        self.construct: MotionConstruct = motion_construct(ply.motion)
         onto = ply.onto
-        self.tgt_level = 2 if ir.mentions(onto, Word.HERE) else 1 if ir.mentions(onto, Word.FROM) else 0
+        self.tgt_level = 2 if model.mentions(onto, Word.HERE) else 1 if model.mentions(onto, Word.FROM) else 0
         mod = self.construct
         if mod.from_per_candidate and self.tgt_level == 1:
             self.tgt_level = 2
@@ -79,7 +79,7 @@ class CRuleGen:
         self.in_piece = False
         self.sink = Sink.LIST
 
-    def _union(self, exprs: list[ir.Expr], cx: CCtx) -> str | None:
+    def _union(self, exprs: list[model.Expr], cx: CCtx) -> str | None:
         out = None
         for e in exprs:
             r = self.c.expr(e, cx)
@@ -127,7 +127,7 @@ class CRuleGen:
         if occ:
             self.line(1, f"M occ = {self.c.occ('s')};")
         if not self.construct.path_grows and any(
-                ir.mentions(e, Word.PATH) for e in [self.ply.where] + self.ply.removals()):
+                model.mentions(e, Word.PATH) for e in [self.ply.where] + self.ply.removals()):
             self.line(1, "M path = m_zero();")
         self.target(0, 1)
 
@@ -171,7 +171,7 @@ class CRuleGen:
     def chain_budget(self) -> int:
         return limits.MAX_CHAIN_STATES
 
-    def plain_expr(self, e: ir.Expr, s: str = "s") -> str:
+    def plain_expr(self, e: model.Expr, s: str = "s") -> str:
         """`e` in state `s` (here and from as the loops set them)."""
         return self.c.expr(e, CCtx(s, self.p, here="here", frm="frm"))
 
@@ -191,7 +191,7 @@ class CRuleGen:
                    "a->rem" if self.removal else None, ["b->c[t] = m_or(m_andn(s->c[t], frm), here);"])
 
 
-def emit_rule(c: CExpr, ply: ir.Ply, p: int, code: int, types: list[int]) -> Motion:
+def emit_rule(c: CExpr, ply: model.Ply, p: int, code: int, types: list[int]) -> MotionConstruct:
     """`moves_N`, `has_N` and `apply_N` of one rule for one player, in C."""
     g = CRuleGen(c, ply, p, code, types)
     if g.construct.emit_c_support is not None:

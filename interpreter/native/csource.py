@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from ..pysource import Sink, TooLarge
+from interpreter.python.pysource import Sink, TooLarge
 
 # Generated C (the fixed runtime and solver aside): gcc takes about 10 s a megabyte of
 # code, so these keep a build to seconds; a bundled game needs under 900 lines and 160 KB.

@@ -17,19 +17,19 @@ solved with stored arcs.
 
 from __future__ import annotations
 
-from rulecraft.dsl import ir
-from rulecraft.dsl.constructs.slide import Slide, straight
-from rulecraft.dsl.constructs.step import Step
-from rulecraft.dsl.constructs.walk import Walk
+from dsl import model
+from dsl.constructs.slide import Slide, straight
+from dsl.constructs.step import Step
+from dsl.constructs.walk import Walk
 
-from ..pyapply import lands_on_empty
-from ..tables import Tables
-from .csource import CSource
+from interpreter.python.pyapply import lands_on_empty
+from interpreter.runtime.tables import Tables
+from interpreter.native.csource import CSource
 
-_SLOT_EFFECTS = (ir.Assign, ir.TurnTo)  # effects that change int slots only
+_SLOT_EFFECTS = (model.Assign, model.TurnTo)  # effects that change int slots only
 
 
-def reversible(ply: ir.Ply) -> bool:
+def reversible(ply: model.Ply) -> bool:
     """Whether a ply of this rule can be taken back (see the module docstring)."""
     motion = ply.motion
     if isinstance(motion, Slide):
@@ -41,7 +41,7 @@ def reversible(ply: ir.Ply) -> bool:
             and all(isinstance(e, _SLOT_EFFECTS) for e in ply.effects))
 
 
-def game_reversible(rs: ir.Ruleset) -> bool:
+def game_reversible(rs: model.Ruleset) -> bool:
     """Whether every ply of the game can be taken back and nothing else moves pieces."""
     if any(t.size > 1 or t.level or t.carrier is not None for t in rs.types):
         return False
@@ -50,7 +50,7 @@ def game_reversible(rs: ir.Ruleset) -> bool:
             and all(reversible(ply) for ply in rs.plies))
 
 
-def reverse_reach(tables: Tables, rs: ir.Ruleset, motion: ir.Motion) -> list[int]:
+def reverse_reach(tables: Tables, rs: model.Ruleset, motion: model.Motion) -> list[int]:
     """Per cell, the cells from which `motion` could reach it on an empty board."""
     if isinstance(motion, Step):
         return tables.reverse_adjacency(None if motion.dirs is None else list(motion.dirs))
@@ -64,8 +64,8 @@ def reverse_reach(tables: Tables, rs: ir.Ruleset, motion: ir.Motion) -> list[int
     return back
 
 
-def emit_undo(out: CSource, rs: ir.Ruleset, tables: Tables,
-              moved: list[tuple[int, ir.Ply, int, list[int]]], phases: list[ir.TurnPhase],
+def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
+              moved: list[tuple[int, model.Ply, int, list[int]]], phases: list[model.TurnPhase],
               codes: dict[tuple[str, int | None], int]) -> None:
     """The tables of the un-move solve: per (rule, piece type) entry its rule code, player,
     type and the cells it comes back from (`moved`: each rule's code, ply, player, types);

@@ -7,13 +7,13 @@ import ctypes
 from array import array
 from typing import Sequence
 
-from rulecraft.dsl.ir import Ruleset
+from dsl.model import Ruleset
 
-from ..compile import RuleInfo
-from ..pysource import TooLarge
-from .build import NativeTooLarge, build
-from .cgen import generate_c
-from .csource import MAX_C_BYTES, MAX_C_LINES, MAX_TABLE_BYTES
+from interpreter.python.compile import RuleInfo
+from interpreter.python.pysource import TooLarge
+from interpreter.native.build import NativeTooLarge, build
+from interpreter.native.cgen import generate_c
+from interpreter.native.csource import MAX_C_BYTES, MAX_C_LINES, MAX_TABLE_BYTES
 
 _U64 = ctypes.POINTER(ctypes.c_uint64)
 _I64 = ctypes.POINTER(ctypes.c_int64)

@@ -30,7 +30,7 @@
 
    Exports (ctypes): rc_solve_new, rc_solve_run, rc_solve_output, rc_solve_lookup,
    rc_solve_counts, rc_solve_position, rc_solve_stats, rc_solve_error, rc_solve_free (and
-   solution_index.c's). interpreter/native/solve.py writes the configuration
+   solution_index.c's). interpreter/search/native_solve.py writes the configuration
    (documented at rc_solve_new). */
 
 #include <sys/mman.h>

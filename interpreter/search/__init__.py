@@ -12,12 +12,12 @@
 See examples/search_api.py and docs/SOLUTIONS.md.
 """
 
-from .agents import QuitGame, make_agent, make_player
-from .alphabeta import AlphaBeta, SearchResult
-from .mcts import MCTS
-from .proof import ProofResult, ProofSearch
-from .solver import Solution, SolutionFileError, SolveError, Value, solve
-from .symmetry import board_symmetries
+from interpreter.search.agents import QuitGame, make_agent, make_player
+from interpreter.search.alphabeta import AlphaBeta, SearchResult
+from interpreter.search.mcts import MCTS
+from interpreter.search.proof import ProofResult, ProofSearch
+from interpreter.search.solver import Solution, SolutionFileError, SolveError, Value, solve
+from interpreter.search.symmetry import board_symmetries
 
 __all__ = ["AlphaBeta", "MCTS", "ProofResult", "ProofSearch", "QuitGame", "SearchResult", "Solution",
            "SolutionFileError", "SolveError", "Value", "board_symmetries", "make_agent", "make_player",

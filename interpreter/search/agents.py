@@ -20,10 +20,10 @@ import random
 import re
 from typing import Callable, TextIO
 
-from ..game import Action, Game, State
-from .alphabeta import MAX_DEPTH, AlphaBeta
-from .mcts import MCTS
-from .solver import Solution, solve
+from interpreter.runtime.game import Action, Game, State
+from interpreter.search.alphabeta import MAX_DEPTH, AlphaBeta
+from interpreter.search.mcts import MCTS
+from interpreter.search.solver import Solution, solve
 
 Agent = Callable[[State], Action]
 SPECS = "random, mcts:N, mcts:Ts, alphabeta:DEPTH[:T], perfect, perfect:PATH"

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..game import Action, Game, State
+from interpreter.runtime.game import Action, Game, State
 
 WIN = 1_000_000_000
 MAX_PLIES = 100_000

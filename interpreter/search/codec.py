@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rulecraft.dsl.model import VAR_BOUND
+from dsl.syntax import VAR_BOUND
 
-from ..game import Game, State
-from ..layout import Slot, SlotKind
+from interpreter.runtime.game import Game, State
+from interpreter.runtime.layout import Slot, SlotKind
 
 VAR_BITS = 16  # a variable without a declared range: -32768..32767
 

@@ -13,7 +13,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from ..game import Action, Game, State
+from interpreter.runtime.game import Action, Game, State
 
 
 class _Node:

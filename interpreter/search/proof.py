@@ -29,11 +29,11 @@ import sys
 import time
 from dataclasses import dataclass
 
-from ..game import Game, State
-from .codec import Codec, SolveError
-from .memory import AUTO, format_bytes, memory_limit
-from .progress import Progress
-from .symmetry import Canonicalizer, Perm, board_symmetries, canonicalizer_bytes
+from interpreter.runtime.game import Game, State
+from interpreter.search.codec import Codec, SolveError
+from interpreter.search.memory import AUTO, format_bytes, memory_limit
+from interpreter.search.progress import Progress
+from interpreter.search.symmetry import Canonicalizer, Perm, board_symmetries, canonicalizer_bytes
 
 INF = 1 << 60
 # A table entry, in bytes beyond its key: dict slot, (pn, dn) tuple and ints (about 150

@@ -12,10 +12,11 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..game import Action, Game, State
-from .codec import Codec, SolveError
-from .solution_file import DRAW, VALUE_NAMES, SolutionFileError, read_solution, write_solution
-from .symmetry import Canonicalizer
+from interpreter.runtime.game import Action, Game, State
+from interpreter.search.codec import Codec, SolveError
+from interpreter.search.solution_file import (DRAW, VALUE_NAMES, SolutionFileError, read_solution,
+    write_solution)
+from interpreter.search.symmetry import Canonicalizer
 
 
 class Value(NamedTuple):

@@ -53,13 +53,13 @@ from array import array
 from itertools import islice
 from typing import TYPE_CHECKING, BinaryIO, Callable
 
-from ..game import Game, State
-from .codec import Codec
-from .compressed import append, decompressed
-from .symmetry import MAX_CANDIDATES, Canonicalizer, Perm
+from interpreter.runtime.game import Game, State
+from interpreter.search.codec import Codec
+from interpreter.search.compressed import append, decompressed
+from interpreter.search.symmetry import MAX_CANDIDATES, Canonicalizer, Perm
 
 if TYPE_CHECKING:  # solution.py imports this module
-    from .solution import Solution
+    from interpreter.search.solution import Solution
 
 WIN, LOSE, DRAW = 1, 2, 3  # the value codes, for the player to move
 VALUE_NAMES = {WIN: "win", LOSE: "lose", DRAW: "draw"}
@@ -277,7 +277,7 @@ def _read_index(f: BinaryIO, size: int, start: int, header: dict, perms: list[Pe
         left -= len(chunk)
     if digest.digest() != f.read(CHECKSUM_BYTES + 1):
         raise bad("checksum mismatch: the file is damaged or was edited")
-    from ..native.solve import open_index  # noqa: PLC0415 - C only for this format
+    from interpreter.search.native_solve import open_index  # noqa: PLC0415 - C only for this format
     name, body_bytes = f.name, size - CHECKSUM_BYTES - start
     if "compression" in header:
         name, body_bytes, start = decompressed(f, start, size - CHECKSUM_BYTES - start,

@@ -28,16 +28,16 @@ import time
 from array import array
 from typing import NamedTuple, TextIO
 
-from ..game import Game, State
-from .codec import Codec, SolveError
-from .memory import (AUTO, FALLBACK_MEMORY, available_memory, default_memory_cap, format_bytes,
-                     memory_limit, parse_size)
-from .progress import Progress
-from .solution import PlyValue, Solution, SolveStats, Value
-from .solution_file import (CHECKSUM_BYTES, DRAW, FORMAT, LOSE, MAGIC, MAGIC_STEM, MAX_HEADER,
-                            OLD_FORMATS, VALUE_NAMES, WIN, SolutionFileError, fingerprint,
-                            printable, uint32_array)
-from .symmetry import Canonicalizer, Perm, board_symmetries, canonicalizer_bytes
+from interpreter.runtime.game import Game, State
+from interpreter.search.codec import Codec, SolveError
+from interpreter.search.memory import (AUTO, FALLBACK_MEMORY, available_memory, default_memory_cap,
+    format_bytes, memory_limit, parse_size)
+from interpreter.search.progress import Progress
+from interpreter.search.solution import PlyValue, Solution, SolveStats, Value
+from interpreter.search.solution_file import (CHECKSUM_BYTES, DRAW, FORMAT, LOSE, MAGIC,
+    MAGIC_STEM, MAX_HEADER, OLD_FORMATS, VALUE_NAMES, WIN, SolutionFileError, fingerprint,
+    printable, uint32_array)
+from interpreter.search.symmetry import Canonicalizer, Perm, board_symmetries, canonicalizer_bytes
 
 __all__ = ["AUTO", "BYTES_PER_EDGE", "BYTES_PER_POSITION", "CHECKSUM_BYTES", "DRAW",
            "FALLBACK_MEMORY", "FORMAT", "LOSE", "MAGIC", "MAGIC_STEM", "MAX_HEADER",
@@ -101,7 +101,7 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
                          f"{format_bytes(max_memory)}", "memory")
     prog = Progress(progress, stream)
     if game.native is not None:
-        from ..native.solve import NativeSolveUnsupported, solve_native  # noqa: PLC0415
+        from interpreter.search.native_solve import NativeSolveUnsupported, solve_native  # noqa: PLC0415
         try:
             sol = solve_native(game, start, perms, prog, max_positions, max_memory)
         except NativeSolveUnsupported as e:

@@ -31,12 +31,12 @@ import sys
 from typing import Any, Iterable
 
 
-from rulecraft.dsl import ir
-from rulecraft.dsl.ir import Ruleset
-from rulecraft.dsl.placements import placements as all_placements
+from dsl import model
+from dsl.model import Ruleset
+from dsl.placements import placements as all_placements
 
-from ..game import Game, State
-from ..tables import cells_of
+from interpreter.runtime.game import Game, State
+from interpreter.runtime.tables import cells_of
 
 Perm = tuple[int, ...]
 
@@ -57,7 +57,7 @@ def _nodes(rs: Ruleset) -> Iterable[Any]:
         yield from (end.player, end.cond)
         effects += end.effects
     for eff in effects:
-        yield from ir.children(eff)
+        yield from model.children(eff)
 
 
 def referenced(game: Game) -> tuple[set[int], list[frozenset[str]]]:
@@ -67,14 +67,14 @@ def referenced(game: Game) -> tuple[set[int], list[frozenset[str]]]:
     cells: set[int] = set()
     dir_sets: list[frozenset[str]] = []
     for node in _nodes(rs):
-        if isinstance(node, ir.Motion):
+        if isinstance(node, model.Motion):
             if getattr(node, "dirs", None):
                 dir_sets.append(frozenset(node.dirs))
             continue
-        for e in ir.walk(node):
-            if isinstance(e, ir.Cells) and e.label not in rs.regions:
+        for e in model.walk(node):
+            if isinstance(e, model.Cells) and e.label not in rs.regions:
                 cells.update(cells_of(e.mask))
-            elif isinstance(e, ir.Dirs):
+            elif isinstance(e, model.Dirs):
                 dir_sets.append(frozenset(e.labels))
     return cells, dir_sets
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ..game import State
-from .solution import Solution, SolutionFileError, Value
+from interpreter.runtime.game import State
+from interpreter.search.solution import Solution, SolutionFileError, Value
 
 
 @dataclass

@@ -164,9 +164,9 @@ def _diagnostic_notes(text: str) -> list[str]:
 
 
 def eval_ruleset(case: Case, ctx: Context, light: bool = False) -> Outcome:
-    from rulecraft.dsl.diagnostics import RulesetError
-    from rulecraft.dsl.load import load
-    from rulecraft.interpreter import Game
+    from dsl.diagnostics import RulesetError
+    from dsl.load import load
+    from interpreter import Game
 
     try:
         rs = load(case.main_file())
@@ -189,7 +189,7 @@ def eval_ruleset(case: Case, ctx: Context, light: bool = False) -> Outcome:
 def positions_check(game, rng: random.Random) -> None:
     """Positions of this game other than reachable ones: a reachable position's text with
     board characters, values or the player changed; read (or refused), then played from."""
-    from rulecraft.interpreter import PositionError
+    from interpreter import PositionError
 
     from .chooser import RandomChooser
     from .inputs import reachable, shake_position
@@ -210,7 +210,7 @@ SOLVE_SHARE = 0.25  # of the accepted rulesets, the share also solved (a small b
 def solve_check(game, rng: random.Random) -> None:
     """Solve the game (at most a few thousand positions), save the solution, read it back:
     the same values. SolveError (too many positions, not two players) is a clean refusal."""
-    from rulecraft.interpreter.search.solver import Solution, SolveError, solve
+    from interpreter.search.solver import Solution, SolveError, solve
 
     try:
         sol = solve(game, symmetry=rng.random() < 0.5, max_positions=3000, max_memory=200 << 20)
@@ -230,7 +230,7 @@ def solve_check(game, rng: random.Random) -> None:
 def eval_colliders(case: Case, ctx: Context) -> Outcome:
     """The rotation's ruleset; if it is refused, each slot alone (the others safe names),
     so that every collider is tried, and compiled where accepted, in every slot."""
-    from rulecraft.dsl.diagnostics import RulesetError
+    from dsl.diagnostics import RulesetError
 
     first = eval_ruleset(case, ctx, light=True)
     if first.status == "ok" and not case.params.get("risky"):
@@ -258,7 +258,7 @@ def check_generated_code(game) -> None:
 
 
 def roundtrip(game, s) -> str:
-    from rulecraft.interpreter import PositionError
+    from interpreter import PositionError
 
     text = game.state_to_text(s)
     try:
@@ -278,7 +278,7 @@ MAX_PERFT_WIDTH = 400  # opening plies past which perft stops at depth 1
 def exercise(game, rng: random.Random, start=None, perft_depth: int = 2, playouts: int = 2,
              max_plies: int = 30) -> None:
     """perft to depth 2, seeded random playouts with the text forms checked on the way."""
-    from rulecraft.interpreter import perft
+    from interpreter import perft
 
     s0 = game.initial_state() if start is None else start
     roundtrip(game, s0)
@@ -313,7 +313,7 @@ def exercise(game, rng: random.Random, start=None, perft_depth: int = 2, playout
 
 
 def eval_position(case: Case, ctx: Context) -> Outcome:
-    from rulecraft.interpreter import PositionError
+    from interpreter import PositionError
 
     game = ctx.games[case.params["ruleset"]]
     try:
@@ -328,7 +328,7 @@ def eval_position(case: Case, ctx: Context) -> Outcome:
 
 
 def eval_ply(case: Case, ctx: Context) -> Outcome:
-    from rulecraft.interpreter import IllegalActionError
+    from interpreter import IllegalActionError
 
     game = ctx.games[case.params["ruleset"]]
     s = game.state_from_text(case.params["state"])
@@ -346,7 +346,7 @@ def eval_ply(case: Case, ctx: Context) -> Outcome:
 
 def run_cli(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
     """The CLI in this process: (exit code, stdout, stderr). Exceptions propagate."""
-    from rulecraft.interpreter.cli import main
+    from interpreter.apps.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     old_in = sys.stdin
@@ -377,9 +377,9 @@ def eval_cli(case: Case, ctx: Context) -> Outcome:
 
 
 def eval_solution(case: Case, ctx: Context) -> Outcome:
-    from rulecraft.dsl.load import load
-    from rulecraft.interpreter import Game, load_game
-    from rulecraft.interpreter.search.solver import Solution
+    from dsl.load import load
+    from interpreter import Game, load_game
+    from interpreter.search.solver import Solution
 
     if case.params.get("missing"):
         raise Invariant("no solution file could be made for the solution category (solve failed)")
@@ -428,7 +428,7 @@ EVALUATORS = {
 
 def classify(exc: BaseException) -> Outcome:
     if type(exc).__name__ == "RuleLimitError" and re.match(r"\S+:\d+:\d+: error: |<ruleset>: error: ", str(exc)):
-        # interpreter/limits.py: a ruleset that checks went past a bound while playing (a
+        # interpreter/runtime/limits.py: a ruleset that checks went past a bound while playing (a
         # variable out of its range, too many chains): a diagnostic naming the rule, by design
         return Outcome("clean", detail=str(exc).splitlines()[0][:300], notes=["a rule limit reached in play"])
     if isinstance(exc, Invariant):

@@ -47,7 +47,7 @@ class Context:
 
     @functools.cached_property
     def games(self) -> dict:
-        from rulecraft.interpreter import load_game
+        from interpreter import load_game
 
         out = {}
         for name in self.sources:
@@ -70,9 +70,9 @@ class Context:
         """Solution files of tiny games, made with the Python API: {ruleset key: bytes}."""
         import tempfile
 
-        from rulecraft.dsl.load import load
-        from rulecraft.interpreter import Game, load_game
-        from rulecraft.interpreter.search.solver import solve
+        from dsl.load import load
+        from interpreter import Game, load_game
+        from interpreter.search.solver import solve
 
         out = {}
         with tempfile.TemporaryDirectory() as d:
@@ -95,7 +95,7 @@ class Context:
 
     def prewarm(self, categories) -> None:
         """Compute, before forking, what the categories will need (so each worker has it)."""
-        from rulecraft.dsl.parse import grammar_parser
+        from dsl.parse import grammar_parser
 
         grammar_parser()
         grammar_words()

@@ -1,4 +1,4 @@
-"""The `lsp` category: a byte stream for the language server (interpreter/lsp/), hostile
+"""The `lsp` category: a byte stream for the language server (interpreter/apps/lsp/), hostile
 and valid messages mixed, always ending with a probe request whose answer proves the
 server is alive.
 
@@ -26,9 +26,9 @@ from .case import Case
 from .rulesets import mutate_bundled
 
 try:  # imported before the workers fork, so that each case does not pay for it
-    from rulecraft.interpreter.lsp import server as lsp_server
-    from rulecraft.interpreter.lsp.framing import MAX_MESSAGE_BYTES
-    from rulecraft.interpreter.lsp.rpc import OneLineFormatter
+    from interpreter.apps.lsp import server as lsp_server
+    from interpreter.apps.lsp.framing import MAX_MESSAGE_BYTES
+    from interpreter.apps.lsp.rpc import OneLineFormatter
 except ModuleNotFoundError:  # pygls is an optional extra
     lsp_server = None
     MAX_MESSAGE_BYTES = 4 * 1024 * 1024

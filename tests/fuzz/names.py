@@ -2,8 +2,8 @@
 builtins and keywords, the grammar's words, hostile strings, huge numbers, and a canary.
 
 The colliders are collected from the code itself, not typed in: the identifiers of the
-Python source that the Python back-end (interpreter/py*.py, dsl/constructs/) writes for every bundled ruleset, the names
-interpreter/compile.py puts in that module's namespace, the identifiers quoted in
+Python source that the Python back-end (interpreter/python/, dsl/constructs/) writes for every bundled ruleset, the names
+interpreter/python/compile.py puts in that module's namespace, the identifiers quoted in
 those modules and compile.py (what they may emit), Python's builtins and keywords.
 """
 
@@ -101,8 +101,8 @@ def _quoted_identifiers(path: str) -> set[str]:
 @functools.lru_cache(maxsize=1)
 def colliders() -> tuple[str, ...]:
     """Every identifier the generated code, its namespace or Python itself gives a meaning."""
-    from rulecraft.dsl.load import bundled_names
-    from rulecraft.interpreter import load_game
+    from dsl.load import bundled_names
+    from interpreter import load_game
 
     found: set[str] = set(ALWAYS)
     for name in bundled_names():
@@ -114,8 +114,8 @@ def colliders() -> tuple[str, ...]:
             if tok.type == tokenize.NAME:
                 found.add(tok.string)
         found.update(k for k in _namespace_keys(game) if IDENT.match(k))
-    emitters = glob.glob(os.path.join(REPO, "interpreter", "py*.py")) + \
-        glob.glob(os.path.join(REPO, "dsl", "constructs", "*.py")) + [os.path.join(REPO, "interpreter", "compile.py")]
+    emitters = glob.glob(os.path.join(REPO, "interpreter", "python", "py*.py")) + \
+        glob.glob(os.path.join(REPO, "dsl", "constructs", "*.py")) + [os.path.join(REPO, "interpreter", "python", "compile.py")]
     for f in sorted(emitters):
         found.update(_quoted_identifiers(f))
     found.update(n for n in dir(builtins) if IDENT.match(n))

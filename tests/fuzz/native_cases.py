@@ -73,13 +73,13 @@ BUILD_SECONDS = 6  # the C compiler's bound here (60 s in use): within the worke
 
 
 def eval_native(case: Case, ctx) -> "Outcome":  # noqa: F821 - harness imports this module
-    from rulecraft.dsl.diagnostics import RulesetError
-    from rulecraft.dsl.load import load
-    from rulecraft.interpreter import Game
-    from rulecraft.interpreter.analysis import SplitMix, perft, random_playouts
-    from rulecraft.interpreter.limits import RuleLimitError
-    from rulecraft.interpreter.native import build
-    from rulecraft.interpreter.native.build import NativeTooLarge, NativeUnavailable, compiler
+    from dsl.diagnostics import RulesetError
+    from dsl.load import load
+    from interpreter import Game
+    from interpreter.search.analysis import SplitMix, perft, random_playouts
+    from interpreter.runtime.limits import RuleLimitError
+    from interpreter.native import build
+    from interpreter.native.build import NativeTooLarge, NativeUnavailable, compiler
 
     from .harness import Invariant, Outcome
 

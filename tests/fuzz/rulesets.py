@@ -28,7 +28,7 @@ OPS = ["==", "!=", "<", "<=", ">", ">="]
 @functools.lru_cache(maxsize=1)
 def grammar_words() -> tuple[str, ...]:
     """Every keyword and punctuation string of the grammar (from the parser's terminals)."""
-    from rulecraft.dsl.parse import grammar_parser
+    from dsl.parse import grammar_parser
 
     out = set()
     for t in grammar_parser().terminals:
@@ -621,7 +621,7 @@ class GrammarWalker:
     syntactically valid, mostly meaningless; the checker must say why, cleanly."""
 
     def __init__(self, ch: Chooser, names: list[str]):
-        from rulecraft.dsl.parse import grammar_parser
+        from dsl.parse import grammar_parser
 
         self.ch, self.names = ch, names
         parser = grammar_parser()
@@ -715,7 +715,7 @@ TOKEN = re.compile(r'"[^"\n]*"|[A-Za-z_][A-Za-z0-9_\']*|[0-9]+|==|!=|<=|>=|\+=|-
 
 
 def bundled_sources() -> dict[str, str]:
-    from rulecraft.dsl.load import bundled_dir, bundled_names
+    from dsl.load import bundled_dir, bundled_names
 
     out = {}
     for n in bundled_names():
@@ -818,7 +818,7 @@ def generate_variant(ch: Chooser, sources: dict[str, str]) -> dict[str, str]:
     """Variant files over a bundled ruleset (sometimes a variant of a variant, or a loop):
     declarations of the base replaced (by damaged copies), dropped (right keys and near
     misses), added with `new` (generated declarations, now and then a key the base has)."""
-    from rulecraft.dsl.parse import split_declarations
+    from dsl.parse import split_declarations
 
     base = ch.choice(sorted(sources))
     decls = [text for _, text in split_declarations(sources[base])

@@ -1,6 +1,6 @@
 """The `serve` category: hostile HTTP clients against `rulecraft serve`.
 
-A case is a few connections to the real server (interpreter/web/app.py's application
+A case is a few connections to the real server (interpreter/apps/web/app.py's application
 and Uvicorn configuration, with short limits), each a list of byte chunks (kept as
 latin-1 strings so that the case is JSON) sent with pauses, then read to the end or
 dropped: malformed and damaged JSON, wrong content types, huge bodies, deep nesting,
@@ -33,7 +33,7 @@ try:  # imported once in the parent, before the workers fork (inputs and harness
     # module), rather than again in every worker: a third of a case's time otherwise
     import uvicorn  # noqa: F401
 
-    from rulecraft.interpreter.web import app as _web  # noqa: F401
+    from interpreter.apps.web import app as _web  # noqa: F401
     WEB = True
 except ImportError:  # without the web extra: eval_serve says the case was not run
     WEB = False
@@ -406,7 +406,7 @@ async def _session(params: dict) -> tuple[list[dict], dict]:
     """The server up for the case, the connections run, a normal request, the server down."""
     import uvicorn
 
-    from rulecraft.interpreter.web.app import LOOPBACK, listening_socket, make_app, server_config
+    from interpreter.apps.web.app import LOOPBACK, listening_socket, make_app, server_config
 
     sock = listening_socket("127.0.0.1", 0)  # the loopback only
     port = sock.getsockname()[1]

@@ -1,0 +1,83 @@
+"""What `rulecraft info` says of a game: its regions, variables, turn, end rules (with the
+implicit ones) and a position's outcome, as data (for `--json`) and as lines of text."""
+
+from __future__ import annotations
+
+from dsl import syntax as syn
+
+from interpreter.runtime.game import Game, State
+
+DEFAULT_END = "the player to move with no legal ply loses"
+
+
+def source_text(game: Game, span: syn.Span | None) -> str:
+    """A declaration as written (its lines joined, comments and runs of spaces dropped)."""
+    text = game.ruleset.sources.get(span.file) if span is not None else None
+    if text is None:
+        return ""
+    lines = text.splitlines()[span.line - 1:span.end_line]
+    if lines:
+        lines[-1] = lines[-1][:span.end_col - 1] if len(lines) > 1 else \
+            lines[-1][span.col - 1:span.end_col - 1]
+        if len(lines) > 1:
+            lines[0] = lines[0][span.col - 1:]
+    return " ".join(" ".join(line.split("#", 1)[0].split()) for line in lines).strip()
+
+
+def phases(game: Game, turn) -> list[dict]:
+    return [{"plies": list(ph.plies), "pass": ph.allows_pass, "when_possible": ph.when_possible}
+            for ph in turn]
+
+
+def phase_text(ph: dict) -> str:
+    text = " or ".join(ph["plies"] + (["pass"] if ph["pass"] else []))
+    return text + (" when possible" if ph["when_possible"] else "")
+
+
+def rules_of(game: Game) -> dict:
+    """The rules `info` lists, as JSON-ready data."""
+    rs, names = game.ruleset, game.board.names
+    ends = [{"name": e.name, "rule": source_text(game, e.span)} for e in rs.ends]
+    return {
+        "regions": {name: [names[c] for c in sorted(cells)] for name, cells in rs.regions.items()},
+        "turn": phases(game, rs.turn),
+        "first_turn": phases(game, rs.first_turn) if rs.first_turn else None,
+        "compulsory": rs.compulsory,
+        "after_each_ply": [source_text(game, e.span) for e in rs.after],
+        "ends": ends,
+        "implicit_end": DEFAULT_END,
+    }
+
+
+def outcome_of(game: Game, state: State) -> str | None:
+    """The winner's name, `draw`, or None while the game goes on."""
+    if not game.is_terminal(state):
+        return None
+    w = game.winner(state)
+    return "draw" if w is None else game.players[w]
+
+
+def result_text(game: Game, state: State) -> str:
+    """`NAME wins`, `draw` or `game going on`: a result as play, records and the web page
+    write it."""
+    outcome = outcome_of(game, state)
+    return "game going on" if outcome is None else "draw" if outcome == "draw" else f"{outcome} wins"
+
+
+def rule_lines(game: Game, rules: dict) -> list[str]:
+    """`info`'s text for the rules: regions, turn, captures, effects, end rules in order."""
+    out = []
+    for name, cells in rules["regions"].items():
+        out.append(f"region {name}: {', '.join(cells) if cells else '(no cell)'}")
+    if rules["first_turn"]:
+        out.append("first turn: " + " then ".join(phase_text(ph) for ph in rules["first_turn"]))
+    out.append("turn: " + " then ".join(phase_text(ph) for ph in rules["turn"]))
+    if rules["compulsory"]:
+        out.append("capture: " + ("compulsory, the most pieces" if rules["compulsory"] == "maximum"
+                                  else "compulsory"))
+    for effect in rules["after_each_ply"]:
+        out.append(f"after each ply: {effect}")
+    out.append("end rules, in order:")
+    out.extend(f"  {e['rule']}" for e in rules["ends"])
+    out.append(f"  then, always: {rules['implicit_end']}")
+    return out

@@ -1,0 +1,426 @@
+// The page of `rulecraft serve`: edit a ruleset (checked as you type), see the board,
+// play by clicking. The server keeps nothing: every request sends the ruleset's text and
+// the plies made so far (see interpreter/apps/web/api.py).
+"use strict";
+
+const MACHINES = ["random", "mcts:200", "mcts:1000", "alphabeta:2", "alphabeta:4", "perfect"];
+const CHECK_DELAY = 300; // ms after the last keystroke
+
+const $ = (id) => document.getElementById(id);
+const game = {
+  text: "",          // the ruleset's text, as last checked
+  ruleset: null,     // the bundled ruleset chosen (the server tells whether the text is still it)
+  plies: [],         // the plies made, in notation
+  sides: [],         // who plays each side: "human" or a machine
+  names: [],         // the players' names
+  seed: 1,
+  view: null,        // the server's last view
+  selected: null,    // the cell clicked
+  generation: 0,     // bumped by every change, so that late answers are dropped
+  ok: false,         // whether the text checks
+};
+let checkTimer = null;
+let checkNumber = 0;
+let pending = 0;  // requests under way: the body's data-busy says whether there are any
+
+function working(change) {
+  pending += change;
+  document.body.dataset.busy = pending > 0 ? "true" : "false";
+}
+
+async function call(op, body) {
+  working(+1);
+  try {
+    const response = await fetch(`/api/${op}`, {
+      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
+    });
+    try {
+      return await response.json();
+    } catch (e) {
+      return {error: `the server answered ${response.status} without JSON`};
+    }
+  } catch (e) {
+    return {error: `the server cannot be reached (${e.message})`};
+  } finally {
+    setTimeout(() => working(-1), 0);  // after the caller has shown the answer
+  }
+}
+
+function request(extra) {
+  return Object.assign({text: game.text, ruleset: game.ruleset, plies: game.plies}, extra);
+}
+
+function say(text) {
+  $("message").textContent = text || "";
+}
+
+// ------------------------------------------------------------------ the editor
+
+function lineStarts(text) {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === "\n") starts.push(i + 1);
+  return starts;
+}
+
+function offsetOf(starts, text, line, col) {
+  const start = starts[Math.min(Math.max(line, 1), starts.length) - 1];
+  return Math.min(start + col - 1, text.length);
+}
+
+function escapeHtml(s) {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+function spansOf(diagnostics, text) {
+  const starts = lineStarts(text);
+  return diagnostics.filter((d) => d.in_text && d.line !== null).map((d) => {
+    const from = offsetOf(starts, text, d.line, d.col);
+    const to = Math.max(offsetOf(starts, text, d.end_line, d.end_col), from + 1);
+    return [from, Math.min(to, text.length), d];
+  });
+}
+
+function drawEditor(diagnostics) {
+  const text = $("source").value;
+  const bad = new Set(diagnostics.filter((d) => d.in_text && d.line).map((d) => d.line));
+  const count = lineStarts(text).length;
+  const numbers = [];
+  for (let n = 1; n <= count; n++) {
+    numbers.push(`<span class="ln${bad.has(n) ? " err" : ""}">${n}</span>`);
+  }
+  $("gutter").innerHTML = numbers.join("\n") + "\n";
+  const spans = spansOf(diagnostics, text).sort((a, b) => a[0] - b[0]);
+  let html = "", at = 0;
+  for (const [from, to] of spans) {
+    if (to <= at) continue;
+    const start = Math.max(from, at);
+    html += escapeHtml(text.slice(at, start));
+    html += `<mark>${escapeHtml(text.slice(start, to)) || " "}</mark>`;
+    at = to;
+  }
+  $("backdrop").innerHTML = html + escapeHtml(text.slice(at)) + "\n ";
+  syncScroll();
+}
+
+function syncScroll() {
+  const src = $("source");
+  $("backdrop").scrollTop = src.scrollTop;
+  $("backdrop").scrollLeft = src.scrollLeft;
+  $("gutter").scrollTop = src.scrollTop;
+}
+
+function showSpan(d) {
+  const src = $("source");
+  const [[from, to]] = spansOf([d], src.value);
+  src.focus();
+  src.setSelectionRange(from, to);
+  const lineHeight = parseFloat(getComputedStyle(src).lineHeight) || 18;
+  src.scrollTop = Math.max(0, (d.line - 3) * lineHeight);
+  syncScroll();
+}
+
+function showDiagnostics(diagnostics) {
+  const list = $("diagnostics");
+  list.replaceChildren();
+  for (const d of diagnostics) {
+    const item = document.createElement("li");
+    const where = d.line === null ? `${d.file}` : d.in_text ? `${d.line}:${d.col}` : `${d.file}:${d.line}:${d.col}`;
+    const head = document.createElement("span");
+    head.className = "diagnostic";
+    head.textContent = `${where}: ${d.message}`;
+    item.append(head);
+    if (d.hint) {
+      const hint = document.createElement("span");
+      hint.className = "hint";
+      hint.textContent = `hint: ${d.hint}`;
+      item.append(hint);
+    }
+    if (d.in_text && d.line !== null) {
+      item.tabIndex = 0;
+      item.classList.add("clickable");
+      item.addEventListener("click", () => showSpan(d));
+      item.addEventListener("keydown", (e) => { if (e.key === "Enter") showSpan(d); });
+    }
+    list.append(item);
+  }
+  drawEditor(diagnostics);
+}
+
+async function checkNow() {
+  clearTimeout(checkTimer);
+  const text = $("source").value;
+  const number = ++checkNumber;
+  $("check-status").textContent = "checking…";
+  const answer = await call("check", {text});
+  if (number !== checkNumber) return;  // the text changed since
+  if (answer.error) {
+    $("check-status").textContent = answer.error;
+    showDiagnostics([]);
+    return;
+  }
+  showDiagnostics(answer.diagnostics);
+  game.ok = answer.ok;
+  document.body.classList.toggle("broken", !answer.ok);
+  if (!answer.ok) {
+    const n = answer.diagnostics.length;
+    $("check-status").textContent = `${n} error${n === 1 ? "" : "s"}: fix ${n === 1 ? "it" : "them"} to play`;
+    return;
+  }
+  $("check-status").textContent = `ok: ${answer.title}`;
+  const changed = text !== game.text;
+  game.text = text;
+  if (changed || !game.view) await gameChanged(answer.players);
+}
+
+function textEdited() {
+  clearTimeout(checkTimer);
+  drawEditor([]);
+  checkTimer = setTimeout(checkNow, CHECK_DELAY);
+}
+
+// ------------------------------------------------------------------ sides
+
+function drawSides(names) {
+  const same = names.length === game.names.length && names.every((n, k) => n === game.names[k]);
+  if (!same) {
+    game.sides = names.map((_, k) => (k === 0 ? "human" : "random"));
+  }
+  game.names = names;
+  const box = $("sides");
+  box.replaceChildren();
+  names.forEach((name, k) => {
+    const label = document.createElement("label");
+    label.textContent = `${name} `;
+    const select = document.createElement("select");
+    select.id = `side-${k}`;
+    select.dataset.side = String(k);
+    for (const spec of ["human", ...MACHINES]) {
+      const option = document.createElement("option");
+      option.value = option.textContent = spec;
+      select.append(option);
+    }
+    select.value = game.sides[k];
+    select.addEventListener("change", () => {
+      game.sides[k] = select.value;
+      game.generation++;
+      machineTurn();
+    });
+    label.append(select);
+    box.append(label);
+  });
+}
+
+async function gameChanged(names) {
+  drawSides(names);
+  game.generation++;
+  game.selected = null;
+  const answer = await call("view", request({lenient: true}));
+  if (answer.error) return say(answer.error);
+  show(answer);
+  if (answer.dropped) say(`${answer.dropped} of the plies made are not legal under the new rules: the game goes on from before them`);
+  machineTurn();
+}
+
+// ------------------------------------------------------------------ the board
+
+function sideToMove() {
+  const view = game.view;
+  if (!view || view.result !== null) return null;
+  return game.sides[view.players.indexOf(view.to_move)];
+}
+
+function show(view) {
+  game.view = view;
+  game.plies = view.plies;
+  $("title").textContent = view.title;
+  $("board").innerHTML = view.svg;
+  for (const el of $("board").querySelectorAll("[data-cell]")) {
+    const cell = el.getAttribute("data-cell");
+    if (cell === view.selected) el.classList.add("selected");
+  }
+  $("status").textContent = view.result !== null ? `Game over: ${view.result}` : `${view.to_move} to move`;
+  $("status").classList.remove("thinking");
+  const legal = $("legal");
+  legal.replaceChildren();
+  for (const p of view.legal) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "ply";
+    button.textContent = p.ply;
+    button.addEventListener("click", () => humanPly(p.ply));
+    legal.append(button);
+  }
+  const moves = $("moves");
+  moves.replaceChildren();
+  for (const m of view.moves) {
+    const item = document.createElement("li");
+    item.textContent = `${m.player} ${m.ply}`;
+    moves.append(item);
+  }
+  moves.scrollTop = moves.scrollHeight;
+  hideChooser();
+}
+
+function humanToMove() {
+  return game.ok && sideToMove() === "human";
+}
+
+async function select(cell) {
+  const generation = ++game.generation;
+  const answer = await call("view", request({select: cell}));
+  if (generation !== game.generation) return;
+  if (answer.error) return say(answer.error);
+  game.selected = answer.selected;
+  show(answer);
+}
+
+function cellClicked(cell) {
+  if (!humanToMove()) return;
+  say("");
+  const legal = game.view.legal;
+  if (game.selected !== null) {
+    const moves = legal.filter((p) => p.from.includes(game.selected) && p.to.includes(cell));
+    if (moves.length) return choose(moves);
+  }
+  if (legal.some((p) => p.from.includes(cell))) {
+    return select(cell === game.selected ? null : cell);
+  }
+  const placed = legal.filter((p) => p.from.length === 0 && p.to.includes(cell));
+  if (placed.length) return choose(placed);
+  if (game.selected !== null) select(null);
+  say(`no legal ply from or to ${cell}`);
+}
+
+function choose(plies) {
+  if (plies.length === 1) return humanPly(plies[0].ply);
+  const box = $("chooser-plies");
+  box.replaceChildren();
+  for (const p of plies) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "choice";
+    button.textContent = p.ply;
+    button.addEventListener("click", () => humanPly(p.ply));
+    box.append(button);
+  }
+  $("chooser").hidden = false;
+}
+
+function hideChooser() {
+  $("chooser").hidden = true;
+}
+
+async function humanPly(ply) {
+  if (!humanToMove()) return;
+  const generation = ++game.generation;
+  game.selected = null;
+  const answer = await call("play", request({ply}));
+  if (generation !== game.generation) return;
+  if (answer.error) return say(answer.error);
+  say("");
+  show(answer);
+  machineTurn();
+}
+
+async function machineTurn() {
+  const side = sideToMove();
+  if (!game.ok || side === null || side === "human") return;
+  const generation = game.generation;
+  $("status").textContent = `${game.view.to_move} (${side}) is thinking…`;
+  $("status").classList.add("thinking");
+  const answer = await call("machine", request({player: side, seed: game.seed}));
+  if (generation !== game.generation) return;
+  if (answer.error) {
+    $("status").classList.remove("thinking");
+    $("status").textContent = `${game.view.to_move} to move`;
+    return say(answer.error);
+  }
+  game.generation++;
+  show(answer);
+  setTimeout(machineTurn, 0);
+}
+
+// ------------------------------------------------------------------ buttons
+
+async function undo() {
+  if (!game.ok || !game.plies.length) return;
+  const generation = ++game.generation;
+  game.selected = null;
+  const answer = await call("undo", request({players: game.sides}));
+  if (generation !== game.generation) return;
+  if (answer.error) return say(answer.error);
+  say("");
+  show(answer);
+  machineTurn();
+}
+
+async function newGame() {
+  game.plies = [];
+  game.seed = 1 + Math.floor(Math.random() * 1e9);
+  game.selected = null;
+  say("");
+  if (game.ok) await gameChanged(game.names);
+}
+
+async function download() {
+  if (!game.ok) return;
+  const answer = await call("record", request({players: game.sides}));
+  if (answer.error) return say(answer.error);
+  const url = URL.createObjectURL(new Blob([answer.record], {type: "text/plain"}));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = answer.filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+async function loadBundled(name) {
+  const response = await fetch(`/api/rulesets/${encodeURIComponent(name)}`);
+  const answer = await response.json();
+  if (answer.error) return say(answer.error);
+  game.ruleset = name;
+  game.plies = [];
+  game.view = null;
+  game.selected = null;
+  say("");
+  $("source").value = answer.text;
+  $("source").scrollTop = 0;
+  history.replaceState(null, "", `#${name}`);
+  await checkNow();
+}
+
+async function start() {
+  const names = (await (await fetch("/api/rulesets")).json()).names;
+  const picker = $("ruleset");
+  for (const name of names) {
+    const option = document.createElement("option");
+    option.value = option.textContent = name;
+    picker.append(option);
+  }
+  const wanted = decodeURIComponent(location.hash.slice(1));
+  picker.value = names.includes(wanted) ? wanted : names.includes("tic-tac-toe") ? "tic-tac-toe" : names[0];
+  picker.addEventListener("change", () => loadBundled(picker.value));
+  window.addEventListener("hashchange", () => {
+    const name = decodeURIComponent(location.hash.slice(1));
+    if (names.includes(name) && name !== game.ruleset) {
+      picker.value = name;
+      loadBundled(name);
+    }
+  });
+  $("source").addEventListener("input", textEdited);
+  $("source").addEventListener("scroll", syncScroll);
+  $("board").addEventListener("click", (e) => {
+    const target = e.target.closest("[data-cell]");
+    if (target) cellClicked(target.getAttribute("data-cell"));
+  });
+  $("undo").addEventListener("click", undo);
+  $("new-game").addEventListener("click", newGame);
+  $("download").addEventListener("click", download);
+  $("chooser-cancel").addEventListener("click", hideChooser);
+  await loadBundled(picker.value);
+  document.body.dataset.ready = "true";
+}
+
+document.addEventListener("DOMContentLoaded", start);

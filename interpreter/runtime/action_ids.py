@@ -1,0 +1,287 @@
+"""Fixed action ids: every ply of a ruleset as one integer (or, for chained plies, a few).
+
+The id space is derived from the ruleset alone, so it is the same in every run and
+process. It is cut into one segment per ply rule (the rule's per-player codes share
+it, since only the player to move has plies) and one for `pass`, in the order the
+rules are declared; inside a segment, with N the board's cells (goals included) and
+T the most piece types the rule can move or place for one player (the piece is
+numbered among the mover's, in declaration order):
+
+    move       T x N x N       piece, from cell, to cell
+    placement  T x P           piece, placement index (P: the most placements of its types)
+    place      T x N           piece, cell
+    push       D x N x N       direction (D: the rule's straight directions), far cell, here
+    chain      T x N x N x 2   one hop: piece, from, to, and whether the ply ends there
+    pass       1
+
+What a ply removes is not in its id: the language identifies a ply by what it does
+(piece, start, destination), and its removals follow from the position. A chained ply
+is identified by its removed set, which has no bounded number of values, so a chain's
+ids number its hops: a ply is a sequence of ids, one per straight segment of one of
+its routes, the last one marked as the end. `ActionSpace.hops` says whether a ruleset
+has such rules; everything else takes one id a ply.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+
+from dsl.constructs.slide import straight
+
+from interpreter.runtime.actions import Shape
+from interpreter.runtime.game import Action, Game, IllegalActionError, State
+from interpreter.runtime.tables import cells_of
+
+Ids = tuple[int, ...]
+
+
+def has_chains(game: Game) -> bool:
+    """Whether some rule of `game` makes chained plies (several ids a ply)."""
+    return any(r.format.shape is Shape.CHAIN for r in game._c.rules)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """The ids of one ply rule: `start` to `start + size - 1`."""
+
+    name: str
+    shape: Shape
+    start: int
+    size: int
+    kinds: int  # T: how many piece types the ids number
+    width: int  # placements per type (placement), directions (push), else cells
+    directions: tuple[str, ...] = ()  # a push's, in the order of its actions' indices
+    pieces: tuple[str, ...] = ()  # the kind of each numbered piece (`a/b` if players differ)
+    sizes: tuple[int, ...] = ()  # the cells each numbered piece covers
+
+
+class ActionSpace:
+    """The fixed action ids of a game, and the legal ids of a position.
+
+    A position mid-ply (a chain's route begun) is the game's state plus the ids of the
+    hops made so far, `prefix`; every other ply is complete in one id (`prefix` empty).
+    It remembers the legal ids of the last position asked about: one per thread.
+    """
+
+    def __init__(self, game: Game):
+        self.game = game
+        rs, n = game.ruleset, game.board.size
+        self.cells = n
+        self.segments: list[Segment] = []
+        self._segment_of: dict[int, Segment] = {}  # rule code -> its segment
+        self._pieces: dict[int, tuple[int, ...]] = {}  # rule code -> the types it numbers
+        by_name: dict[str, Segment] = {}
+        start = 0
+        for rule in game._c.rules:
+            self._pieces[rule.code] = self._types(rule.name, rule.player)
+        for rule in game._c.rules:
+            seg = by_name.get(rule.name)
+            if seg is None:
+                shape = rule.format.shape
+                lists = [self._pieces[r.code] for r in game._c.rules if r.name == rule.name]
+                types = {t for ts in lists for t in ts}
+                kinds = max(map(len, lists))
+                pieces = tuple("/".join(dict.fromkeys(rs.types[ts[i]].kind for ts in lists if i < len(ts)))
+                               for i in range(kinds))
+                sizes = tuple(max(rs.types[ts[i]].size for ts in lists if i < len(ts)) for i in range(kinds))
+                width, dirs = n, ()
+                if shape is Shape.PLACEMENT:
+                    width = max(len(game._c.tables.placement_masks(rs.types[t].size)) for t in types)
+                elif shape is Shape.PUSH:
+                    ply = next(p for p in rs.plies if p.name == rule.name)
+                    dirs = tuple(straight(game.board, ply.motion.dirs))
+                    kinds, width = 0, len(dirs)
+                size = {Shape.MOVE: kinds * n * n, Shape.PLACEMENT: kinds * width,
+                        Shape.PLACE: kinds * n, Shape.PUSH: width * n * n,
+                        Shape.CHAIN: kinds * n * n * 2, Shape.PASS: 1}[shape]
+                seg = by_name[rule.name] = Segment(rule.name, shape, start, size, kinds, width, dirs, pieces, sizes)
+                self.segments.append(seg)
+                start += size
+            self._segment_of[rule.code] = seg
+        self.size = start
+        self.hops = has_chains(game)
+        self._encoders = {r.code: self._encoder(r.code) for r in game._c.rules}
+        self._cache: tuple = (None, None, None)
+
+    def _types(self, name: str, player: int | None) -> tuple[int, ...]:
+        rs = self.game.ruleset
+        if player is None:  # pass
+            return ()
+        ply = next(p for p in rs.plies if p.name == name)
+        return tuple(sorted(rs.selected(ply.kind, ply.owner, player)))
+
+    def _encoder(self, code: int):
+        """action -> its id, for a rule whose plies take one id (None for a chain's)."""
+        seg, n = self._segment_of[code], self.cells
+        base, w = seg.start, seg.width
+        index = {t: i for i, t in enumerate(self._pieces[code])}
+        return {Shape.MOVE: lambda a: base + (index[a[1]] * n + a[2]) * n + a[3],
+                Shape.PLACE: lambda a: base + index[a[1]] * n + a[2],
+                Shape.PLACEMENT: lambda a: base + index[a[1]] * w + a[2],
+                Shape.PUSH: lambda a: base + (a[1] * n + a[2]) * n + a[3],
+                Shape.PASS: lambda a: base}.get(seg.shape)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return self.size
+
+    def notice(self) -> str | None:
+        """Said when the game is loaded for ids: the rules whose plies take several ids."""
+        chains = [s.name for s in self.segments if s.shape is Shape.CHAIN]
+        if not chains:
+            return None
+        rules = ", ".join(f"'{c}'" for c in chains)
+        return (f"{self.game.title}: the chained plies of {rules} are identified by the pieces "
+                f"they remove, which no fixed action space can number; their action ids are "
+                f"hops, one per straight segment, the last marked as the end "
+                f"(docs/EMBEDDING.md)")
+
+    # ------------------------------------------------------------ one ply <-> ids
+    def encode(self, state: State, action: Action) -> Ids:
+        """The ids of a legal ply of `state`: one, or a chain's hops along its first route."""
+        one = self._encoders[action[0]]
+        return (one(action),) if one is not None else self._all_ids(state, action)[0]
+
+    def _singles(self, state: State) -> dict[int, Action]:
+        """Every legal ply of `state` by its id, for rulesets without chains."""
+        if self._cache[0] == state:
+            return self._cache[1]
+        actions = self.game.legal_actions(state)
+        enc = self._encoders
+        found = {enc[a[0]](a): a for a in actions}
+        if len(found) != len(actions):
+            self._sequences(state)  # names the two plies
+        self._cache = (state, found, None)
+        return found
+
+    def _sequences(self, state: State) -> dict[Ids, Action]:
+        """Every legal ply of `state` by its ids (each route of a chain); an error if two
+        plies would share ids, which the language rules out."""
+        if self._cache[0] == state and self.hops:
+            return self._cache[1]
+        seqs: dict[Ids, Action] = {}
+        actions = self.game.legal_actions(state)
+        for a in actions:
+            for ids in self._all_ids(state, a):
+                if seqs.setdefault(ids, a) != a:
+                    raise RuntimeError(f"{self.game.title}: two legal plies share the action "
+                                       f"ids {ids}: {self.game.action_to_text(state, a)}, "
+                                       f"{self.game.action_to_text(state, seqs[ids])}")
+        if self.hops:  # else _singles keeps the cache
+            self._cache = (state, seqs, None)
+        return seqs
+
+    def _all_ids(self, state: State, action: Action) -> list[Ids]:
+        seg = self._segment_of[action[0]]
+        if seg.shape is not Shape.CHAIN:
+            return [self.encode(state, action)]
+        t, n, s = self._pieces[action[0]].index(action[1]), self.cells, seg.start
+        out = []
+        for route in self.game.routes(state, action):
+            last = len(route) - 2
+            out.append(tuple(s + ((t * n + a) * n + b) * 2 + (i == last)
+                             for i, (a, b) in enumerate(zip(route, route[1:]))))
+        return out
+
+    def decode(self, state: State, ids: Ids) -> Action | None:
+        """The legal ply `ids` make in `state`; None if they begin one (a chain's hops so
+        far); IllegalActionError if they begin none."""
+        try:
+            ids = tuple(operator.index(i) for i in ids)  # numpy's integers too
+        except TypeError:
+            raise IllegalActionError(f"action ids are whole numbers, found {ids!r}") from None
+        for i in ids:
+            if not 0 <= i < self.size:
+                raise IllegalActionError(f"action id {i} is out of range 0..{self.size - 1}")
+        if not self.hops:
+            action = self._singles(state).get(ids[0]) if len(ids) == 1 else None
+            if action is None:
+                raise IllegalActionError(self._illegal(state, ids))
+            return action
+        seqs = self._sequences(state)
+        if ids in seqs:
+            return seqs[ids]
+        k = len(ids)
+        if any(seq[:k] == ids for seq in seqs):
+            return None
+        raise IllegalActionError(self._illegal(state, ids))
+
+    def _illegal(self, state: State, ids: Ids) -> str:
+        shown = ", ".join(self.id_text(i) for i in ids)
+        n = len(self.legal_ids(state, ids[:-1]))
+        after = " after the hops before it" if len(ids) > 1 else ""
+        return f"action id{'s' if len(ids) > 1 else ''} {shown} make{'' if len(ids) > 1 else 's'} " \
+               f"no legal ply in this position ({n} legal{after})"
+
+    def apply_id(self, state: State, prefix: Ids, action_id: int) -> tuple[State, Ids]:
+        """One id made in (`state`, `prefix`): the next state and an empty prefix when it
+        completes a ply, else `state` and the longer prefix; IllegalActionError if no
+        legal ply goes on with it."""
+        ids = prefix + (action_id,)
+        action = self.decode(state, ids)
+        if action is None:
+            return state, ids
+        return self.game.apply_unchecked(state, action), ()
+
+    # ------------------------------------------------------------ legal ids
+    def legal_ids(self, state: State, prefix: Ids = ()) -> list[int]:
+        """The ids that may come next after `prefix` in `state`, ascending."""
+        if not self.hops:
+            return sorted(self._singles(state)) if not prefix else []
+        seqs = self._sequences(state)
+        if not prefix:
+            if self._cache[2] is None:
+                self._cache = (state, seqs, sorted({seq[0] for seq in seqs}))
+            return list(self._cache[2])
+        k = len(prefix)
+        return sorted({seq[k] for seq in seqs if len(seq) > k and seq[:k] == prefix})
+
+    def legal_mask(self, state: State, prefix: Ids = ()) -> bytearray:
+        """One byte an id: 1 where the id may come next, else 0."""
+        mask = bytearray(self.size)
+        for i in self.legal_ids(state, prefix):
+            mask[i] = 1
+        return mask
+
+    def route(self, prefix: Ids) -> tuple[int, ...]:
+        """The cells of a chain begun: where its piece started, then each hop's end."""
+        cells: list[int] = []
+        for i in prefix:
+            seg = self._segment(i)
+            if seg.shape is not Shape.CHAIN:
+                raise ValueError(f"action id {i} ({self.id_text(i)}) is not a hop of a chain")
+            a, b = divmod((i - seg.start) // 2 % (self.cells * self.cells), self.cells)
+            cells += [a, b] if not cells else [b]
+        return tuple(cells)
+
+    def _segment(self, action_id: int) -> Segment:
+        if not 0 <= action_id < self.size:
+            raise ValueError(f"action id {action_id} is out of range 0..{self.size - 1}")
+        return next(s for s in self.segments if s.start <= action_id < s.start + s.size)
+
+    def id_text(self, action_id: int) -> str:
+        """What an id names, for people: `capture musketeer c3-c4`, `whistle stone e5-e7 end`,
+        `colour blue/red a1+b1` (a piece covering two cells)."""
+        seg = self._segment(action_id)
+        k, n, names = action_id - seg.start, self.cells, self.game.board.names
+        symbols = seg.pieces
+        if seg.shape is Shape.PASS:
+            return "pass"
+        if seg.shape is Shape.PUSH:
+            d, rest = divmod(k, n * n)
+            return f"{seg.name} {seg.directions[d]} {names[rest // n]}-{names[rest % n]}"
+        if seg.shape is Shape.PLACE:
+            return f"{seg.name} {symbols[k // n]} {names[k % n]}"
+        if seg.shape is Shape.PLACEMENT:
+            t, p = divmod(k, seg.width)
+            masks = self.game._c.tables.placement_masks(seg.sizes[t])
+            if p >= len(masks):  # a smaller piece than the segment's widest has fewer
+                return f"{seg.name} {symbols[t]} placement {p} (none)"
+            return f"{seg.name} {symbols[t]} " + "+".join(names[c] for c in cells_of(masks[p]))
+        end = ""
+        if seg.shape is Shape.CHAIN:
+            k, last = divmod(k, 2)
+            end = " end" if last else ""
+        t, rest = divmod(k, n * n)
+        return f"{seg.name} {symbols[t]} {names[rest // n]}-{names[rest % n]}{end}"

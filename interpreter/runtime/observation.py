@@ -1,0 +1,175 @@
+"""Observation tensors: a position as planes over the board's cells, for neural networks.
+
+One plane per piece type (absolute) or per kind and owner relative to the player
+observing (by default the player to move), `own` first (perspective "mover"); then one plane per player (filled with 1
+for the player to move), one per phase of the turn when there are several, one per
+variable slot and per reserve (filled with the value), the previous ply when the rules
+read it (one plane per remembered rule, then its from and here cells), and, for rules
+with chained plies, the route of a chain begun (its cells so far, and where the piece
+stands). `Observer.planes` names them in order.
+
+A tensor is `(planes, cells)`, or with `grid=True` `(planes, rows, columns)`: square
+boards by rank and file, hexagonal boards in axial coordinates (row from the north;
+a step east is one column on), off-board goals on one extra row at the bottom.
+`Observer.coordinates` gives each cell's (row, column). numpy is needed
+(`pip install 'rulecraft[numpy]'`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from dsl.board import Board
+
+from interpreter.runtime.action_ids import has_chains
+from interpreter.runtime.game import Game, State
+from interpreter.runtime.tables import cells_of
+
+if TYPE_CHECKING:
+    import numpy as np
+
+PERSPECTIVES = ("mover", "absolute")
+# A plane's source: (state, observing player, chain route) -> what it holds: a cell mask
+# (an int with `cells=True`) or one number for every cell.
+Source = Callable[[State, int, tuple[int, ...]], int]
+
+
+def numpy() -> Any:
+    """numpy, or ImportError saying how to get it."""
+    try:
+        import numpy as np  # noqa: PLC0415 - an optional dependency
+    except ImportError:
+        raise ImportError("observation tensors need numpy: pip install 'rulecraft[numpy]'") from None
+    return np
+
+
+def grid_coordinates(board: Board) -> tuple[list[tuple[int, int]], tuple[int, int]]:
+    """Each cell's (row, column) on a rectangular grid, and the grid's (rows, columns)."""
+    on = [c for c in range(board.size) if c not in set(board.goals)]
+    ys = [board.lattice[c][1] for c in on]
+    top = max(ys)
+    rows = {c: top - board.lattice[c][1] for c in on}
+    if board.shape == "hexagon":  # x in half units: axial column = (x + row) / 2
+        raw = {c: board.lattice[c][0] + rows[c] for c in on}
+    else:
+        raw = {c: 2 * board.lattice[c][0] for c in on}
+    left = min(raw.values())
+    coords = {c: (rows[c], (raw[c] - left) // 2) for c in on}
+    height = max(rows.values()) + 1
+    width = max(col for _, col in coords.values()) + 1
+    for i, g in enumerate(board.goals):
+        coords[g] = (height, i)
+    if board.goals:
+        height, width = height + 1, max(width, len(board.goals))
+    return [coords[c] for c in range(board.size)], (height, width)
+
+
+def _relative(rel: int, players: int) -> str:
+    """How a plane names the player `rel` seats after the one observing."""
+    return "own " if rel == 0 else "opponent's " if players == 2 else f"player+{rel} "
+
+
+class Observer:
+    """The planes of a game's positions as seen by one player (or absolutely)."""
+
+    def __init__(self, game: Game, perspective: str = "mover", grid: bool = False):
+        if perspective not in PERSPECTIVES:
+            raise ValueError(f"unknown perspective '{perspective}' (known: {', '.join(PERSPECTIVES)})")
+        self.game, self.perspective, self.grid = game, perspective, grid
+        self.coordinates, self.grid_shape = grid_coordinates(game.board)
+        self.planes: list[str] = []
+        self.ranges: list[tuple[float, float]] = []  # each plane's least and greatest value
+        self._cells: list[tuple[Source, bool]] = []  # each plane: (source, holds a cell mask)
+        self._pieces()
+        self._scalars()
+        self._history()
+        if has_chains(game):
+            self._add("route", lambda s, p, r: sum(1 << c for c in r), True)
+            self._add("chain at", lambda s, p, r: 1 << r[-1] if r else 0, True)
+        n = game.board.size
+        self.shape: tuple[int, ...] = (len(self.planes),) + (self.grid_shape if grid else (n,))
+
+    def _add(self, name: str, source: Source, cells: bool, low: float = 0, high: float = 1) -> None:
+        self.planes.append(name)
+        self.ranges.append((float(low), float(high)))
+        self._cells.append((source, cells))
+
+    def limits(self) -> tuple["np.ndarray", "np.ndarray"]:
+        """The least and the greatest value of every item of a tensor (arrays of `shape`):
+        0 and 1 but for variables (their declared range) and reserves (0 to their size)."""
+        np = numpy()
+        low, high = (np.array([r[i] for r in self.ranges], dtype=np.float32) for i in (0, 1))
+        extra = (1,) * (len(self.shape) - 1)
+        return (np.broadcast_to(low.reshape(-1, *extra), self.shape).copy(),
+                np.broadcast_to(high.reshape(-1, *extra), self.shape).copy())
+
+    def _pieces(self) -> None:
+        rs, k = self.game.ruleset, len(self.game.players)
+        if self.perspective == "absolute":
+            for t in range(len(rs.types)):
+                self._add(self.game.layout.slots[t].name, lambda s, p, r, t=t: s[t], True)
+            return
+        for kind in dict.fromkeys(t.kind for t in rs.types):
+            for t in rs.types_of(kind, None):
+                self._add(kind, lambda s, p, r, t=t: s[t], True)
+            owned = {t_.owner: i for i, t_ in enumerate(rs.types) if t_.kind == kind and t_.owner is not None}
+            if not owned:
+                continue
+            for rel in range(k):
+                self._add(_relative(rel, k) + kind, lambda s, p, r, rel=rel, owned=owned: s[owned[(p + rel) % k]]
+                          if (p + rel) % k in owned else 0, True)
+
+    def _scalars(self) -> None:
+        g, L = self.game, self.game.layout
+        k = len(g.players)
+        for i, name in enumerate(g.players):
+            self._add(f"to move: {name}", lambda s, p, r, i=i: int(s[L.P] == i), False)
+        phases = len(g.ruleset.first_turn or []) + len(g.ruleset.turn)
+        if phases > 1:
+            for ph in range(phases):
+                self._add(f"phase {ph}", lambda s, p, r, ph=ph: int(s[L.PH] == ph), False)
+        mover = self.perspective == "mover"
+        for v in g.ruleset.vars:
+            base = L.var_offsets[v.name]
+            low, high = L.slots[base].low, L.slots[base].high
+            if not v.per_player:
+                self._add(v.name, lambda s, p, r, b=base: s[b], False, low, high)
+                continue
+            for i in range(k):
+                name = _relative(i, k) + v.name if mover else f"{v.name}[{g.players[i]}]"
+                self._add(name, lambda s, p, r, b=base, i=i: s[b + ((p + i) % k if mover else i)],
+                          False, low, high)
+        for t, slot in L.reserve_offsets.items():
+            self._add(L.slots[slot].name, lambda s, p, r, slot=slot: s[slot], False, 0, L.slots[slot].high)
+
+    def _history(self) -> None:
+        L, rs = self.game.layout, self.game.ruleset
+        if L.memory is None:
+            return
+        m = L.memory
+        names = [p.name for p in rs.plies] + ["pass"]
+        for value, name in enumerate(names, start=1):
+            if name in rs.remembers:
+                self._add(f"previous: {name}", lambda s, p, r, v=value: int(s[m] == v), False)
+        self._add("previous from", lambda s, p, r: s[m + 1], True)
+        self._add("previous here", lambda s, p, r: s[m + 2], True)
+
+    def tensor(self, state: State, player: int | None = None, route: tuple[int, ...] = ()) -> "np.ndarray":
+        """The planes of `state` seen by `player` (default: the player to move), float32,
+        of `shape`; `route`: the cells of a chain begun (its start, then each hop's end)."""
+        np = numpy()
+        p = self.game.to_move(state) if player is None else player
+        n = self.game.board.size
+        flat = np.zeros((len(self.planes), n), dtype=np.float32)
+        for i, (source, cells) in enumerate(self._cells):
+            v = source(state, p, route)
+            if not cells:
+                flat[i, :] = v
+            elif v:
+                flat[i, cells_of(v)] = 1.0
+        if not self.grid:
+            return flat
+        out = np.zeros(self.shape, dtype=np.float32)
+        rows, cols = zip(*self.coordinates)
+        out[:, list(rows), list(cols)] = flat
+        return out

@@ -1,0 +1,300 @@
+"""The exact solver in C (solver.c): the configuration it takes, its run, its result as a
+`Solution` like the Python solver's (search/solver.py), with the same positions, values and
+remoteness. Past `COPY_LIMIT` positions the result stays in C: a `NativeSolution` answers
+from the solver's tables and saves them as a solution file of format 5, which
+`open_index` maps back (solution_index.c).
+
+What the index cannot hold (more than one piece of a type covering several cells, a key
+wider than 128 bits, a wide type standing on another), and any error the rules raise,
+make `solve_native` raise `NativeSolveUnsupported`: the caller solves in Python instead,
+which then gives the exact message of a rule's error.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import weakref
+from array import array
+
+from dsl.placements import placements
+
+from interpreter.runtime.game import Game, State
+from interpreter.search.codec import Codec, SolveError, slot_range
+from interpreter.search.memory import format_bytes
+from interpreter.search.progress import Progress
+from interpreter.search.solution import Solution, SolveStats, Value
+from interpreter.search.solution_file import (DRAW, VALUE_NAMES, fingerprint, uint32_array,
+    write_index)
+from interpreter.search.symmetry import Canonicalizer, Perm
+from interpreter.native.build import NativeUnavailable
+from interpreter.native.library import WORD, NativeLibrary
+
+MAX_KEY_BITS = 128
+# positions a solve copies into a Python `Solution` (about 13 bytes each, and 24 more while
+# sorting them); past it, a `NativeSolution` answers from the C tables
+COPY_LIMIT = 50_000_000
+# solver.c's error codes
+ERR_MEMORY, ERR_STOP, ERR_POSITIONS = -4, -12, -13
+
+_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p)
+
+
+class NativeSolveUnsupported(Exception):
+    """The native solver cannot take this game or start (the message says why).
+
+    `notice`: whether the Python solve that follows should say so; not when the C stopped
+    on what the Python solver will report as an error of its own (a rule's error, a value
+    out of range, the memory cap)."""
+
+    def __init__(self, message: str, notice: bool = True):
+        super().__init__(message)
+        self.notice = notice
+
+
+def _configure(lib: NativeLibrary) -> None:
+    c = lib.lib
+    if getattr(c, "_solve_ready", False):
+        return
+    vp = ctypes.c_void_p
+    for name, res, args in (
+            ("rc_solve_new", vp, [ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int32),
+                                  ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64)]),
+            ("rc_solve_run", ctypes.c_int, [vp, ctypes.POINTER(ctypes.c_uint64), _CALLBACK]),
+            ("rc_solve_output", ctypes.c_int, [vp, ctypes.POINTER(ctypes.c_uint64),
+                                               ctypes.POINTER(ctypes.c_uint64),
+                                               ctypes.POINTER(ctypes.c_uint8),
+                                               ctypes.POINTER(ctypes.c_uint32)]),
+            ("rc_solve_stats", None, [vp, ctypes.POINTER(ctypes.c_uint64),
+                                      ctypes.POINTER(ctypes.c_double)]),
+            ("rc_solve_error", ctypes.c_char_p, [vp]),
+            ("rc_solve_lookup", ctypes.c_int, [vp, ctypes.POINTER(ctypes.c_uint64),
+                                               ctypes.POINTER(ctypes.c_uint32)]),
+            ("rc_solve_counts", None, [vp, ctypes.POINTER(ctypes.c_uint64)]),
+            ("rc_solve_position", ctypes.c_int, [vp, ctypes.c_uint64,
+                                                 ctypes.POINTER(ctypes.c_uint64)]),
+            ("rc_solve_write", ctypes.c_int, [vp, ctypes.c_char_p]),
+            ("rc_solve_open", vp, [ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int32),
+                                   ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64),
+                                   ctypes.c_char_p, ctypes.c_uint64, ctypes.c_uint64]),
+            ("rc_solve_free", None, [vp])):
+        f = getattr(c, name)
+        f.restype, f.argtypes = res, args
+    c._solve_ready = True
+
+
+def _types(game: Game) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Per piece type: size, level, carrier; and the ranking order (wide types first, then
+    by level, so a carrier is ranked before its riders)."""
+    types = game.ruleset.types
+    sizes = [t.size for t in types]
+    levels = [t.level for t in types]
+    carriers = [-1 if t.carrier is None else t.carrier for t in types]
+    for t, ty in enumerate(types):
+        if ty.size > 1 and ty.level:
+            raise NativeSolveUnsupported("a piece covering several cells stands on another")
+        if ty.carrier is not None and types[ty.carrier].size > 1:
+            raise NativeSolveUnsupported("a piece stands on one covering several cells")
+    order = sorted(range(len(types)), key=lambda t: (levels[t], sizes[t] == 1, t))
+    return sizes, levels, carriers, order
+
+
+def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
+                 max_positions: int | None, max_memory: int | None,
+                 threads: int | None = None, arcs_only: bool = False,
+                 copy_limit: int = COPY_LIMIT, tally_room: int = -1,
+                 tally_most: int = -1) -> Solution:
+    """Solve every position reachable from `start` in C (see the module docstring).
+
+    `arcs_only` keeps to the retrograde solve over stored arcs even where the one-pass
+    solve could run. Up to `copy_limit` positions, the solution is copied into a
+    `Solution`; past it, a `NativeSolution` answers from the solver's own tables.
+    `tally_room` (bytes; -1: half the memory cap) and `tally_most` (-1: 251) bound the
+    children counts reachability keeps for the un-move solve (solver.c, sv_tally); the
+    rest are counted again, with the same result."""
+    lib = game.native
+    if lib is None:
+        lib = NativeLibrary(game.ruleset, game._c.rules)
+    _configure(lib)
+    codec = Codec(game)
+    if codec.bits > MAX_KEY_BITS:
+        raise NativeSolveUnsupported(f"a position takes {codec.bits} bits, past the "
+                                     f"{MAX_KEY_BITS} the native solver packs")
+    cfg = [threads or min(2, os.cpu_count() or 1), max_memory or 0, max_positions or 0,
+           int(arcs_only), tally_room, tally_most]
+    c = lib.lib
+    handle = c.rc_solve_new(*_arguments(game, lib, codec, perms, cfg))
+    if not handle:
+        raise SolveError("out of memory", "memory")
+    interrupted: list[bool] = []
+    kept = False
+
+    def report(text: bytes) -> int:
+        try:
+            prog.update(text.decode())
+        except KeyboardInterrupt:
+            interrupted.append(True)
+            return 1
+        return 0
+
+    try:
+        err = c.rc_solve_run(handle, lib.flat(start), _CALLBACK(report))
+        if interrupted or err == ERR_STOP:
+            raise KeyboardInterrupt
+        stats = (ctypes.c_uint64 * 8)()
+        seconds = (ctypes.c_double * 2)()
+        c.rc_solve_stats(handle, stats, seconds)
+        if err:
+            raise _error(err, c.rc_solve_error(handle).decode(), stats[6], max_positions,
+                         max_memory)
+        n = stats[0]
+        st = SolveStats(n, stats[1], stats[2], len(perms) or 1, seconds[0], seconds[1], stats[3],
+                        stats[7] == 1, stats[7] == 2)
+        if n > copy_limit:
+            kept = True
+            return NativeSolution(game, lib, handle, n, start, st, perms)
+        return _copy(game, lib, handle, codec, perms, start, st)
+    finally:
+        if not kept:
+            c.rc_solve_free(handle)
+
+
+def _copy(game: Game, lib: NativeLibrary, handle: int, codec: Codec, perms: list[Perm],
+          start: State, st: SolveStats) -> Solution:
+    """A solve's positions copied into a `Solution`: keys sorted, values, remoteness."""
+    n = st.positions
+    lo, hi = (ctypes.c_uint64 * max(1, n))(), (ctypes.c_uint64 * max(1, n))()
+    vals, rems = (ctypes.c_uint8 * max(1, n))(), (ctypes.c_uint32 * max(1, n))()
+    if lib.lib.rc_solve_output(handle, lo, hi, vals, rems):
+        raise SolveError("out of memory while sorting the solution", "memory")
+    keys: array | list[int]
+    if codec.bits <= 64:
+        keys = array("Q", lo[:n])
+    else:
+        keys = [(h << 64) | w for h, w in zip(hi[:n], lo[:n])]
+    remoteness = uint32_array()
+    remoteness.frombytes(bytes(rems)[:4 * n])
+    canon = Canonicalizer(perms, codec.masks, codec.cells) if len(perms) > 1 else None
+    return Solution(game, codec, canon, keys, bytearray(bytes(vals)[:n]), remoteness, start, st,
+                    fingerprint(game))
+
+
+class NativeSolution(Solution):
+    """A solution too large to copy into Python: lookups go to the native solver's tables
+    (its block index, bitsets and values, or a solution file of format 5 mapped), which
+    live as long as this object."""
+
+    def __init__(self, game: Game, lib: NativeLibrary, handle: int, n: int, start: State,
+                 stats: SolveStats | None, perms: list[Perm], fp: str = ""):
+        super().__init__(game, Codec(game), None, array("Q"), bytearray(), uint32_array(),
+                         start, stats, fp or fingerprint(game))
+        self._lib, self._handle, self._n, self.perms = lib, handle, n, list(perms)
+        weakref.finalize(self, lib.lib.rc_solve_free, handle)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _code(self, state: State) -> tuple[int, int]:
+        rem = ctypes.c_uint32()
+        return self._lib.lib.rc_solve_lookup(self._handle, self._lib.flat(state),
+                                             ctypes.byref(rem)), rem.value
+
+    def __contains__(self, state: State) -> bool:
+        return self._code(state)[0] != 0
+
+    def lookup(self, state: State) -> Value:
+        code, rem = self._code(state)
+        if not code:
+            raise KeyError("the position is not among those this solution holds: "
+                           + self.game.state_to_text(state))
+        return Value(VALUE_NAMES[code], None if code == DRAW else rem)
+
+    def position(self, i: int) -> State:
+        if not 0 <= i < self._n:
+            raise IndexError(f"position {i} of a solution of {self._n:,}")
+        buf = (ctypes.c_uint64 * self._lib.state_len)()
+        self._lib.lib.rc_solve_position(self._handle, i, buf)
+        return self._lib.unflat(buf)
+
+    def counts(self) -> dict[str, int]:
+        out = (ctypes.c_uint64 * 3)()
+        self._lib.lib.rc_solve_counts(self._handle, out)
+        return {VALUE_NAMES[code]: out[code - 1] for code in VALUE_NAMES}
+
+    def save(self, path: str, compress: bool | None = None) -> None:
+        """Write the native index as a solution file of format 5 (solution_file.py), its
+        body compressed if `compress` (None: if it is large)."""
+        def body(p: str) -> None:
+            if self._lib.lib.rc_solve_write(self._handle, os.fsencode(p)):
+                err = ctypes.get_errno()
+                raise OSError(err, os.strerror(err) if err else "write failed", p)
+
+        write_index(self, path, self.perms, body, compress)
+
+
+def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm], root: State,
+               fp: str) -> NativeSolution:
+    """The solution whose format-5 body is `size` bytes at `offset` of `path` (its header
+    and checksum already checked); ValueError saying what is wrong with the body, or that
+    the native back-end is missing."""
+    lib = game.native
+    if lib is None:
+        try:
+            lib = NativeLibrary(game.ruleset, game._c.rules)
+        except NativeUnavailable as e:
+            raise ValueError(f"a solution of format 5 (the native solver's index) is read by "
+                             f"the native back-end: {str(e).splitlines()[0]}") from None
+    _configure(lib)
+    codec = Codec(game)
+    handle = lib.lib.rc_solve_open(*_arguments(game, lib, codec, perms, [1, 0, 0, 0, 0, -1]),
+                                   os.fsencode(path), offset, size)
+    if not handle:
+        raise ValueError("out of memory while opening it")
+    message = lib.lib.rc_solve_error(handle).decode()
+    if message:
+        lib.lib.rc_solve_free(handle)
+        raise ValueError(f"damaged: {message}")
+    stats = (ctypes.c_uint64 * 8)()
+    lib.lib.rc_solve_stats(handle, stats, (ctypes.c_double * 2)())
+    return NativeSolution(game, lib, handle, stats[0], root, None, perms, fp)
+
+
+def _arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[Perm],
+               cfg: list[int]) -> tuple:
+    """rc_solve_new's four arrays (see solver.c): `cfg` (threads, memory and positions
+    caps, the solve's method and tallies) completed, the symmetries, the wide types'
+    placements, the board's cells."""
+    sizes, levels, carriers, order = _types(game)
+    board = game.board
+    places = [[sum(1 << c for c in cs) for cs in placements(board, s)] if s > 1 else []
+              for s in sizes]
+    cfg = cfg + [len(perms)]
+    for t in range(len(sizes)):
+        cfg += [sizes[t], levels[t], carriers[t], len(places[t])]
+    cfg += order
+    by_slot = {f.slot: f for f in codec.fields}
+    for slot in lib.int_slots:
+        low, high = slot_range(game, game.layout.slots[slot])
+        cfg += [by_slot[slot].shift, low, high]
+    words = lib.words
+    flat_perm = [c for p in perms for c in p]
+    flat_place = [(m >> (64 * w)) & WORD for ps in places for m in ps for w in range(words)]
+    full = (1 << board.size) - 1
+    return ((ctypes.c_int64 * len(cfg))(*cfg),
+            (ctypes.c_int32 * max(1, len(flat_perm)))(*flat_perm),
+            (ctypes.c_uint64 * max(1, len(flat_place)))(*flat_place),
+            (ctypes.c_uint64 * words)(*[(full >> (64 * w)) & WORD for w in range(words)]))
+
+
+def _error(code: int, message: str, found: int, max_positions: int | None,
+           max_memory: int | None) -> Exception:
+    """What a solver.c error code becomes (the Python solver's messages)."""
+    if code == ERR_POSITIONS and max_positions is not None and "reachable" in message:
+        return SolveError(f"more than {max_positions:,} positions are reachable", "positions")
+    if code == ERR_MEMORY and max_memory is not None and "memory cap" in message:
+        return SolveError(f"stopped at {found:,} positions: the solve would need more than the "
+                          f"memory cap of {format_bytes(max_memory)}", "memory")
+    if code == ERR_MEMORY:
+        return SolveError(f"stopped at {found:,} positions: out of memory", "memory")
+    return NativeSolveUnsupported(message, notice=False)
+
