@@ -11,6 +11,10 @@ seeded games. The sides take turns, `--rounds` times (default 3), and each figur
 the least CPU time (user + system, `time.process_time` in the worker) over the rounds.
 Both sides must give the same counts, or the run stops: the comparison is of one game.
 Uses only the API both versions have (`load_game`, `legal_actions`, `apply`).
+
+`--native` compares the native back-end instead: perft (in C, two threads; CPU time
+counts both), seeded playouts in C, and the exact solver on the games it solves in
+seconds. The libraries are built before the clocks start.
 """
 
 from __future__ import annotations
@@ -26,9 +30,45 @@ WORK = {
     "tricouleur": (3, 30), "whistling-captures": (2, 10), "tic-tac-toe": (8, 2000),
 }
 
-WORKER = r'''
+# ruleset -> (native perft depth, native playouts, solve it?)
+NATIVE_WORK = {
+    "three-musketeers": (8, 20000, False), "3-spot": (13, 20000, True), "force-3": (7, 20000, False),
+    "3-a-side": (6, 5000, False), "tricouleur": (4, 2000, False),
+    "whistling-captures": (3, 1000, False), "tic-tac-toe": (9, 100000, True),
+}
+
+# the API's import: `rulecraft` from the stage layout on, `rulecraft.interpreter` before
+IMPORT = """
+try:
+    from rulecraft import load_game, perft
+    from interpreter.search import solve
+except ImportError:
+    from rulecraft.interpreter import load_game, perft
+    from rulecraft.interpreter.search import solve
+"""
+
+NATIVE_WORKER = IMPORT + r'''
+import json, sys, time
+name, depth, games, solves = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
+game = load_game(name, "native")
+s = game.initial_state()
+t = time.process_time()
+nodes = perft(game, s, depth)
+perft_cpu = time.process_time() - t
+t = time.process_time()
+stats = (game.native.playouts(s, games, 1, 1000))
+play_cpu = time.process_time() - t
+solve_cpu, positions = 0.0, 0
+if solves:
+    t = time.process_time()
+    positions = len(solve(game))
+    solve_cpu = time.process_time() - t
+print(json.dumps({"nodes": nodes, "perft": perft_cpu, "plies": str(stats), "playouts": play_cpu,
+                  "actions": positions, "movegen": solve_cpu}))
+'''
+
+WORKER = IMPORT + r'''
 import json, random, sys, time
-from interpreter import load_game
 
 name, depth, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 game = load_game(name)
@@ -76,8 +116,10 @@ print(json.dumps({"nodes": nodes, "perft": perft_cpu, "plies": plies, "playouts"
 '''
 
 
-def run(python: str, name: str, depth: int, games: int) -> dict:
-    out = subprocess.run([python, "-c", WORKER, name, str(depth), str(games)], check=True,
+def run(python: str, name: str, depth: int, games: int, native: bool = False,
+        solves: bool = False) -> dict:
+    argv = [python, "-c", NATIVE_WORKER if native else WORKER, name, str(depth), str(games)]
+    out = subprocess.run(argv + (["1" if solves else "0"] if native else []), check=True,
                          capture_output=True, text=True)
     return json.loads(out.stdout)
 
@@ -88,17 +130,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--after", default=sys.executable, metavar="PYTHON", help="default: this Python")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--native", action="store_true", help="the native back-end: perft, playouts, solve")
     p.add_argument("rulesets", nargs="*")
     args = p.parse_args(argv)
     rows = {}
+    keys = ("perft", "playouts", "solve") if args.native else ("perft", "playouts", "movegen")
     for name in args.rulesets or list(WORK):
         depth, games = WORK.get(name, (3, 20))
+        solves = False
+        if args.native:
+            depth, games, solves = NATIVE_WORK.get(name, (4, 1000, False))
         best: dict[str, dict] = {}
         for _ in range(args.rounds):
             for side, python in (("before", args.before), ("after", args.after)):
-                r = run(python, name, depth, games)
+                r = run(python, name, depth, games, args.native, solves)
+                r["solve"] = r["movegen"]
                 if side in best:
-                    for key in ("perft", "playouts", "movegen"):
+                    for key in ("perft", "playouts", "movegen", "solve"):
                         best[side][key] = min(best[side][key], r[key])
                 else:
                     best[side] = r
@@ -111,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.json:
             print(f"{name:20} " + "  ".join(
                 f"{key} {b[key]:6.3f} -> {a[key]:6.3f} s ({a[key] / b[key] - 1:+.0%})"
-                for key in ("perft", "playouts", "movegen")), flush=True)
+                for key in keys if b[key] > 0), flush=True)
     if args.json:
         print(json.dumps(rows, indent=1))
     return 0

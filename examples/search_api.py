@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import tempfile
 
-from interpreter import load_game
+from rulecraft import load_game
 from interpreter.search.agents import make_agent
 from interpreter.search.alphabeta import AlphaBeta
 from interpreter.search.mcts import MCTS

@@ -18,11 +18,13 @@ if TYPE_CHECKING:
 
     from interpreter.search.analysis import perft
     from interpreter.runtime.game import Action, Game, IllegalActionError, PositionError, State
+    from interpreter.runtime.protocol import Outcome, Termination
 
 _LAZY = {"Action": "interpreter.runtime.game", "Game": "interpreter.runtime.game",
          "IllegalActionError": "interpreter.runtime.game", "PositionError": "interpreter.runtime.game",
          "State": "interpreter.runtime.game", "perft": "interpreter.search.analysis",
-         "RulesetError": "dsl.diagnostics"}
+         "RulesetError": "dsl.diagnostics", "Outcome": "interpreter.runtime.protocol",
+         "Termination": "interpreter.runtime.protocol"}
 
 
 def load_game(name: str, backend: str = "python") -> "Game":
@@ -51,5 +53,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Action", "Game", "IllegalActionError", "PositionError", "RulesetError", "State",
-           "load_game", "load_game_from_text", "perft"]
+__all__ = ["Action", "Game", "IllegalActionError", "Outcome", "PositionError", "RulesetError", "State",
+           "Termination", "load_game", "load_game_from_text", "perft"]

@@ -33,7 +33,7 @@ def check_actions(game, state, actions):
     types, cells = game.ruleset.types, game.board.size
     seen = set()
     for a in actions:
-        fmt = game._c.rules[a[0]].format
+        fmt = game.rule_infos[a[0]].format
         rec = fmt.decode(a)
         assert fmt.encode(rec) == a
         assert game.notation.decode(a) == rec
@@ -48,7 +48,7 @@ def check_actions(game, state, actions):
             assert 0 <= rec.piece < len(types) and 0 <= rec.to_cell < cells
             assert not state[rec.piece] >> rec.to_cell & 1  # a new piece, where none was
         elif fmt.shape is Shape.PLACEMENT:
-            masks = game._c.tables.placement_masks(types[rec.piece].size)
+            masks = game.tables.placement_masks(types[rec.piece].size)
             assert state[rec.piece] and 0 <= rec.placement < len(masks)
         elif fmt.shape is Shape.PUSH:
             assert rec.direction >= 0 and rec.piece is None
@@ -68,7 +68,7 @@ def test_every_legal_action_decodes_and_encodes_back(name):
 
 
 def test_the_bundled_rulesets_use_these_shapes():
-    used = {r.format for name in all_rulesets() for r in game_of(name)._c.rules}
+    used = {r.format for name in all_rulesets() for r in game_of(name).rule_infos}
     assert {f.shape for f in used} == set(Shape)
     assert ActionFormat(Shape.MOVE, removes=True) in used
     assert ActionFormat(Shape.CHAIN, removes=True) in used
@@ -203,7 +203,7 @@ def test_formats_are_values():
 
 
 def test_a_rule_format_comes_from_its_construct():
-    rules = game_of("force-3")._c.rules
+    rules = game_of("force-3").rule_infos
     assert [(r.name, r.format.shape) for r in rules if r.player in (0, None)] == [
         ("place", Shape.PLACE), ("shift", Shape.MOVE), ("slide", Shape.MOVE),
         ("double", Shape.PUSH), ("pass", Shape.PASS)]

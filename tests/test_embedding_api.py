@@ -70,7 +70,7 @@ def test_a_pickled_variant_needs_no_file(tmp_path):
     g = pickle.loads(data)
     assert g.title == "Misere"
     s = g.state_from_text("XX./OO./... X")
-    assert g.outcome(g.apply(s, g.action_from_text(s, "c3"))) == 1  # X made a line: X loses
+    assert g.outcome(g.apply(s, g.action_from_text(s, "c3"))).winner == 1  # X made a line: X loses
 
 
 def test_load_game_from_text():
@@ -94,3 +94,38 @@ def test_load_game_from_text_holds_to_a_files_limits():
     with pytest.raises(RulesetError) as e:
         load_game_from_text("game \"x\"\0", name="nul")
     assert str(e.value) == "nul: error: not a text file (it contains NUL bytes)"
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_outcomes_are_typed(backend):
+    from interpreter.native.build import compiler
+    if backend == "native" and compiler() is None:
+        pytest.skip("no C compiler")
+    from rulecraft import Outcome, Termination
+    tm = load_game("three-musketeers", backend)
+    # Musketeers to move, none next to an enemy: stuck, and the rules say they win.
+    s = tm.state_from_text("M..../...../..M../...../oo..M Musketeers")
+    assert tm.outcome(s) == Outcome(Termination.STUCK, 0)
+    assert tm.outcome(s).describe(tm.players) == "Musketeers wins"
+    assert tm.outcome(tm.initial_state()) is None
+    ttt = load_game("tic-tac-toe", backend)
+    full = ttt.state_from_text("XOX/XOO/OXX X")  # full, no line: the draw rule
+    assert ttt.outcome(full) == Outcome(Termination.END_RULE, None)
+    assert ttt.outcome(full).is_draw and ttt.outcome(full).returns(2) == (0.0, 0.0)
+    line = ttt.state_from_text("XXX/OO./... O")
+    assert ttt.outcome(line).winner == 0 and ttt.outcome(line).returns(2) == (1.0, -1.0)
+
+
+@pytest.mark.parametrize("backend", ["python", "native", "auto"])
+def test_a_back_end_is_chosen_at_construction_and_replaces_no_method(backend):
+    from interpreter.native.build import compiler
+    from interpreter.runtime.game import Game
+    if backend != "python" and compiler() is None:
+        pytest.skip("no C compiler")
+    g = load_game("3-spot", backend)
+    methods = {name for name in dir(Game) if callable(getattr(Game, name))}
+    assert not methods & set(vars(g))
+    assert g.rules.name == ("native" if backend == "native" else "python")
+    assert (g.native is None) == (backend == "python")  # "auto": the library for bulk work
+    s = g.initial_state()
+    assert g.legal_actions(s) == g.rules.legal(s) == load_game("3-spot").legal_actions(s)

@@ -279,7 +279,7 @@ def test_many_kinds_compile_in_a_loop(tmp_path):
                     for i in range(60))
     plies = "".join(f"ply p{i}: move own k{i} step\n" for i in range(60))
     g = game_of(tmp_path, ROW + kinds + "setup k7 of A: a1\nsetup k9 of B: e1\n" + plies)
-    assert len(g._c.source.splitlines()) < 60 * 2 * 90
+    assert len(g.python_rules.source.splitlines()) < 60 * 2 * 90
     assert legal(g, g.initial_state()) == ["a1-b1"]
 
 

@@ -174,7 +174,7 @@ new ply hop: move own disc anywhere onto empty | tile - disc
     s = game.state_from_text("tYt/t.t/ttt Yellow")
     # The disc on b3 may hop to any tile without a disc, never into the hole b2. The same
     # plies are force-3's `shift`, so each says its rule.
-    hops = [a for a in game.legal_actions(s) if game._c.rules[a[0]].name == "hop"]
+    hops = [a for a in game.legal_actions(s) if game.rule_infos[a[0]].name == "hop"]
     assert sorted(game.action_to_text(s, a) for a in hops) == \
         ["hop:b3-a1", "hop:b3-a2", "hop:b3-a3", "hop:b3-b1", "hop:b3-c1", "hop:b3-c2", "hop:b3-c3"]
     rng = random.Random(3)

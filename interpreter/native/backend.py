@@ -1,67 +1,75 @@
-"""Choosing the back-end: a Game's protocol routed through its native library.
+"""The native back-end's rules: legal plies, apply and the result computed in C.
 
-The Python back-end stays compiled beside the native one: notation, captures and the
+The Python rules stay compiled beside the native library: notation, captures and the
 exact error a rule raises (a variable out of range, a chain search past its budget)
-come from it, so a native game reads and writes the same texts and fails the same way.
+come from them, so a native game reads and writes the same texts and fails the same way.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
+
+from dsl.model import Ruleset
 
 from interpreter.native.build import NativeUnavailable, compiler
+from interpreter.python.compile import PythonRules
+from interpreter.runtime.protocol import Action, State
 
 if TYPE_CHECKING:
-    from interpreter.runtime.game import Action, Game, State
+    from interpreter.native.library import NativeLibrary
 
 BACKENDS = ("auto", "python", "native")
 _noticed: list[bool] = [False]
 
 
-def attach(game: Game, backend: str) -> None:
-    """Give `game` its native library: "native" routes its legal plies, apply and outcome
-    through C as well as perft and playouts; "auto" (when a compiler is there) only the
-    latter. ValueError for an unknown back-end, NativeUnavailable if "native" cannot be
+class NativeRules:
+    """The runtime protocol's `Rules`, through a game's native library; where the C stops
+    on a rule's error, the Python rules run the ply again and raise it."""
+
+    name = "native"
+
+    def __init__(self, python: PythonRules, lib: NativeLibrary):
+        self.python, self.lib = python, lib
+
+    def legal(self, state: State) -> list[Action]:
+        acts = self.lib.legal(state)
+        return self.python.legal(state) if isinstance(acts, int) else acts
+
+    def iter_legal(self, state: State) -> Iterator[Action]:
+        yield from self.legal(state)
+
+    def apply(self, state: State, action: Action) -> State:
+        out = self.lib.apply(state, action)
+        return self.python.apply(state, action) if isinstance(out, int) else out
+
+    def result(self, state: State) -> int:
+        return self.lib.outcome(state)
+
+    def captures(self, state: State, action: Action) -> int:
+        return self.python.captures(state, action)
+
+
+def native_library(ruleset: Ruleset, python: PythonRules, backend: str) -> NativeLibrary | None:
+    """The game's native library for `backend` ("auto", "python", "native"): None for
+    "python", and for "auto" when it cannot be built (with a one-line notice on stderr,
+    once). ValueError for an unknown back-end, NativeUnavailable if "native" cannot be
     built."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown back-end '{backend}' (known: {', '.join(BACKENDS)})")
     if backend == "python":
-        return
+        return None
     try:
         if compiler() is None:
             raise NativeUnavailable("no C compiler found (set CC, or install one, e.g. "
                                     "`apt-get install gcc`)")
-        from interpreter.native.library import NativeLibrary  # noqa: PLC0415 - ctypes only when used
-        lib = NativeLibrary(game.ruleset, game._c.rules)
+        from interpreter.native.library import NativeLibrary  # noqa: PLC0415 - ctypes and the
+        # C generator load only when a native game is made (a cost, not a cycle)
+        return NativeLibrary(ruleset, python.rule_infos)
     except NativeUnavailable as e:
         if backend == "native":
             raise
         if not _noticed[0]:
             print(f"rulecraft: using the Python back-end: {str(e).splitlines()[0]}", file=sys.stderr)
             _noticed[0] = True
-        return
-    game.native = lib
-    if backend == "auto":
-        # Bulk work (perft, playouts) runs in C; a ply at a time stays in Python, which is
-        # faster than crossing into C and converting the state for every call.
-        return
-    python_legal, python_apply, python_outcome = game.legal_actions, game.apply_unchecked, game.outcome
-
-    def legal_actions(state: State) -> list[Action]:
-        acts = lib.legal(state)
-        return python_legal(state) if isinstance(acts, int) else acts  # Python raises the error
-
-    def apply(state: State, action: Action) -> State:
-        out = lib.apply(state, action)
-        return python_apply(state, action) if isinstance(out, int) else out
-
-    def iter_actions(state: State):
-        yield from legal_actions(state)
-
-    def outcome(state: State) -> int:
-        return lib.outcome(state)
-
-    game.legal_actions, game.apply_unchecked, game.iter_actions, game.outcome = \
-        legal_actions, apply, iter_actions, outcome  # type: ignore[method-assign]
-    del python_outcome
+        return None

@@ -1,70 +1,28 @@
 """End rules, turn order, the pass ply and the game's entry points, in C.
 
-The twin of pyends and of the turn logic in compile.py and game.py: `ends_P`,
-`finish_P`, `pass_P`, `rc_has_move`, the skip of `when possible` phases, and the
-ABI's `rc_legal` (compulsory capture applied), `rc_apply` and `rc_outcome`.
+`ends_P` and `finish_P` are the turn logic's plans (interpreter/codegen/turns.py)
+printed; `pass_P`, `rc_has_move`, the skip of `when possible` phases, and the ABI's
+`rc_legal` (compulsory capture applied), `rc_apply` and `rc_outcome` are written here.
 """
 
 from __future__ import annotations
 
 from dsl import model
-from dsl.model import Outcome, Word
 
-from interpreter.python.pyends import lazy_tail
+from interpreter.codegen import turns
 from interpreter.native import capply
-from interpreter.native.cexpr import CCtx, CExpr
+from interpreter.native.cexpr import CExpr
+from interpreter.native.printer import CPrinter
 
 
 def emit_ends(c: CExpr, p: int) -> None:
-    """`ends_P(b, moves, settle)`: the end rules for a ply just made by `p` (pyends.emit_ends)."""
-    out = c.out
-    cx = CCtx("b", p, stuck="stuck", next_is_mover=False)
-    out.function(f"int ends_{p}(S *b, int moves, int settle)")
-    out.line(1, "(void)moves; (void)settle;")
-    stuck_known = changed = False
-    tail = lazy_tail(c.rs)
-    rules: list[model.End | None] = list(c.rs.ends) + [None] if tail is None else list(c.rs.ends[:tail])
-    for end in rules:
-        cond = end.cond if end is not None else model.Ref(None, Word.STUCK)
-        if model.mentions(cond, Word.STUCK) and not stuck_known:
-            out.line(1, "int stuck = !rc_has_move(b);" if changed else "int stuck = !moves && !rc_has_move(b);")
-            stuck_known = True
-        if end is None:
-            out.line(1, f"if (stuck) {{ {c.OUT('b')} = 1 - {c.P('b')}; return 0; }}")
-            continue
-        goes_on = end.outcome is Outcome.GOES_ON
-        out.line(1, f"if ({'!settle && ' if goes_on else ''}{c.expr(cond, cx)}) {{")
-        if goes_on:
-            changed = True
-            from dsl.constructs import effects  # noqa: PLC0415
-            for eff in end.effects:
-                effects.emit_c(c, eff, cx, 2)
-            if stuck_known:
-                out.line(2, "stuck = !rc_has_move(b);")
-            out.line(1, "}")
-            continue
-        if end.outcome is Outcome.DRAW:
-            out.line(2, f"{c.OUT('b')} = {c.L.players};")
-        elif end.outcome is Outcome.WINS:
-            out.line(2, f"{c.OUT('b')} = {c.expr(end.player, cx)};")
-        else:
-            out.line(2, f"{c.OUT('b')} = 1 - {c.expr(end.player, cx)};")
-        out.line(2, "return 0;")
-        out.line(1, "}")
-    out.line(1, f"{c.OUT('b')} = -1;")
-    out.line(1, "return 0;")
-    out.end()
+    """`ends_P(b, moves, settle)`: the end rules after a ply by `p` (turns.ends_function)."""
+    CPrinter(c).function(turns.ends_function(c.rs, p))
 
 
 def emit_finish(c: CExpr, p: int, skips: bool) -> None:
-    """`finish_P(b, ph)`: the next phase (or the other player's turn), then the end rules."""
-    out = c.out
-    out.function(f"int finish_{p}(S *b, int64_t ph)")
-    out.line(1, "int nph = NEXT[ph];")
-    out.line(1, f"if (nph < 0) {{ {c.P('b')} = {1 - p}; {c.PH('b')} = TURN_START; }}")
-    out.line(1, f"else {{ {c.P('b')} = {p}; {c.PH('b')} = nph; }}")
-    out.line(1, f"return ends_{p}(b, rc_skip(b), 0);" if skips else f"return ends_{p}(b, 0, 0);")
-    out.end()
+    """`finish_P(b, ph)`: the next phase or turn, then the end rules (turns.finish_function)."""
+    CPrinter(c).function(turns.finish_function(p, len(c.rs.players), skips))
 
 
 def emit_pass(c: CExpr, p: int) -> None:
@@ -196,27 +154,20 @@ def emit_dispatch(c: CExpr, rules: list, n_players: int) -> None:
 
 
 def emit_outcome(c: CExpr, n_players: int) -> None:
-    """`rc_outcome`: the state's outcome, a stuck player to move settled lazily (compile._when_stuck)."""
-    out, rs = c.out, c.rs
+    """`rc_outcome`: the state's outcome, a stuck player to move settled lazily
+    (turns.stuck_outcome, as compile._when_stuck)."""
+    out = c.out
     out.function("int rc_outcome(const S *s)")
     out.line(1, f"int o = (int){c.OUT('s')};")
-    tail = lazy_tail(rs)
-    if tail is None:
+    how = turns.stuck_outcome(c.rs)
+    if how is None:
         out.line(1, "return o;")
         out.end()
         return
     out.line(1, "if (o >= 0 || rc_has_move(s)) return o;")
     P = f"(int){c.P('s')}"
-    if tail == len(rs.ends):
-        out.line(1, f"return ({P} + 1) % {n_players};")
-    else:
-        end = rs.ends[tail]
-        who = end.player
-        fixed = who.index if isinstance(who, model.Player) else None
-        if end.outcome is Outcome.DRAW:
-            out.line(1, f"return {n_players};")
-        elif end.outcome is Outcome.WINS:
-            out.line(1, f"return {fixed if fixed is not None else P};")
-        else:
-            out.line(1, f"return {1 - fixed if fixed is not None else '1 - ' + P};")
+    kind, who = how
+    value = {"next": f"({P} + 1) % {n_players}", "draw": str(n_players), "player": str(who),
+             "mover": P, "other": f"1 - {P}"}[kind]
+    out.line(1, f"return {value};")
     out.end()

@@ -1,17 +1,19 @@
-"""A checked ruleset -> a `Game`: tables built, code generated and compiled once."""
+"""A checked ruleset -> its Python rules: tables built, code generated and compiled once."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from dsl import model
 from dsl.diagnostics import Diagnostic, RulesetError
 from dsl.model import Outcome, Ruleset, TurnPhase
 
+from interpreter.codegen import turns
 from interpreter.python import pyends, pysource
 from interpreter.runtime.actions import ActionFormat, Shape, action_format
 from interpreter.runtime.layout import Layout, make_layout
+from interpreter.runtime.protocol import Action, RuleInfo, State
 from interpreter.python.pyexpr import ExprCompiler
 from interpreter.python.pyrules import emit_rule
 from interpreter.python.pyruntime import Runtime, _captured
@@ -19,36 +21,91 @@ from interpreter.python.pysource import PySource, TooLarge
 from interpreter.runtime.tables import Tables
 
 
-@dataclass(frozen=True)
-class RuleInfo:
-    """What the runtime needs to know of one compiled rule (for notation and tests)."""
+class PythonRules:
+    """The Python back-end's rules of one game (the runtime protocol's `Rules`): generated
+    Python, compiled once, and the turn logic around its generators."""
 
-    code: int
-    name: str  # the ply rule's name, or "pass"
-    player: int | None
-    format: ActionFormat  # the layout of its action tuples
-    kinds: int = 1  # how many piece types it moves or places
+    name = "python"
+
+    def __init__(self, layout: Layout, tables: Tables, rule_infos: list[RuleInfo], apply: list,
+                 gens: list[list[list]], pass_ok: list[bool], turn_start: int, ends: list,
+                 source: str, chains: dict, has_move: Callable, when_stuck: Callable | None,
+                 captures: Callable, count_captures: Callable, compulsory: str | None,
+                 namespace: dict[str, object]):
+        self.layout, self.tables, self.rule_infos = layout, tables, rule_infos
+        self.source = source  # the generated module, kept for reading and debugging
+        self.namespace = namespace  # its globals: the tables and functions it defined
+        self.chains = chains  # code -> the route search of a chained rule (for notation)
+        self.turn_start = turn_start  # phases before it make up the first turn
+        self.phases = len(pass_ok)
+        self.has_move = has_move  # state -> whether the player to move has a legal ply
+        self.captures = captures  # (state, action) -> the opponent's pieces it takes
+        self.count_captures = count_captures  # (state, actions to move) -> captures of each
+        self._apply, self._gens, self._pass_ok, self._ends = apply, gens, pass_ok, ends
+        self._when_stuck, self._compulsory = when_stuck, compulsory
+        self._pass_action: Action = (rule_infos[-1].code,)
+        self._P, self._PH, self._OUT = layout.P, layout.PH, layout.OUT
+
+    def legal(self, state: State) -> list[Action]:
+        if state[self._OUT] >= 0:
+            return []
+        ph = state[self._PH]
+        gens = self._gens[state[self._P]][ph]
+        if len(gens) == 1:
+            actions = gens[0](state)  # a fresh list
+        else:
+            actions = []
+            for gen in gens:
+                actions += gen(state)
+        if self._pass_ok[ph]:
+            actions.append(self._pass_action)
+        if self._compulsory is not None and actions:
+            return self._must_capture(state, actions)
+        return actions
+
+    def _must_capture(self, state: State, actions: list[Action]) -> list[Action]:
+        # compulsory capture: the plies that capture, if any; maximum: those capturing most
+        counts = self.count_captures(state, actions)
+        best = max(counts)
+        if best == 0:
+            return actions
+        if self._compulsory == "maximum":
+            return [a for a, n in zip(actions, counts) if n == best]
+        return [a for a, n in zip(actions, counts) if n > 0]
+
+    def iter_legal(self, state: State) -> Iterator[Action]:
+        if state[self._OUT] >= 0:
+            return
+        if self._compulsory is not None:  # the filter needs every ply first
+            yield from self.legal(state)
+            return
+        ph = state[self._PH]
+        for gen in self._gens[state[self._P]][ph]:
+            yield from gen(state)
+        if self._pass_ok[ph]:
+            yield self._pass_action
+
+    def apply(self, state: State, action: Action) -> State:
+        return self._apply[action[0]](state, action)
+
+    def result(self, state: State) -> int:
+        out = state[self._OUT]
+        if out < 0 and self._when_stuck is not None and not self.has_move(state):
+            return self._when_stuck(state)  # settled now: the player to move is stuck
+        return out
+
+    def settle(self, s: list[int], effects: bool = True) -> State:
+        """Evaluate the end rules on a position reached other than by a ply (without
+        `effects`, only those that decide an outcome: a position read from its text was
+        written after the others ran)."""
+        # The mover is whoever would have made the last ply: the same player within a
+        # turn, the previous player at a turn's start.
+        at_start = s[self._PH] in (0, self.turn_start)
+        mover = (s[self._P] - 1) % len(self._ends) if at_start else s[self._P]
+        return self._ends[mover](list(s), settle=not effects)
 
 
-@dataclass
-class Compiled:
-    layout: Layout
-    tables: Tables
-    rules: list[RuleInfo]
-    apply: list  # code -> apply function
-    gens: list[list[list]]  # [player][phase] -> generator functions
-    pass_ok: list[bool]  # per phase
-    turn_start: int
-    ends: list  # per mover: the end-rule function
-    source: str  # the generated module, kept for reading and debugging
-    chains: dict  # code -> the route search of a chained rule (for notation)
-    has_move: object  # state -> whether the player to move has a legal ply
-    when_stuck: object  # state -> the outcome if the player to move is stuck (lazy end rules)
-    captures: object  # (state, action) -> the opponent's pieces it takes (one definition)
-    count_captures: object  # (state, actions of the player to move) -> captures of each
-
-
-def compile_ruleset(rs: Ruleset) -> Compiled:
+def compile_ruleset(rs: Ruleset) -> PythonRules:
     """The game's code generated and compiled; RulesetError if it would be too large."""
     try:
         return _compile(rs)
@@ -138,7 +195,7 @@ def generate(rs: Ruleset) -> Generated:
     return Generated(c.out.source(), dict(c.out.ns, R=runtime), rules, tables, layout)
 
 
-def _compile(rs: Ruleset) -> Compiled:
+def _compile(rs: Ruleset) -> PythonRules:
     g = generate(rs)
     ns = g.globals
     # The source is built from checked names' indices and integers only (see pysource).
@@ -158,8 +215,9 @@ def _compile(rs: Ruleset) -> Compiled:
     chains = {r.code: ns[f"chains_{r.code}"] for r in rules if r.format.shape is Shape.CHAIN}
     captures, count_captures = _capture_functions(g.layout, rules, [ns[f"taken_{r.code}"] for r in rules[:-1]],
                                                   ns["OPP"])
-    return Compiled(g.layout, g.tables, rules, apply, gens, pass_ok, turn_start, ends, g.source, chains,
-                    has_move, _when_stuck(rs, g.layout), captures, count_captures)
+    return PythonRules(g.layout, g.tables, rules, apply, gens, pass_ok, turn_start, ends, g.source,
+                       chains, has_move, _when_stuck(rs, g.layout), captures, count_captures,
+                       None if rs.compulsory is None else rs.compulsory.value, ns)
 
 
 def _turn_functions(layout: Layout, phases: list[TurnPhase], exists: list, next_phase: list[int],
@@ -229,18 +287,19 @@ def _capture_functions(layout: Layout, rules: list[RuleInfo], taken: list,
 
 
 def _when_stuck(rs: Ruleset, layout: Layout):
-    """The outcome of a stuck player to move, when the end rules leave it to be settled lazily."""
-    tail = pyends.lazy_tail(rs)
-    if tail is None:
+    """The outcome of a stuck player to move, when the end rules leave it to be settled
+    lazily (turns.stuck_outcome, which the native back-end's rc_outcome prints too)."""
+    how = turns.stuck_outcome(rs)
+    if how is None:
         return None
     P, n = layout.P, len(rs.players)
-    if tail == len(rs.ends):  # the default rule: the stuck player loses
+    kind, who = how
+    if kind == "next":
         return lambda s: (s[P] + 1) % n
-    end = rs.ends[tail]
-    if end.outcome is Outcome.DRAW:
+    if kind == "draw":
         return lambda s: n
-    who = end.player
-    fixed = who.index if isinstance(who, model.Player) else None
-    if end.outcome is Outcome.WINS:
-        return (lambda s: fixed) if fixed is not None else (lambda s: s[P])
-    return (lambda s: 1 - fixed) if fixed is not None else (lambda s: 1 - s[P])
+    if kind == "player":
+        return lambda s: who
+    if kind == "mover":
+        return lambda s: s[P]
+    return lambda s: 1 - s[P]

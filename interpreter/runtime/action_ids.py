@@ -38,7 +38,7 @@ Ids = tuple[int, ...]
 
 def has_chains(game: Game) -> bool:
     """Whether some rule of `game` makes chained plies (several ids a ply)."""
-    return any(r.format.shape is Shape.CHAIN for r in game._c.rules)
+    return any(r.format.shape is Shape.CHAIN for r in game.rule_infos)
 
 
 @dataclass(frozen=True)
@@ -73,13 +73,13 @@ class ActionSpace:
         self._pieces: dict[int, tuple[int, ...]] = {}  # rule code -> the types it numbers
         by_name: dict[str, Segment] = {}
         start = 0
-        for rule in game._c.rules:
+        for rule in game.rule_infos:
             self._pieces[rule.code] = self._types(rule.name, rule.player)
-        for rule in game._c.rules:
+        for rule in game.rule_infos:
             seg = by_name.get(rule.name)
             if seg is None:
                 shape = rule.format.shape
-                lists = [self._pieces[r.code] for r in game._c.rules if r.name == rule.name]
+                lists = [self._pieces[r.code] for r in game.rule_infos if r.name == rule.name]
                 types = {t for ts in lists for t in ts}
                 kinds = max(map(len, lists))
                 pieces = tuple("/".join(dict.fromkeys(rs.types[ts[i]].kind for ts in lists if i < len(ts)))
@@ -87,7 +87,7 @@ class ActionSpace:
                 sizes = tuple(max(rs.types[ts[i]].size for ts in lists if i < len(ts)) for i in range(kinds))
                 width, dirs = n, ()
                 if shape is Shape.PLACEMENT:
-                    width = max(len(game._c.tables.placement_masks(rs.types[t].size)) for t in types)
+                    width = max(len(game.tables.placement_masks(rs.types[t].size)) for t in types)
                 elif shape is Shape.PUSH:
                     ply = next(p for p in rs.plies if p.name == rule.name)
                     dirs = tuple(straight(game.board, ply.motion.dirs))
@@ -101,7 +101,7 @@ class ActionSpace:
             self._segment_of[rule.code] = seg
         self.size = start
         self.hops = has_chains(game)
-        self._encoders = {r.code: self._encoder(r.code) for r in game._c.rules}
+        self._encoders = {r.code: self._encoder(r.code) for r in game.rule_infos}
         self._cache: tuple = (None, None, None)
 
     def _types(self, name: str, player: int | None) -> tuple[int, ...]:
@@ -275,7 +275,7 @@ class ActionSpace:
             return f"{seg.name} {symbols[k // n]} {names[k % n]}"
         if seg.shape is Shape.PLACEMENT:
             t, p = divmod(k, seg.width)
-            masks = self.game._c.tables.placement_masks(seg.sizes[t])
+            masks = self.game.tables.placement_masks(seg.sizes[t])
             if p >= len(masks):  # a smaller piece than the segment's widest has fewer
                 return f"{seg.name} {symbols[t]} placement {p} (none)"
             return f"{seg.name} {symbols[t]} " + "+".join(names[c] for c in cells_of(masks[p]))

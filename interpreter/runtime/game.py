@@ -1,10 +1,10 @@
-"""The runtime protocol every compiled game obeys.
+"""A game: the runtime protocol every compiled game obeys, over one back-end's rules.
 
-A state is a plain tuple of integers (immutable, hashable, cheap to store): one
-bitmask per piece type, the player to move, the phase of the turn, the variables,
-and the outcome. An action is a tuple of integers whose first item names the rule
-that made it (the rest: see actions.py). Their text forms, which round-trip, are
-notation.py's; a game reaches them through `notation`.
+`Game` is built over a `Rules` object (protocol.py), chosen at construction: the
+Python back-end's (interpreter/python) or the native one's (interpreter/native). It
+adds what is the same for every back-end: the initial state, the checked `apply`,
+typed outcomes, and the text forms, which are notation.py's (reached through
+`notation`).
 """
 
 from __future__ import annotations
@@ -13,18 +13,14 @@ from typing import Iterator
 
 from dsl.model import Ruleset
 
-from interpreter.python.compile import Compiled, compile_ruleset
+from interpreter.native.backend import NativeRules, native_library
+from interpreter.python.compile import PythonRules, compile_ruleset
+from interpreter.runtime.notation import Notation
+from interpreter.runtime.protocol import (Action, IllegalActionError, Outcome, PositionError, RuleInfo,
+                                          Rules, State, Termination, outcome_of)
+from interpreter.runtime.tables import Tables
 
-State = tuple[int, ...]
-Action = tuple[int, ...]
-
-
-class PositionError(ValueError):
-    """A state's text that does not describe a position of this game."""
-
-
-class IllegalActionError(ValueError):
-    """An action (or its text, or its ids) that names no legal ply in the position."""
+__all__ = ["Action", "Game", "IllegalActionError", "Outcome", "PositionError", "State", "Termination"]
 
 
 class Game:
@@ -32,35 +28,29 @@ class Game:
 
     def __init__(self, ruleset: Ruleset, backend: str = "python"):
         """`backend`: "python", "native" (the rules compiled to C; NativeUnavailable
-        without a C compiler) or "auto" (native when it can be built, else Python with a
-        one-line notice on stderr)."""
+        without a C compiler) or "auto" (the native library for bulk work, perft and
+        playouts, when it can be built, else Python with a one-line notice on stderr;
+        a ply at a time stays in Python, faster than crossing into C every call)."""
         self.ruleset = ruleset
         self._backend_choice = backend  # what a pickled copy asks for again
         self.players: list[str] = list(ruleset.players)
         self.title = ruleset.title
         self.board = ruleset.board
-        self._c: Compiled = compile_ruleset(ruleset)
-        c = self._c
-        self.layout = c.layout
-        self._apply = c.apply
-        self._gens = c.gens
-        self._pass_ok = c.pass_ok
-        self._pass_action: Action = (c.rules[-1].code,)
-        self._P, self._PH, self._OUT = c.layout.P, c.layout.PH, c.layout.OUT
-        self._compulsory = ruleset.compulsory
-        self._when_stuck = c.when_stuck
-        self._turn_start = c.turn_start  # phases before it make up the first turn
+        self._python: PythonRules = compile_ruleset(ruleset)
+        self.layout = self._python.layout
+        # the NativeLibrary when one is built: perft and playouts run in it
+        self.native = native_library(ruleset, self._python, backend)
+        self.rules: Rules = NativeRules(self._python, self.native) \
+            if backend == "native" and self.native is not None else self._python
+        self._P, self._PH, self._OUT = self.layout.P, self.layout.PH, self.layout.OUT
+        self._n = len(self.players)
         self._initial = self._build_initial()
-        from interpreter.runtime.notation import Notation  # here: notation.py imports this module's types
         self.notation = Notation(self)
-        self.native = None  # the NativeLibrary when the native back-end runs the rules
-        if backend != "python":
-            from interpreter.native.backend import attach  # here: only a native game loads ctypes
-            attach(self, backend)
 
     @property
     def backend(self) -> str:
-        """Which back-end runs the rules: "python" or "native"."""
+        """Which back-end: "native" when the game has a native library (with "auto", perft and playouts run
+        in it while a ply at a time runs in Python: `rules.name` says which), else "python"."""
         return "python" if self.native is None else "native"
 
     # ------------------------------------------------------------ protocol
@@ -69,48 +59,15 @@ class Game:
 
     def legal_actions(self, state: State) -> list[Action]:
         """Every legal ply, each once, in a fixed order (rule by rule, cell by cell)."""
-        if state[self._OUT] >= 0:
-            return []
-        ph = state[self._PH]
-        gens = self._gens[state[self._P]][ph]
-        if len(gens) == 1:
-            actions = gens[0](state)  # a fresh list
-        else:
-            actions = []
-            for gen in gens:
-                actions += gen(state)
-        if self._pass_ok[ph]:
-            actions.append(self._pass_action)
-        if self._compulsory is not None and actions:
-            return self._must_capture(state, actions)
-        return actions
-
-    def captures(self, state: State, action: Action) -> int:
-        """How many of the opponent's pieces `action` takes: where it lands and on its way."""
-        return self._c.captures(state, action)
-
-    def _must_capture(self, state: State, actions: list[Action]) -> list[Action]:
-        # compulsory capture: the plies that capture, if any; maximum: those capturing most
-        counts = self._c.count_captures(state, actions)
-        best = max(counts)
-        if best == 0:
-            return actions
-        if self._compulsory == "maximum":
-            return [a for a, n in zip(actions, counts) if n == best]
-        return [a for a, n in zip(actions, counts) if n > 0]
+        return self.rules.legal(state)
 
     def iter_actions(self, state: State) -> Iterator[Action]:
         """The legal plies, rule by rule, for callers that may stop early."""
-        if state[self._OUT] >= 0:
-            return
-        if self._compulsory is not None:  # the filter needs every ply first
-            yield from self.legal_actions(state)
-            return
-        ph = state[self._PH]
-        for gen in self._gens[state[self._P]][ph]:
-            yield from gen(state)
-        if self._pass_ok[ph]:
-            yield self._pass_action
+        return self.rules.iter_legal(state)
+
+    def captures(self, state: State, action: Action) -> int:
+        """How many of the opponent's pieces `action` takes: where it lands and on its way."""
+        return self.rules.captures(state, action)
 
     def apply(self, state: State, action: Action) -> State:
         """The state after `action`; IllegalActionError unless it is a legal ply of `state`
@@ -122,12 +79,12 @@ class Game:
     def apply_unchecked(self, state: State, action: Action) -> State:
         """The state after `action`, which the caller knows to be legal in `state` (the
         search's fast path: anything else gives a meaningless state or an exception)."""
-        return self._apply[action[0]](state, action)
+        return self.rules.apply(state, action)
 
     def _illegal(self, state: State, action: object) -> str:
         n = len(self.legal_actions(state))
         where = f"in this position ({n} legal pl{'y' if n == 1 else 'ies'}"
-        if self.outcome(state) >= 0:
+        if self.is_terminal(state):
             where = "in this position (the game is over"
         return f"{action!r} is not a legal ply {where}; see legal_actions)"
 
@@ -136,30 +93,36 @@ class Game:
         # its generated code; the files need not be on disk where it is unpickled.
         return _rebuild, (self.ruleset.path, dict(self.ruleset.sources), self._backend_choice)
 
-    def outcome(self, state: State) -> int:
-        """-1 while the game goes on; else the winner's index, or len(players) for a draw."""
-        out = state[self._OUT]
-        if out < 0 and self._when_stuck is not None and not self._c.has_move(state):
-            return self._when_stuck(state)  # settled now: the player to move is stuck
-        return out
+    def outcome(self, state: State) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+        code = self.rules.result(state)
+        if code < 0:
+            return None
+        why = Termination.END_RULE if state[self._OUT] >= 0 else Termination.STUCK
+        return outcome_of(code, self._n, why)
+
+    def result_code(self, state: State) -> int:
+        """The outcome as the back-ends store it: -1 while the game goes on, else the
+        winner's index, or the number of players for a draw (the state's outcome slot)."""
+        return self.rules.result(state)
 
     def is_terminal(self, state: State) -> bool:
-        return self.outcome(state) >= 0
+        return self.rules.result(state) >= 0
 
     def winner(self, state: State) -> int | None:
         """The winner's index, or None (game going on, or drawn)."""
-        out = self.outcome(state)
-        return out if 0 <= out < len(self.players) else None
+        out = self.rules.result(state)
+        return out if 0 <= out < self._n else None
 
     def is_draw(self, state: State) -> bool:
-        return self.outcome(state) == len(self.players)
+        return self.rules.result(state) == self._n
 
     def returns(self, state: State) -> tuple[float, ...]:
         """+1 for the winner, -1 for the loser, 0 each for a draw or a game going on."""
         w = self.winner(state)
         if w is None:
-            return tuple(0.0 for _ in self.players)
-        return tuple(1.0 if i == w else -1.0 for i in range(len(self.players)))
+            return (0.0,) * self._n
+        return tuple(1.0 if i == w else -1.0 for i in range(self._n))
 
     def to_move(self, state: State) -> int:
         return state[self._P]
@@ -167,18 +130,61 @@ class Game:
     def phase(self, state: State) -> int:
         """Which ply of the turn is next (0 for the first)."""
         ph = state[self._PH]
-        return ph if ph < self._turn_start else ph - self._turn_start
+        start = self._python.turn_start
+        return ph if ph < start else ph - start
 
     def in_first_turn(self, state: State) -> bool:
         """Whether the game is still in the first player's first turn (`first turn:`)."""
-        return state[self._PH] < self._turn_start
+        return state[self._PH] < self._python.turn_start
 
     def var(self, state: State, name: str, player: int | None = None) -> int:
         """A variable's value (per-player variables need the player's index)."""
         slot = self.layout.var_offsets[name]
         return state[slot + (player or 0)]
 
-    # ------------------------------------------------------------ setup
+    # ------------------------------------------------------------ what notation, ids and tools read
+    @property
+    def rule_infos(self) -> list[RuleInfo]:
+        """Every compiled rule, by code (an action's first item): its name, player, format."""
+        return self._python.rule_infos
+
+    @property
+    def tables(self) -> Tables:
+        """The board's precomputed geometry (cells, masks, placements)."""
+        return self._python.tables
+
+    @property
+    def turn_start(self) -> int:
+        """How many phases the first turn has before the turns that repeat (`first turn:`)."""
+        return self._python.turn_start
+
+    @property
+    def phases(self) -> int:
+        """How many phases there are: the first turn's, then every turn's."""
+        return self._python.phases
+
+    @property
+    def python_rules(self) -> PythonRules:
+        """The Python back-end's rules, compiled for every game whatever runs its plies:
+        notation's route searches and the generated module (`source`, `namespace`)."""
+        return self._python
+
+    def reset_counters(self, s: list[int]) -> None:
+        """Set every variable and reserve of a state's list to its initial value."""
+        rs, L = self.ruleset, self.layout
+        for v in rs.vars:
+            base = L.var_offsets[v.name]
+            for i in range(self._n if v.per_player else 1):
+                s[base + i] = v.initial
+        for t, slot in L.reserve_offsets.items():
+            s[slot] = rs.types[t].reserve
+
+    def settle(self, s: list[int], effects: bool = True) -> State:
+        """The state of a position reached other than by a ply, its end rules evaluated
+        (without `effects`, only those that decide an outcome: a position read from its
+        text was written after the others ran)."""
+        return self._python.settle(s, effects)
+
     def _build_initial(self) -> State:
         rs, L = self.ruleset, self.layout
         s = [0] * L.length
@@ -186,27 +192,8 @@ class Game:
             s[tid] = sum(1 << c for c in cells)
         s[L.P] = 0
         s[L.PH] = 0
-        self._reset_vars(s)
-        return self._settle(s)
-
-    def _reset_vars(self, s: list[int]) -> None:
-        rs, L = self.ruleset, self.layout
-        for v in rs.vars:
-            base = L.var_offsets[v.name]
-            for i in range(len(self.players) if v.per_player else 1):
-                s[base + i] = v.initial
-        for t, slot in L.reserve_offsets.items():
-            s[slot] = rs.types[t].reserve
-
-    def _settle(self, s: list[int], effects: bool = True) -> State:
-        """Evaluate the end rules on a position reached other than by a ply (without
-        `effects`, only those that decide an outcome: a position read from its text was
-        written after the others ran)."""
-        # The mover is whoever would have made the last ply: the same player within a
-        # turn, the previous player at a turn's start.
-        at_start = s[self._PH] in (0, self._c.turn_start)
-        mover = (s[self._P] - 1) % len(self.players) if at_start else s[self._P]
-        return self._c.ends[mover](list(s), settle=not effects)
+        self.reset_counters(s)
+        return self.settle(s)
 
     # ------------------------------------------------------------ text forms
     # Kept here for the many callers that reach them through the game (see notation.py).
@@ -248,5 +235,5 @@ class Game:
 
 
 def _rebuild(path: str, sources: dict[str, str], backend: str) -> Game:
-    from dsl.load import load_text
+    from dsl.load import load_text  # noqa: PLC0415 - the parser loads only to unpickle
     return Game(load_text(sources[path], path, sources), backend)

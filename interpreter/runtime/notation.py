@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 from dsl.diagnostics import clip, printable
 from dsl.placements import SplitTooHard, split_into_pieces
 
-from interpreter.apps import render
 from interpreter.runtime.actions import ActionRecord, Shape
-from interpreter.runtime.game import Action, IllegalActionError, PositionError, State
+from interpreter.runtime import render
+from interpreter.runtime.protocol import Action, IllegalActionError, PositionError, State
 from interpreter.runtime.tables import cells_of
 
 if TYPE_CHECKING:
@@ -35,25 +35,24 @@ class Notation:
     def __init__(self, game: Game):
         self.game = game
         self.ruleset, self.board, self.players = game.ruleset, game.board, game.players
-        c = game._c
-        self._rules, self._chains, self._tables = c.rules, c.chains, c.tables
-        self._formats = [r.format for r in c.rules]
+        self._rules, self._tables = game.rule_infos, game.tables
+        self._formats = [r.format for r in self._rules]
         writers = {Shape.MOVE: self._move_text, Shape.PUSH: self._move_text,
                    Shape.PLACE: self._place_text, Shape.CHAIN: self._chain_text,
                    Shape.PLACEMENT: self._placement_text, Shape.PASS: self._pass_text}
         self._writers = [writers[f.shape] for f in self._formats]  # per rule code
-        self._phases, self._turn_start = len(c.pass_ok), c.turn_start
+        self._phases, self._turn_start = game.phases, game.turn_start
         # The text names the ply of the turn when a turn can hold more than one.
         self._show_ply = self._phases > 1
         types = self.ruleset.types
         # A cell's character is its top piece's symbol (what it stands on is implied).
         self._top_first = sorted(range(len(types)), key=lambda i: -types[i].level)
         self._texts: tuple[State | None, dict[str, Action], dict[Action, str]] = (None, {}, {})
-        players_of = [r.player for r in c.rules if r.player is not None]
+        players_of = [r.player for r in self._rules if r.player is not None]
         # Plies may read the same when a player has two rules, or one rule moves several
         # types: then each says its rule or its piece (see _read).
         self._maybe_shared = len(players_of) != len(set(players_of)) or any(
-            r.kinds > 1 for r in c.rules)
+            r.kinds > 1 for r in self._rules)
         # Wide pieces (covering several cells) by symbol: one type a piece (see check).
         self._wide_groups: dict[str, list[int]] = {}
         for i, t in enumerate(types):
@@ -91,7 +90,7 @@ class Notation:
         key = (a.rule, a.piece, a.from_cell)
         found = chains.get(key) if chains is not None else None
         if found is None:
-            found = self._chains[a.rule](state, a.piece, a.from_cell)  # first route each
+            found = self.game.python_rules.chains[a.rule](state, a.piece, a.from_cell)  # first route each
             if chains is not None:
                 chains[key] = found
         names = self.board.names
@@ -116,7 +115,7 @@ class Notation:
     def routes(self, state: State, action: Action) -> list[tuple[int, ...]]:
         """Every route (start, turning cells, final cell) of a chained ply."""
         a = self.decode(action)
-        found = self._chains[a.rule](state, a.piece, a.from_cell, routes=True)
+        found = self.game.python_rules.chains[a.rule](state, a.piece, a.from_cell, routes=True)
         return found[(a.to_cell, a.removed)]
 
     def texts(self, state: State) -> dict[str, Action]:
@@ -224,7 +223,7 @@ class Notation:
         if M is not None and state[M]:
             parts.append("previous=" + self._previous_text(state[M:M + 3]))
         parts += self._pieces_fields(state)
-        out = game.outcome(state)
+        out = game.result_code(state)
         if out >= 0:
             parts.append("result=" + (self.players[out] if out < len(self.players) else "draw"))
         return " ".join(parts)
@@ -255,15 +254,15 @@ class Notation:
         if fields[1] not in self.players:
             raise PositionError(f"unknown player to move '{_clip(fields[1])}' (players: {', '.join(self.players)})")
         s[L.P] = self.players.index(fields[1])
-        game._reset_vars(s)
+        game.reset_counters(s)
         ply, first, result = self._fields_from_text(s, fields[2:])
         plies_in_turn = self._turn_start if first else self._phases - self._turn_start
         if ply > plies_in_turn:
             raise PositionError(f"ply must be 1 to {plies_in_turn} in this turn, found {ply}")
         s[L.PH] = ply - 1 + (0 if first else self._turn_start)
         s[L.OUT] = -1
-        settled = game._settle(s, effects=False)
-        if result is not None and game.outcome(settled) != result:
+        settled = game.settle(s, effects=False)
+        if result is not None and game.result_code(settled) != result:
             s[L.OUT] = result  # a result the rules would not give here: as stated
             return tuple(s)
         return settled

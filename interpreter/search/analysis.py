@@ -39,7 +39,7 @@ def perft(game: Game, state: State, depth: int, max_nodes: int | None = None) ->
             return game.native.perft(state, depth)
         except NativeError:
             pass  # a rule's error (a variable out of range, ...): the Python back-end raises it
-    legal, apply = game.legal_actions, game.apply_unchecked
+    legal, apply = game.rules.legal, game.rules.apply
     actions = legal(state)
     if depth == 1:
         return len(actions)
@@ -132,7 +132,7 @@ def random_playouts(game: Game, games: int, seed: int, max_plies: int = 1000,
             pass  # a rule's error: the games played again in Python, which raises it
     wins = [0] * len(game.players)
     draws = unfinished = plies = 0
-    legal, apply = game.legal_actions, game.apply_unchecked
+    legal, apply = game.rules.legal, game.rules.apply
     for g in range(games):
         rng = SplitMix(seed, g)
         s = first

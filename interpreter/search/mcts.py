@@ -112,7 +112,7 @@ class MCTS:
             path.append(node)
         # simulation
         s = node.state
-        legal, apply, choice = game.legal_actions, game.apply_unchecked, rng.choice
+        legal, apply, choice = game.rules.legal, game.rules.apply, rng.choice
         for _ in range(self.max_playout):
             actions = legal(s)
             if not actions:

@@ -154,7 +154,7 @@ def _enumerate(game: Game, start: State, codec: Codec, canon: Canonicalizer | No
     `max_memory` bytes."""
     pack, unpack = codec.pack, codec.unpack
     canonical = canon.canonical if canon is not None else (lambda k: k)
-    legal, apply = game.legal_actions, game.apply_unchecked
+    legal, apply = game.rules.legal, game.rules.apply
     to_move, is_terminal, winner, is_draw = game.to_move, game.is_terminal, game.winner, game.is_draw
     root_key = canonical(pack(start))
     per_position = BYTES_PER_POSITION + 2 * sys.getsizeof(root_key)  # the key and its index

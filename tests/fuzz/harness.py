@@ -253,7 +253,7 @@ def eval_colliders(case: Case, ctx: Context) -> Outcome:
 
 def check_generated_code(game) -> None:
     """No name of the game file is an identifier of the generated code."""
-    if re.search(rf"\b{CANARY_NAME}", game._c.source):
+    if re.search(rf"\b{CANARY_NAME}", game.python_rules.source):
         raise Invariant(f"the game file's name {CANARY_NAME} appears in the generated code")
 
 

@@ -110,7 +110,7 @@ def colliders() -> tuple[str, ...]:
             game = load_game(name)
         except Exception:  # noqa: BLE001 - a broken bundled ruleset is the fuzzer's finding, not here
             continue
-        for tok in tokenize.generate_tokens(io.StringIO(game._c.source).readline):
+        for tok in tokenize.generate_tokens(io.StringIO(game.python_rules.source).readline):
             if tok.type == tokenize.NAME:
                 found.add(tok.string)
         found.update(k for k in _namespace_keys(game) if IDENT.match(k))
@@ -127,13 +127,8 @@ def colliders() -> tuple[str, ...]:
 
 
 def _namespace_keys(game) -> list[str]:
-    """The generated module's globals (kept by Compiled.apply's functions)."""
-    c = game._c
-    for f in list(c.apply) + [c.has_move]:
-        g = getattr(f, "__globals__", None)
-        if isinstance(g, dict) and "BIT" in g:
-            return list(g)
-    return []
+    """The generated module's globals."""
+    return list(game.python_rules.namespace)
 
 
 # ---------------------------------------------------------------- hostile text

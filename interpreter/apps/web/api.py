@@ -197,7 +197,7 @@ def legal_plies(game: Game, state: State) -> list[dict]:
         if rec.placement is not None and rec.piece is not None:
             start = cells_of(state[rec.piece])
             size = game.ruleset.types[rec.piece].size
-            end = cells_of(game._c.tables.placement_masks(size)[rec.placement])  # as action_ids.py
+            end = cells_of(game.tables.placement_masks(size)[rec.placement])  # as action_ids.py
         out.append({"ply": text, "from": [names[c] for c in start], "to": [names[c] for c in end]})
     return out
 

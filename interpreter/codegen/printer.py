@@ -1,0 +1,110 @@
+"""What printing a plan is in any language: the walk over statements and expressions.
+A back-end's printer (interpreter/python/printer.py, interpreter/native/printer.py)
+gives the syntax: its operators, how a line of each statement reads, its helpers' names,
+and its expression compiler and effect writer for the model's own parts."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from interpreter.codegen import stmt as st
+
+
+class Printer:
+    """A plan printed through `line(indent, text)`; subclasses fill in the syntax."""
+
+    NOT = ""  # the format of a negation: "not {}" / "!{}"
+    AND = ""  # of a conjunction: "{} and {}" / "{} && {}"
+    HELPERS: dict[str, str] = {}  # the runtime's helpers, as the generated code names them
+
+    def __init__(self, line: Callable[[int, str], None], compile_expr: Callable[[Any, Any], str],
+                 emit_effect: Callable[[Any, Any, int], None]):
+        self.line, self._compile_expr, self._emit_effect = line, compile_expr, emit_effect
+
+    # ------------------------------------------------------------ the syntax (subclasses)
+    def open_function(self, f: st.Function) -> None:
+        raise NotImplementedError
+
+    def close_function(self, f: st.Function) -> None:
+        raise NotImplementedError
+
+    def let(self, s: st.Let) -> str:
+        raise NotImplementedError
+
+    def assign(self, target: str, value: str) -> str:
+        raise NotImplementedError
+
+    def if_lines(self, cond: str) -> tuple[str, str, str | None]:
+        """The lines that open a conditional, open its else, close it (None: nothing)."""
+        raise NotImplementedError
+
+    def return_line(self, f: st.Function, value: str | None) -> str:
+        raise NotImplementedError
+
+    def field(self, e: st.Field) -> str:
+        raise NotImplementedError
+
+    def context(self, e: st.ModelExpr) -> Any:
+        raise NotImplementedError
+
+    def call_args(self, e: st.Call, args: list[str]) -> list[str]:
+        return args
+
+    # ------------------------------------------------------------ the walk
+    def function(self, f: st.Function) -> None:
+        self.open_function(f)
+        self.block(f.body, 1, f)
+        self.close_function(f)
+
+    def block(self, body: tuple[st.Stmt, ...], indent: int, f: st.Function) -> None:
+        for s in body:
+            self.stmt(s, indent, f)
+
+    def stmt(self, s: st.Stmt, indent: int, f: st.Function) -> None:
+        if isinstance(s, st.Let):
+            self.line(indent, self.let(s))
+        elif isinstance(s, st.Set):
+            self.line(indent, self.assign(self.expr(s.target), self.expr(s.value)))
+        elif isinstance(s, st.If):
+            opening, other, closing = self.if_lines(self.expr(s.cond))
+            self.line(indent, opening)
+            self.block(s.then, indent + 1, f)
+            if s.orelse:
+                self.line(indent, other)
+                self.block(s.orelse, indent + 1, f)
+            if closing is not None:
+                self.line(indent, closing)
+        elif isinstance(s, st.Return):
+            self.line(indent, self.return_line(f, None if s.value is None else self.expr(s.value)))
+        elif isinstance(s, st.Effects):
+            cx = self.context(s.expr)
+            for eff in s.effects:
+                self._emit_effect(eff, cx, indent)
+        else:
+            raise TypeError(f"not a statement: {s!r}")
+
+    def expr(self, e: st.Expr) -> str:
+        if isinstance(e, st.Var):
+            return e.name
+        if isinstance(e, st.Num):
+            return str(e.value)
+        if isinstance(e, st.Field):
+            return self.field(e)
+        if isinstance(e, st.Index):
+            return f"{e.table}[{self.expr(e.index)}]"
+        if isinstance(e, st.Call):
+            args = self.call_args(e, [self.expr(a) for a in e.args])
+            return f"{self.HELPERS.get(e.func, e.func)}({', '.join(args)})"
+        if isinstance(e, st.Not):
+            return self.NOT.format(self._operand(e.operand))
+        if isinstance(e, st.And):
+            return self.AND.format(self.expr(e.left), self.expr(e.right))
+        if isinstance(e, st.BinOp):
+            return f"{self._operand(e.left)} {e.op} {self._operand(e.right)}"
+        if isinstance(e, st.ModelExpr):
+            return self._compile_expr(e.expr, self.context(e))
+        raise TypeError(f"not an expression: {e!r}")
+
+    def _operand(self, e: st.Expr) -> str:
+        text = self.expr(e)
+        return f"({text})" if isinstance(e, (st.And, st.BinOp)) else text

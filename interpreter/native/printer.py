@@ -1,0 +1,56 @@
+"""A plan (interpreter/codegen/stmt.py) printed as C over a state pointer."""
+
+from __future__ import annotations
+
+from dsl.constructs import effects
+
+from interpreter.codegen import stmt as st
+from interpreter.codegen.printer import Printer
+from interpreter.native.cexpr import CCtx, CExpr
+
+_PARAM = {st.Kind.STATE: "S *", st.Kind.FLAG: "int ", st.Kind.INT: "int64_t "}
+_LOCAL = {st.Kind.FLAG: "int", st.Kind.INT: "int"}
+
+
+class CPrinter(Printer):
+    """Writes plans into the game's C (a function writes its state and returns 0, or a
+    negative error code). C has no default arguments: a call that leaves out the callee's
+    last ones passes their defaults."""
+
+    NOT = "!{}"
+    AND = "{} && {}"
+    HELPERS = {"has_move": "rc_has_move", "skip": "rc_skip"}
+
+    def __init__(self, c: CExpr):
+        super().__init__(c.out.line, c.expr, lambda eff, cx, indent: effects.emit_c(c, eff, cx, indent))
+        self.c, self.out = c, c.out
+
+    def open_function(self, f: st.Function) -> None:
+        self.out.function(f"int {f.name}({', '.join(_PARAM[p.kind] + p.name for p in f.params)})")
+        unused = [p.name for p in f.params if p.kind is not st.Kind.STATE]
+        if unused:  # a ruleset's rules may never read them: every warning is an error
+            self.line(1, " ".join(f"(void){name};" for name in unused))
+
+    def close_function(self, f: st.Function) -> None:
+        self.out.end()
+
+    def let(self, s: st.Let) -> str:
+        return f"{_LOCAL[s.kind]} {s.name} = {self.expr(s.value)};"
+
+    def assign(self, target: str, value: str) -> str:
+        return f"{target} = {value};"
+
+    def if_lines(self, cond: str) -> tuple[str, str, str | None]:
+        return f"if ({cond}) {{", "} else {", "}"
+
+    def return_line(self, f: st.Function, value: str | None) -> str:
+        return "return 0;" if value is None else f"return {value};"
+
+    def field(self, e: st.Field) -> str:
+        return getattr(self.c, e.slot.value)(e.state)
+
+    def context(self, e: st.ModelExpr) -> CCtx:
+        return CCtx(e.state, e.player, stuck=e.stuck, next_is_mover=e.next_is_mover)
+
+    def call_args(self, e: st.Call, args: list[str]) -> list[str]:
+        return args + [str(p.default) for p in (e.params or ())[len(args):]]
