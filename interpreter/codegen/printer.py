@@ -15,6 +15,7 @@ class Printer:
 
     NOT = ""  # the format of a negation: "not {}" / "!{}"
     AND = ""  # of a conjunction: "{} and {}" / "{} && {}"
+    OR = ""  # of a disjunction: "{} or {}" / "{} || {}"
     HELPERS: dict[str, str] = {}  # the runtime's helpers, as the generated code names them
 
     def __init__(self, line: Callable[[int, str], None], compile_expr: Callable[[Any, Any], str],
@@ -40,6 +41,17 @@ class Printer:
 
     def return_line(self, f: st.Function, value: str | None) -> str:
         raise NotImplementedError
+
+    def loop_lines(self, count: int) -> tuple[str, str | None]:
+        """The lines that open and close a loop run at most `count` times."""
+        raise NotImplementedError
+
+    def phase_switch(self, s: st.PhaseSwitch, indent: int, f: st.Function) -> None:
+        raise NotImplementedError
+
+    def name(self, func: str) -> str:
+        """A function's name in the generated code (the runtime's helpers have their own)."""
+        return self.HELPERS.get(func, func)
 
     def field(self, e: st.Field) -> str:
         raise NotImplementedError
@@ -80,6 +92,14 @@ class Printer:
             cx = self.context(s.expr)
             for eff in s.effects:
                 self._emit_effect(eff, cx, indent)
+        elif isinstance(s, st.Loop):
+            opening, closing = self.loop_lines(s.count)
+            self.line(indent, opening)
+            self.block(s.body, indent + 1, f)
+            if closing is not None:
+                self.line(indent, closing)
+        elif isinstance(s, st.PhaseSwitch):
+            self.phase_switch(s, indent, f)
         else:
             raise TypeError(f"not a statement: {s!r}")
 
@@ -94,11 +114,13 @@ class Printer:
             return f"{e.table}[{self.expr(e.index)}]"
         if isinstance(e, st.Call):
             args = self.call_args(e, [self.expr(a) for a in e.args])
-            return f"{self.HELPERS.get(e.func, e.func)}({', '.join(args)})"
+            return f"{self.name(e.func)}({', '.join(args)})"
         if isinstance(e, st.Not):
             return self.NOT.format(self._operand(e.operand))
         if isinstance(e, st.And):
             return self.AND.format(self.expr(e.left), self.expr(e.right))
+        if isinstance(e, st.Or):
+            return self.OR.format(self._operand(e.left), self._operand(e.right))
         if isinstance(e, st.BinOp):
             return f"{self._operand(e.left)} {e.op} {self._operand(e.right)}"
         if isinstance(e, st.ModelExpr):
@@ -107,4 +129,4 @@ class Printer:
 
     def _operand(self, e: st.Expr) -> str:
         text = self.expr(e)
-        return f"({text})" if isinstance(e, (st.And, st.BinOp)) else text
+        return f"({text})" if isinstance(e, (st.And, st.Or, st.BinOp)) else text

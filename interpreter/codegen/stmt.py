@@ -28,6 +28,7 @@ class Kind(enum.Enum):
     """What a parameter or a local holds, which fixes its type in a typed back-end."""
 
     STATE = "state"  # a state the function writes (the caller's copy)
+    IN_STATE = "in_state"  # a state the function only reads
     FLAG = "flag"  # a yes/no
     INT = "int"  # a whole number
 
@@ -82,6 +83,12 @@ class And:
 
 
 @dataclass(frozen=True)
+class Or:
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
 class BinOp:
     """`left op right` for op in + - % < >= ==, the same in both languages."""
 
@@ -102,7 +109,7 @@ class ModelExpr:
     next_is_mover: bool = True
 
 
-Expr = Union[Var, Num, Field, Index, Call, Not, And, BinOp, ModelExpr]
+Expr = Union[Var, Num, Field, Index, Call, Not, And, Or, BinOp, ModelExpr]
 
 
 # ---------------------------------------------------------------- statements
@@ -145,7 +152,32 @@ class Effects:
     expr: ModelExpr  # the context the effects' expressions are read in (its expr unused)
 
 
-Stmt = Union[Let, Set, If, Return, Effects]
+@dataclass(frozen=True)
+class Loop:
+    """The body at most `count` times (it leaves by returning)."""
+
+    count: int
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Case:
+    player: int
+    phase: int
+    body: tuple[Stmt, ...]  # ends with a Return
+
+
+@dataclass(frozen=True)
+class PhaseSwitch:
+    """One body per (player to move, phase) of the state `state`: a function's whole body
+    (a back-end may print it as a switch, or as a function per case and a table)."""
+
+    state: str
+    phases: int
+    cases: tuple[Case, ...]
+
+
+Stmt = Union[Let, Set, If, Return, Effects, Loop, PhaseSwitch]
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,17 @@
 """The turn logic of a game, planned once for both back-ends: the end rules after a ply
-(`ends_P`), the next phase or turn then the end rules (`finish_P`), and the outcome of a
-stuck player to move when the end rules leave it to be settled when asked (`lazy_tail`,
-`stuck_outcome`)."""
+(`ends_P`), the next phase or turn then the end rules (`finish_P`), whether the player
+to move has a ply (`has_move`), the skip of `when possible` phases with nothing to do
+(`skip`), and the outcome, a stuck player to move settled when the end rules leave it
+to be settled when asked (`outcome`, `lazy_tail`, `stuck_outcome`)."""
 
 from __future__ import annotations
 
 from dsl import model
 from dsl.model import Outcome, Word
 
-from interpreter.codegen.stmt import (And, BinOp, Call, Effects, Expr, Field, Function, If, Index, Kind,
-                                      Let, ModelExpr, Not, Num, Param, Return, Set, Slot, Stmt, Var)
+from interpreter.codegen.stmt import (And, BinOp, Call, Case, Effects, Expr, Field, Function, If, Index, Kind,
+                                      Let, Loop, ModelExpr, Not, Num, Or, Param, PhaseSwitch, Return, Set,
+                                      Slot, Stmt, Var)
 
 
 def lazy_tail(rs: model.Ruleset) -> int | None:
@@ -112,3 +114,57 @@ def stuck_outcome(rs: model.Ruleset) -> tuple[str, int | None] | None:
     if end.outcome is Outcome.WINS:
         return ("player", fixed) if fixed is not None else ("mover", None)
     return ("player", 1 - fixed) if fixed is not None else ("other", None)
+
+
+def has_move_function(phases: list[model.TurnPhase], codes: dict[tuple[str, int], int],
+                      n_players: int) -> Function:
+    """`has_move(s)`: whether the player to move has a legal ply (a phase that allows
+    passing always has one), asking each rule of the phase in turn."""
+    cases = []
+    for p in range(n_players):
+        for k, ph in enumerate(phases):
+            body: list[Stmt] = []
+            if not ph.allows_pass:
+                body += [If(Call(f"has_{codes[(name, p)]}", (Var("s"),)), (Return(Num(1)),))
+                         for name in ph.plies if (name, p) in codes]
+            body.append(Return(Num(1 if ph.allows_pass else 0)))
+            cases.append(Case(p, k, tuple(body)))
+    return Function("has_move", (Param("s", Kind.IN_STATE),),
+                    (PhaseSwitch("s", len(phases), tuple(cases)),), state="s")
+
+
+def skip_function(n_phases: int, n_players: int) -> Function:
+    """`skip(b)`: a `when possible` phase with nothing to do passes to the next phase (or
+    turn), as often as needed; whether a legal ply is then known to exist (so the end
+    rules need not look)."""
+    b, ph, nxt = "b", Var("ph"), Var("nxt")
+    P, PH = Field(b, Slot.P), Field(b, Slot.PH)
+    return Function("skip", (Param(b, Kind.STATE),), (
+        Loop(2 * n_phases + 2, (
+            Let("ph", Kind.INT, PH),
+            If(Not(Index("WHEN_POSSIBLE", ph)), (Return(Num(0)),)),
+            If(Call("has_move", (Var(b),)), (Return(Num(1)),)),
+            Let("nxt", Kind.INT, Index("NEXT", ph)),
+            If(BinOp("<", nxt, Num(0)),
+               (Set(P, BinOp("%", BinOp("+", P, Num(1)), Num(n_players))), Set(PH, Var("TURN_START"))),
+               (Set(PH, nxt),)))),
+        Return(Num(0))))
+
+
+def outcome_function(rs: model.Ruleset) -> Function:
+    """`outcome(s)`: the state's outcome slot, a stuck player to move settled when the
+    end rules leave it lazy (stuck_outcome)."""
+    s = "s"
+    out, P = Field(s, Slot.OUT), Field(s, Slot.P)
+    how = stuck_outcome(rs)
+    if how is None:
+        return Function("outcome", (Param(s, Kind.IN_STATE),), (Return(out),), state=s)
+    kind, who = how
+    n = len(rs.players)
+    value: Expr = {"next": BinOp("%", BinOp("+", P, Num(1)), Num(n)), "draw": Num(n),
+                   "player": Num(who if who is not None else 0), "mover": P,
+                   "other": BinOp("-", Num(1), P)}[kind]
+    return Function("outcome", (Param(s, Kind.IN_STATE),), (
+        Let("o", Kind.INT, out),
+        If(Or(BinOp(">=", Var("o"), Num(0)), Call("has_move", (Var(s),))), (Return(Var("o")),)),
+        Return(value)), state=s)

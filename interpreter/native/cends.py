@@ -38,34 +38,11 @@ def emit_pass(c: CExpr, p: int) -> None:
 
 
 def emit_turns(c: CExpr, phases: list[model.TurnPhase], codes: dict, n_players: int) -> None:
-    """`rc_has_move` and `rc_skip` (compile._turn_functions), over each [player][phase]'s rules."""
-    out = c.out
-    out.function("int rc_has_move(const S *s)")
-    out.line(1, f"switch ((int){c.P('s')} * {len(phases)} + (int){c.PH('s')}) {{")
-    for p in range(n_players):
-        for k, ph in enumerate(phases):
-            out.line(1, f"case {p * len(phases) + k}:")
-            if ph.allows_pass:
-                out.line(2, "return 1;")
-                continue
-            for name in ph.plies:
-                if (name, p) in codes:
-                    out.line(2, f"if (has_{codes[(name, p)]}(s)) return 1;")
-            out.line(2, "return 0;")
-    out.line(1, "}")
-    out.line(1, "return 0;")
-    out.end()
-    out.function("int rc_skip(S *b)")
-    out.line(1, f"for (int i = 0; i < {2 * len(phases) + 2}; i++) {{")
-    out.line(2, f"int64_t ph = {c.PH('b')};")
-    out.line(2, "if (!WHEN_POSSIBLE[ph]) return 0;")
-    out.line(2, "if (rc_has_move(b)) return 1;")
-    out.line(2, "int nxt = NEXT[ph];")
-    out.line(2, f"if (nxt < 0) {{ {c.P('b')} = ({c.P('b')} + 1) % {n_players}; {c.PH('b')} = TURN_START; }}")
-    out.line(2, f"else {c.PH('b')} = nxt;")
-    out.line(1, "}")
-    out.line(1, "return 0;")
-    out.end()
+    """`rc_has_move` and `rc_skip`: the turn logic's plans (turns.has_move_function,
+    turns.skip_function), as the Python back-end's `has_move` and `_skip`."""
+    printer = CPrinter(c)
+    printer.function(turns.has_move_function(phases, codes, n_players))
+    printer.function(turns.skip_function(len(phases), n_players))
 
 
 def emit_legal(c: CExpr, phases: list[model.TurnPhase], codes: dict, n_players: int, pass_code: int) -> None:
@@ -154,20 +131,6 @@ def emit_dispatch(c: CExpr, rules: list, n_players: int) -> None:
 
 
 def emit_outcome(c: CExpr, n_players: int) -> None:
-    """`rc_outcome`: the state's outcome, a stuck player to move settled lazily
-    (turns.stuck_outcome, as compile._when_stuck)."""
-    out = c.out
-    out.function("int rc_outcome(const S *s)")
-    out.line(1, f"int o = (int){c.OUT('s')};")
-    how = turns.stuck_outcome(c.rs)
-    if how is None:
-        out.line(1, "return o;")
-        out.end()
-        return
-    out.line(1, "if (o >= 0 || rc_has_move(s)) return o;")
-    P = f"(int){c.P('s')}"
-    kind, who = how
-    value = {"next": f"({P} + 1) % {n_players}", "draw": str(n_players), "player": str(who),
-             "mover": P, "other": f"1 - {P}"}[kind]
-    out.line(1, f"return {value};")
-    out.end()
+    """`rc_outcome`: the state's outcome, a stuck player to move settled lazily (the
+    plan turns.outcome_function, as the Python back-end's `outcome`)."""
+    CPrinter(c).function(turns.outcome_function(c.rs))

@@ -8,7 +8,7 @@ from interpreter.codegen import stmt as st
 from interpreter.codegen.printer import Printer
 from interpreter.native.cexpr import CCtx, CExpr
 
-_PARAM = {st.Kind.STATE: "S *", st.Kind.FLAG: "int ", st.Kind.INT: "int64_t "}
+_PARAM = {st.Kind.STATE: "S *", st.Kind.IN_STATE: "const S *", st.Kind.FLAG: "int ", st.Kind.INT: "int64_t "}
 _LOCAL = {st.Kind.FLAG: "int", st.Kind.INT: "int"}
 
 
@@ -19,15 +19,16 @@ class CPrinter(Printer):
 
     NOT = "!{}"
     AND = "{} && {}"
-    HELPERS = {"has_move": "rc_has_move", "skip": "rc_skip"}
+    OR = "{} || {}"
+    HELPERS = {"has_move": "rc_has_move", "skip": "rc_skip", "outcome": "rc_outcome"}
 
     def __init__(self, c: CExpr):
         super().__init__(c.out.line, c.expr, lambda eff, cx, indent: effects.emit_c(c, eff, cx, indent))
         self.c, self.out = c, c.out
 
     def open_function(self, f: st.Function) -> None:
-        self.out.function(f"int {f.name}({', '.join(_PARAM[p.kind] + p.name for p in f.params)})")
-        unused = [p.name for p in f.params if p.kind is not st.Kind.STATE]
+        self.out.function(f"int {self.name(f.name)}({', '.join(_PARAM[p.kind] + p.name for p in f.params)})")
+        unused = [p.name for p in f.params if p.kind not in (st.Kind.STATE, st.Kind.IN_STATE)]
         if unused:  # a ruleset's rules may never read them: every warning is an error
             self.line(1, " ".join(f"(void){name};" for name in unused))
 
@@ -45,6 +46,17 @@ class CPrinter(Printer):
 
     def return_line(self, f: st.Function, value: str | None) -> str:
         return "return 0;" if value is None else f"return {value};"
+
+    def loop_lines(self, count: int) -> tuple[str, str | None]:
+        return f"for (int i = 0; i < {count}; i++) {{", "}"
+
+    def phase_switch(self, s: st.PhaseSwitch, indent: int, f: st.Function) -> None:
+        self.line(indent, f"switch ((int){self.c.P(s.state)} * {s.phases} + (int){self.c.PH(s.state)}) {{")
+        for case in s.cases:
+            self.line(indent, f"case {case.player * s.phases + case.phase}:")
+            self.block(case.body, indent + 1, f)
+        self.line(indent, "}")
+        self.line(indent, "return 0;")  # no such player and phase: a state no ply makes
 
     def field(self, e: st.Field) -> str:
         return getattr(self.c, e.slot.value)(e.state)

@@ -15,17 +15,39 @@ class PythonPrinter(Printer):
 
     NOT = "not {}"
     AND = "{} and {}"
+    OR = "{} or {}"
     HELPERS = {"has_move": "has_move", "skip": "_skip"}
 
     def __init__(self, c: ExprCompiler):
         super().__init__(c.out.line, c.expr, lambda eff, cx, indent: effects.emit_python(c, eff, cx, indent))
         self.L = c.L
 
+    def function(self, f: st.Function) -> None:
+        if len(f.body) == 1 and isinstance(f.body[0], st.PhaseSwitch):
+            self._switch_function(f, f.body[0])
+        else:
+            super().function(f)
+
+    def _switch_function(self, f: st.Function, sw: st.PhaseSwitch) -> None:
+        """A function per (player, phase), a table of them, and the function that looks the
+        state's up: no chain of tests."""
+        name = self.name(f.name)
+        table: dict[int, list[str]] = {}
+        for case in sw.cases:
+            self.function(st.Function(f"{name}_{case.player}_{case.phase}", f.params, case.body, f.state))
+            table.setdefault(case.player, []).append(f"{name}_{case.player}_{case.phase}")
+        rows = ", ".join(f"[{', '.join(row)}]" for _, row in sorted(table.items()))
+        self.line(0, f"{name.upper().lstrip('_')}_BY_PHASE = [{rows}]")
+        self.open_function(f)
+        args = ", ".join(p.name for p in f.params)
+        self.line(1, f"return {name.upper().lstrip('_')}_BY_PHASE[{sw.state}[{self.L.P}]][{sw.state}[{self.L.PH}]]({args})")
+        self.close_function(f)
+
     def open_function(self, f: st.Function) -> None:
         params = ", ".join(p.name if p.default is None else
                            f"{p.name}={bool(p.default) if p.kind is st.Kind.FLAG else p.default}"
                            for p in f.params)
-        self.line(0, f"def {f.name}({params}):")
+        self.line(0, f"def {self.name(f.name)}({params}):")
 
     def close_function(self, f: st.Function) -> None:
         self.line(0, "")
@@ -41,6 +63,9 @@ class PythonPrinter(Printer):
 
     def return_line(self, f: st.Function, value: str | None) -> str:
         return f"return tuple({f.state})" if value is None else f"return {value}"
+
+    def loop_lines(self, count: int) -> tuple[str, str | None]:
+        return f"for _ in range({count}):", None
 
     def field(self, e: st.Field) -> str:
         return f"{e.state}[{getattr(self.L, e.slot.value)}]"

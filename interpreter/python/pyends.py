@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dsl.model import TurnPhase
+
 from interpreter.codegen import turns
 from interpreter.python import pyapply
 from interpreter.python.printer import PythonPrinter
@@ -28,3 +30,13 @@ def emit_pass(c: ExprCompiler, p: int) -> None:
 def emit_finish(c: ExprCompiler, p: int, skips: bool) -> None:
     """`finish_P`: the next phase or turn, then the end rules (turns.finish_function's plan)."""
     PythonPrinter(c).function(turns.finish_function(p, len(c.rs.players), skips))
+
+
+def emit_turns(c: ExprCompiler, phases: list[TurnPhase], codes: dict[tuple[str, int], int],
+               n_players: int) -> None:
+    """`has_move`, `_skip` and `outcome`: the turn logic's plans (interpreter/codegen/turns.py),
+    which the native back-end prints as rc_has_move, rc_skip and rc_outcome."""
+    printer = PythonPrinter(c)
+    printer.function(turns.has_move_function(phases, codes, n_players))
+    printer.function(turns.skip_function(len(phases), n_players))
+    printer.function(turns.outcome_function(c.rs))

@@ -116,6 +116,7 @@ class Runtime:
     FULL: int  # every cell
     NEXT: list[int]  # phase -> the next phase of the turn, or -1 at its end
     TURN_START: int  # the first phase of a turn (after the first turn's)
+    WHEN_POSSIBLE: list[bool]  # phase -> whether it is skipped when it has no ply
     SETUP: list[int]  # piece type -> its cells at the start
     INITIAL: dict[int, int]  # reserve slot -> its count at the start
     CLEAR: list[tuple[int, ...]]  # piece type -> the types a piece landing there removes

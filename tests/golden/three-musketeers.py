@@ -3,6 +3,7 @@ BIT = R.BIT
 FULL = R.FULL
 NEXT = R.NEXT
 TURN_START = R.TURN_START
+WHEN_POSSIBLE = R.WHEN_POSSIBLE
 SETUP = R.SETUP
 INITIAL = R.INITIAL
 CLEAR = R.CLEAR
@@ -217,3 +218,38 @@ def pass_1(s, a):
 
 def apply_pass(s, a):
     return PASS[s[2]](s, a)
+def has_move_0_0(s):
+    if has_0(s):
+        return 1
+    return 0
+
+def has_move_1_0(s):
+    if has_1(s):
+        return 1
+    return 0
+
+HAS_MOVE_BY_PHASE = [[has_move_0_0], [has_move_1_0]]
+def has_move(s):
+    return HAS_MOVE_BY_PHASE[s[2]][s[3]](s)
+
+def _skip(b):
+    for _ in range(4):
+        ph = b[3]
+        if not WHEN_POSSIBLE[ph]:
+            return 0
+        if has_move(b):
+            return 1
+        nxt = NEXT[ph]
+        if nxt < 0:
+            b[2] = (b[2] + 1) % 2
+            b[3] = TURN_START
+        else:
+            b[3] = nxt
+    return 0
+
+def outcome(s):
+    o = s[4]
+    if (o >= 0) or has_move(s):
+        return o
+    return 0
+
