@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dsl import board as boards
 from dsl import syntax as syn
 from dsl.check_board import BoardChecks
-from dsl.constructs import functions
+from dsl.constructs import MotionConstruct, functions
 
 FUNCTIONS = functions.SIGNATURES
 TYPE_WORDS = {"number": "a number", "bool": "a condition", "player": "a player",
@@ -36,6 +36,8 @@ def described(t: str) -> str:
 
 
 class ExprChecks(BoardChecks):
+    motion_construct: MotionConstruct | None = None  # the motion of the ply being checked (check_rules)
+
     def expect(self, e: syn.Expr, want: str, ply: bool, stuck: bool = False,
                here: bool = True, captured: bool = False) -> None:
         """Type `e` and report it unless it is of type `want`.
@@ -92,8 +94,9 @@ class ExprChecks(BoardChecks):
         if w in ("here", "from") and not ply:
             self.error(e.span, f"'{w}' means a cell of the ply being made; it is used only in ply rules")
             return None
-        if w == "from" and self.placing:
-            self.error(e.span, "'from' is no cell in a `place` ply: the piece comes from the supply")
+        if w == "from" and self.motion_construct is not None and self.motion_construct.no_from:
+            self.error(e.span, f"'from' is no cell in a `{self.motion_construct.name}` ply: "
+                               f"{self.motion_construct.no_from}")
             return None
         if w == "path" and not ply:
             self.error(e.span, "'path' means the cells a ply passes; it is used only in ply rules")

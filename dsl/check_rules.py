@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dsl import constructs
 from dsl import syntax as syn
-from dsl.constructs import effects
 from dsl.check_exprs import ExprChecks
 from dsl.model import TurnPhase
 
@@ -30,19 +29,19 @@ class RuleChecks(ExprChecks):
         return ply_names
 
     def check_ply(self, p: syn.PlyDecl) -> None:
-        self.placing = p.motion.kind == "place"
+        self.motion_construct = constructs.SYNTAX[p.motion.kind]
         try:
-            self._check_ply(p)
+            self._check_ply(p, self.motion_construct)
         finally:
-            self.placing = False
+            self.motion_construct = None
 
-    def _check_ply(self, p: syn.PlyDecl) -> None:
-        construct = constructs.SYNTAX[p.motion.kind]
+    def _check_ply(self, p: syn.PlyDecl, construct: constructs.MotionConstruct) -> None:
         if p.kind != "piece" and p.kind not in self.kinds:
             self.error(p.kind_span, f"unknown piece '{p.kind}'", self.suggest(p.kind, self.kinds))
         elif not construct.wide_pieces and any(
                 self.kinds[k].size > 1 for k in ([p.kind] if p.kind != "piece" else self.kinds)):
-            self.error(p.motion.span, f"pieces covering several cells move only `anywhere`; "
+            wide = " or ".join(f"`{c.name}`" for c in constructs.SYNTAX.values() if c.wide_pieces)
+            self.error(p.motion.span, f"pieces covering several cells move only {wide}; "
                                       f"'{p.motion.kind}' is not supported for them")
         elif p.kind == "piece":
             self.check_one_size(p)
@@ -72,7 +71,11 @@ class RuleChecks(ExprChecks):
 
     def check_effect(self, eff: syn.Effect, in_end: bool = False, after: bool = False) -> None:
         """An effect of a ply, an end rule (`in_end`) or `after each ply` (`after`)."""
-        effects.check(self, eff, in_end, after)
+        construct = constructs.EFFECTS[eff.kind]
+        if not construct.may_stand(in_end, after):
+            self.error(eff.span, f"`{construct.words}` is an effect of {construct.only} only")
+        else:
+            construct.check(self, eff, in_end, after)
 
     # ------------------------------------------------------------------ turn, ends, after
     def check_turns(self, turns: list[syn.TurnDecl], plies: dict[str, syn.PlyDecl]

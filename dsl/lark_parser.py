@@ -1,4 +1,7 @@
-"""The grammar's LALR parser (built once, its tables cached on disk) and the grammar's keywords."""
+"""The grammar's LALR parser (built once, its tables cached on disk) and the grammar's keywords.
+
+The grammar is grammar/game.lark with the alternations of the constructs of the registry
+(dsl/constructs) added: the registry is the one list of the motions and effects."""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ from importlib import resources
 
 from lark import Lark
 from lark.lark import PostLex
+
+from dsl import constructs
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")  # a keyword, as opposed to punctuation
 
@@ -27,12 +32,28 @@ class _WholeWords(PostLex):
         return stream
 
 
+def construct_alternations() -> str:
+    """The grammar's alternations of constructs, from the registry (dsl/constructs): each
+    construct is the rule of grammar/game.lark named as it (its keyword, for a motion); `?`
+    inlines the alternation, so that the parse tree holds the construct's own rule."""
+    actions = ("move_action",) + constructs.action_keywords()
+    return (f"?ply_action: {' | '.join(actions)}\n"
+            f"?motion: {' | '.join(constructs.motion_keywords())}\n"
+            f"?effect: {' | '.join(constructs.EFFECTS)}\n")
+
+
+def grammar_text() -> str:
+    """The packaged grammar, with the alternations of the registry's constructs."""
+    text = resources.files("grammar").joinpath("game.lark").read_text(encoding="utf-8")
+    return text + "\n// From the registry of constructs (dsl/constructs):\n" + construct_alternations()
+
+
 @lru_cache(maxsize=1)
 def grammar_parser() -> Lark:
     """The LALR parser built from the packaged grammar: built once per process, and its
     tables kept between runs in the user's cache folder (building them is most of the
     time a short command takes)."""
-    text = resources.files("grammar").joinpath("game.lark").read_text(encoding="utf-8")
+    text = grammar_text()
     return Lark(text, parser="lalr", start="start", propagate_positions=True,
                 maybe_placeholders=True, postlex=_WholeWords(), cache=parser_cache(text))
 

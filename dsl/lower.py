@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dsl import board as boards
 from dsl import constructs
-from dsl.constructs import effects
 from dsl import model
 from dsl import syntax as syn
 
@@ -82,7 +81,7 @@ class Lowering:
         return constructs.SYNTAX[mo.kind].lower(mo, self.dirs(mo.dirs), self.opt)
 
     def effect(self, eff: syn.Effect) -> model.Effect:
-        return effects.lower(self, eff)
+        return constructs.EFFECTS[eff.kind].lower(self, eff)
 
     def ply(self, p: syn.PlyDecl) -> model.Ply:
         onto = self.expr(p.onto) if p.onto is not None else model.Ref(p.span, model.Word.EMPTY)

@@ -282,18 +282,18 @@ class AfterDecl(Decl):
 
 @dataclass(eq=False)
 class MotionSyntax:
+    """A ply's motion as written; its construct's module (dsl/constructs) builds it, and
+    defines a subclass for what only it has (a slide's `chained`, a push's count)."""
+
     span: Span
-    kind: str  # step, slide, walk, anywhere, push, place
-    dirs: list[tuple[str, Span]] | None = None  # None: every edge
-    limit: Expr | None = None  # slide/walk ... up to N
-    least: int | None = None  # slide N [up to M]: at least N steps (exactly N without `up to`)
-    count: int = 1  # push N: how many pieces in the line
-    chained: bool = False  # slide ... chained: turning segments while each removes
-    segments: int | None = None  # chained up to N segments
+    kind: str  # its construct's name, the motion's keyword (step, slide, ..., place)
+    dirs: list[tuple[str, Span]] | None = None  # None: every edge (or no directions at all)
+    limit: Expr | None = None  # `... up to N` (slide, walk): a number of the ply, `here` unknown
 
 @dataclass(eq=False)
 class Effect:
-    """`var[index] op value`; or, in end rules, `reset setup` and `turn to PLAYER`."""
+    """An effect as written (`var[index] op value`, `remove CELLS`, `reset setup`, `turn to
+    PLAYER`); its construct (dsl/constructs/effects.py) builds it."""
 
     span: Span
     var: str
@@ -301,7 +301,7 @@ class Effect:
     index: Expr | None
     op: str  # =, +=, -=
     value: Expr | None
-    kind: str = "assign"  # assign, remove, reset, turn
+    kind: str = "assign"  # its construct's name (assign, remove, ...)
     player: Expr | None = None  # for `turn to`
     guard: Expr | None = None  # `... when COND`: only when it holds
 

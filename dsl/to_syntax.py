@@ -7,6 +7,7 @@ from typing import TypeVar
 from lark import Token, Transformer, v_args
 from lark.tree import Meta
 
+from dsl import constructs
 from dsl import syntax as syn
 
 D = TypeVar("D", bound=syn.Decl)
@@ -27,7 +28,7 @@ def _through(first: syn.Span, last: syn.Span) -> syn.Span:
 
 
 class ToSyntax(Transformer):
-    """Builds model nodes; `line_offset` maps chunk lines back to file lines."""
+    """Builds the syntax tree's nodes; `line_offset` maps chunk lines back to file lines."""
 
     def __init__(self, path: str, line_offset: int):
         super().__init__()
@@ -187,12 +188,6 @@ class ToSyntax(Transformer):
     def move_action(self, c):
         return c[0] + (c[1],)
 
-    @v_args(meta=True)
-    def place_action(self, meta, c):
-        # The selector is inlined in the grammar so that LALR does not merge its
-        # lookaheads with `move`'s (which would muddle "expected ..." messages).
-        return self.selector(c) + (syn.MotionSyntax(self.meta_span(meta), "place"),)
-
     def selector(self, c):
         owner, kind = c
         return (owner, str(kind), self.tok_span(kind))
@@ -200,33 +195,12 @@ class ToSyntax(Transformer):
     def owner_q(self, c):
         return str(c[0])
 
-    @v_args(meta=True)
-    def step(self, meta, c):
-        return syn.MotionSyntax(self.meta_span(meta), "step", dirs=c[0])
-
-    @v_args(meta=True)
-    def slide(self, meta, c):
-        dirs, least, limit, chained, segments = c
-        return syn.MotionSyntax(self.meta_span(meta), "slide", dirs=dirs, limit=limit,
-                        least=self.to_int(least) if least is not None else None,
-                        chained=chained is not None,
-                        segments=self.to_int(segments) if segments is not None else None)
-
-    @v_args(meta=True)
-    def walk(self, meta, c):
-        return syn.MotionSyntax(self.meta_span(meta), "walk", dirs=c[0], limit=c[1])
-
-    @v_args(meta=True)
-    def push(self, meta, c):
-        return syn.MotionSyntax(self.meta_span(meta), "push", dirs=c[1], count=self.to_int(c[0]))
-
-    @v_args(meta=True)
-    def anywhere(self, meta, c):
-        return syn.MotionSyntax(self.meta_span(meta), "anywhere")
-
-    @v_args(meta=True)
-    def leap(self, meta, c):
-        return syn.MotionSyntax(self.meta_span(meta), "leap", dirs=c[0])
+    # ---- constructs: a motion's or an effect's rule is built by its construct (dsl/constructs)
+    def __default__(self, data, children, meta):
+        construct = constructs.SYNTAX.get(data) or constructs.EFFECTS.get(data)
+        if construct is None:
+            return super().__default__(data, children, meta)
+        return construct.to_syntax(self, self.meta_span(meta), children)
 
     def onto(self, c):
         return c[0]
@@ -236,28 +210,6 @@ class ToSyntax(Transformer):
 
     def then(self, c):
         return list(c)
-
-    @v_args(meta=True)
-    def assign(self, meta, c):
-        name, index, op, value, guard = c
-        return syn.Effect(self.meta_span(meta), var=str(name), var_span=self.tok_span(name),
-                        index=index, op=op, value=value, guard=guard)
-
-    @v_args(meta=True)
-    def remove(self, meta, c):
-        span = self.meta_span(meta)
-        return syn.Effect(span, var="", var_span=span, index=None, op="", value=c[0], kind="remove")
-
-    @v_args(meta=True)
-    def reset(self, meta, c):
-        span = self.meta_span(meta)
-        return syn.Effect(span, var="", var_span=span, index=None, op="", value=None, kind="reset")
-
-    @v_args(meta=True)
-    def turn_to(self, meta, c):
-        span = self.meta_span(meta)
-        return syn.Effect(span, var="", var_span=span, index=None, op="", value=None, kind="turn",
-                        player=self._player_ref(c[0]))
 
     def assign_op(self, c):
         return str(c[0])
@@ -282,16 +234,16 @@ class ToSyntax(Transformer):
         return self.named_decl(syn.EndDecl, meta, name, result=result,
                                player=None if effects else player, cond=cond, effects=effects)
 
-    def _player_ref(self, tok: Token) -> syn.Expr:
+    def player_ref(self, tok: Token) -> syn.Expr:
         if tok.type == "NAME":
             return syn.Name(self.tok_span(tok), name=str(tok))
         return syn.Keyword(self.tok_span(tok), word=str(tok))
 
     def wins(self, c):
-        return ("wins", self._player_ref(c[0]))
+        return ("wins", self.player_ref(c[0]))
 
     def loses(self, c):
-        return ("loses", self._player_ref(c[0]))
+        return ("loses", self.player_ref(c[0]))
 
     def draw(self, c):
         return ("draw", None)

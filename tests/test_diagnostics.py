@@ -4,6 +4,7 @@ import pytest
 
 from dsl.diagnostics import RulesetError
 from dsl.load import load
+from test_registry import EXPECTED_A_MOTION  # "expected 'anywhere', ...": the registry's motions
 
 BASE = '''game "T"
 board square 3 x 3
@@ -99,7 +100,7 @@ CASES = {
 }
 
 EXPECTED = {
-    'syntax_keyword': "t.game:9:24: error: expected 'anywhere', 'leap', 'push', 'slide', 'step' or 'walk', found 'hop'\n    ply go: move own piece hop onto empty\n                           ^~~",
+    'syntax_keyword': "t.game:9:24: error: " + EXPECTED_A_MOTION + ", found 'hop'\n    ply go: move own piece hop onto empty\n                           ^~~",
     'syntax_start': "t.game:8:1: error: expected a declaration (game, board, players, piece, setup, ply, turn, end, ...), found 'vra'\n    vra score per player = 0\n    ^~~\n  hint: did you mean 'var'?",
     'syntax_early': "t.game:10:32: error: the declaration ends too early: expected ')'\n    end e: A wins if (count(p) == 0\n                                   ^",
     'syntax_char': "t.game:7:13: error: unexpected character '$'\n    setup q: c3 $\n                ^",
@@ -159,7 +160,7 @@ EXPECTED = {
     'unknown_name_keyword': "t.game:9:34: error: unknown name 'emtpy'\n    ply go: move own piece step onto emtpy\n                                     ^~~~~\n  hint: did you mean 'empty'?",
     'unknown_direction_diagonal': "t.game:9:29: error: unknown direction 'diagonal' (this board has: n, e, s, w, orthogonal, all)\n    ply go: move own piece step diagonal onto empty\n                                ^~~~~~~~\n  hint: add `with diagonals` to the board declaration (`board square 3 x 3 with diagonals`)",
     'unknown_direction_in_expression': "t.game:10:36: error: unknown direction 'se' (this board has: n, e, s, w, orthogonal, all)\n    end e: A wins if count(adjacent(p, se)) == 0\n                                       ^~\n  hint: add `with diagonals` to the board declaration (`board square 3 x 3 with diagonals`)",
-    'syntax_and_semantic': "t.game:9:34: error: unknown name 'emtpy'\n    ply go: move own piece step onto emtpy\n                                     ^~~~~\n  hint: did you mean 'empty'?\nt.game:10:21: error: expected 'anywhere', 'leap', 'push', 'slide', 'step' or 'walk', found 'jump'\n    ply hop: move own q jump onto empty\n                        ^~~~\nt.game:12:40: error: 'score' is kept per player: say whose\n    end e: A wins if count(own q) == 0 and score > 1\n                                           ^~~~~\n  hint: write score[mover] or score[A]",
+    'syntax_and_semantic': "t.game:9:34: error: unknown name 'emtpy'\n    ply go: move own piece step onto emtpy\n                                     ^~~~~\n  hint: did you mean 'empty'?\nt.game:10:21: error: " + EXPECTED_A_MOTION + ", found 'jump'\n    ply hop: move own q jump onto empty\n                        ^~~~\nt.game:12:40: error: 'score' is kept per player: say whose\n    end e: A wins if count(own q) == 0 and score > 1\n                                           ^~~~~\n  hint: write score[mover] or score[A]",
     'syntax_in_piece': "t.game:5:18: error: expected ',' or the end of the declaration, found 'symbol'\n    piece q: owner B symbol Q\n                     ^~~~~~",
     'syntax_in_board': 't.game:2:17: error: the declaration ends too early: expected a number\n    board square 3 x\n                    ^',
     'overflow_product': "t.game:9:46: error: this can reach 1,000,000,000,000,000,000,000,000,000, past the 64-bit numbers the rules compute with (-9,223,372,036,854,775,808..9,223,372,036,854,775,807)\n    ply go: move own piece step onto empty where score[mover] * score[mover] * score[mover] > 0\n                                                 ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n  hint: declare a narrower range for 'score' (`var NAME = ... in LOW..HIGH`), or compute less at once",

@@ -18,9 +18,9 @@ MAX_FUNCTION_LINES = 60
 # Each module with the modules of dsl/ it may import: layers, each importing only those below.
 LAYERS = {
     "file_text": set(),
-    "lark_parser": set(),
+    "lark_parser": {"constructs"},
     "syntax_errors": {"syntax", "diagnostics", "lark_parser"},
-    "to_syntax": {"syntax"},
+    "to_syntax": {"syntax", "constructs"},
     "parse": {"syntax", "diagnostics", "file_text", "lark_parser", "syntax_errors", "to_syntax"},
     "check_state": {"board", "syntax", "diagnostics", "model"},
     "check_board": {"board", "syntax", "check_state"},

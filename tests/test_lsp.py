@@ -13,6 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
+from test_registry import EXPECTED_A_MOTION  # "expected 'anywhere', ...": the registry's motions
+
+from dsl.constructs import motion_keywords
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -137,7 +140,7 @@ def test_diagnostics_on_open_and_on_change(client, tmp_path):
     hint = lambda line, a, b, text: [{"location": {"uri": uri, "range": rng(line, a, b)}, "message": text}]  # noqa: E731
     assert found == [
         {"range": rng(8, 21, 26), "severity": 1, "source": "rulecraft",
-         "message": "expected 'anywhere', 'leap', 'push', 'slide', 'step' or 'walk', found 'stepp'",
+         "message": EXPECTED_A_MOTION + ", found 'stepp'",
          "relatedInformation": hint(8, 21, 26, "hint: did you mean 'step'?")},
         {"range": rng(9, 25, 33), "severity": 1, "source": "rulecraft",
          "message": "unknown piece 'mann'",
@@ -191,7 +194,7 @@ def test_completion_in_context(client, tmp_path):
     assert {"ply", "piece", "board", "end", "setup", "turn", "region", "var"} <= line_start
     assert {"new", "drop", "man", "a1"}.isdisjoint(line_start)  # `new` and `drop`: variants only
     motion = labels(client.at("textDocument/completion", uri, 8, 21))  # after `move own man `
-    assert {"step", "slide", "walk", "leap", "push", "anywhere"} <= motion
+    assert motion == set(motion_keywords())  # the registry's motions, and nothing else
 
 
 def test_definition_references_and_symbols(client, tmp_path):
@@ -258,7 +261,7 @@ def test_hints_without_related_information_and_errors_in_a_base(tmp_path):
     path = str(tmp_path / "t.game")
     plain = lsp_diagnostics(analyse(path, BROKEN), "file:///t.game", BROKEN, related=False)
     assert [(d.message, d.related_information) for d in plain] == [
-        ("expected 'anywhere', 'leap', 'push', 'slide', 'step' or 'walk', found 'stepp'\n"
+        (EXPECTED_A_MOTION + ", found 'stepp'\n"
          "hint: did you mean 'step'?", None),
         ("unknown piece 'mann'\nhint: did you mean 'man'?", None)]
     (tmp_path / "base.game").write_text(BROKEN.replace("stepp", "step"))

@@ -8,6 +8,7 @@ from conftest import game_of
 from dsl.diagnostics import RulesetError
 from dsl.load import bundled_dir, load
 from interpreter import load_game, perft
+from test_registry import EXPECTED_A_MOTION  # "expected 'anywhere', ...": the registry's motions
 
 VARIANTS = ["3-spot-misere", "3-spot-optional-white", "3-spot-middle-points", "3-spot-score-rule"]
 
@@ -339,7 +340,7 @@ def test_syntax_errors_of_a_variant_and_its_base_come_with_the_other_errors(tmp_
             "new turn: go or hop\n"  # `hop` has a syntax error in the base: no cascade either
             "end e: A wins if score > 6\n")
     assert variant_error(tmp_path, text) == (
-        "base.game:10:25: error: expected 'anywhere', 'leap', 'push', 'slide', 'step' or 'walk', found 'slid'\n"
+        "base.game:10:25: error: " + EXPECTED_A_MOTION + ", found 'slid'\n"
         "    ply hop: move own piece slid onto empty\n"
         "                            ^~~~\n"
         "  hint: did you mean 'slide'?\n"
@@ -358,7 +359,7 @@ def test_a_variant_makes_up_for_a_broken_declaration_of_its_base(tmp_path):
     with pytest.raises(RulesetError) as info:
         load(str(tmp_path / "v.game"))
     assert [d.message for d in info.value.diagnostics] == [
-        "expected 'anywhere', 'leap', 'push', 'slide', 'step' or 'walk', found 'slid'"]
+        EXPECTED_A_MOTION + ", found 'slid'"]
 
 
 def test_a_broken_variant_line_stops_there(tmp_path):

@@ -1,21 +1,31 @@
-"""The constructs of the language, one module per family, found through the registry here.
+"""The constructs of the language, one module per motion, found through the registry here.
 
-A motion's module holds what is particular to it: its checks, its model node, what a
-back-end may assume of its plies, and how its plies are found and made (`emit_moves`,
-`emit_apply`, written through the back-end object passed in: these modules import only
-the model). A module states only what differs from a `MotionConstruct`'s defaults. `effects`
-holds the effects family, `functions` the built-in functions of expressions.
-docs/DESIGN.md shows how to add a construct.
+The registry is the one list of the language's motions and effects: the grammar's
+alternatives (dsl/lark_parser.py), the syntax tree's builders (dsl/to_syntax.py), the
+checker, the lowering, the back-ends, the editors' support all read it.
+
+A motion's module holds what is particular to it: its syntax node's builder, its checks,
+its model node, what a back-end may assume of its plies, and how its plies are found and
+made (`emit_moves`, `emit_apply`, written through the back-end object passed in: these
+modules import only the model and the syntax tree). A module states only what differs
+from a `MotionConstruct`'s defaults. Every module of this package that defines `NODE` is
+a motion, its keyword the module's name (and the name of its rule in grammar/game.lark);
+one that defines `VARIANT_OF` generates some plies of another motion's node (`chain`:
+the chained slides). `effects` holds the effects family (`EffectConstruct`), `functions`
+the built-in functions of expressions. docs/DESIGN.md shows how to add a construct.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from dataclasses import dataclass, fields
 from types import ModuleType
 from typing import Any, Callable
 
 from dsl import model
-from dsl.constructs import anywhere, chain, leap, place, push, slide, step, walk
+from dsl.constructs import effects
+from dsl.constructs.effects import EffectConstruct
 
 
 def _nothing(*args: Any) -> None:
@@ -26,15 +36,22 @@ def _nothing(*args: Any) -> None:
 class MotionConstruct:
     """A motion construct, as its module defines it (upper-case names, functions)."""
 
-    name: str
+    name: str  # its keyword, its module's name and its rule's in grammar/game.lark
+    moves: bool = True  # written `move SELECTOR NAME ...`; False: the ply's whole action (`place KIND`)
     straight: bool = False  # its directions must have a straight line (links have none)
     wide_pieces: bool = False  # it may move pieces covering several cells
     from_a_cell: bool = True  # the piece leaves one cell, `from` (table lookups on it work)
     from_per_candidate: bool = False  # `from` is known only with `here` (a push's far end)
+    no_from: str = ""  # why `from` is no cell of its plies (refused by the checker); "": it is one
     path_grows: bool = False  # the ply passes cells, `path`, kept as it goes
     projects: bool = False  # `where closer(here, from, T)` is tested by projection on lines
     action: str = "move"  # its actions' shape (interpreter/runtime/actions.py): move, place, push, chain
     node: type[model.Motion] | None = None  # its class in the model
+    variant_of: type[model.Motion] | None = None  # a variant: the node whose plies it generates ...
+    applies: Callable[[model.Motion], bool] | None = None  # ... when this holds of the node
+    # (ToSyntax, span, its rule's children) -> its syntax node (a non-moving construct: the
+    # ply's whole action, (owner, kind, kind span, syntax node))
+    to_syntax: Callable[..., Any] | None = None
     check: Callable[..., None] = _nothing  # (syntax ply, error, board size): its own checks
     lower: Callable[..., model.Motion] | None = None  # (syntax, dirs, expr) -> its model node
     emit_support: Callable[..., None] = _nothing  # Python written before its generators
@@ -56,19 +73,55 @@ class MotionConstruct:
         return cls(module.__name__.rsplit(".", 1)[1], **values)
 
 
-_FUNCTIONS = {"check", "lower", "emit_support", "emit_moves", "emit_apply", "emit_c_support",
-              "emit_c_moves", "emit_c_apply"}
-_ALL = [MotionConstruct.of(m) for m in (step, slide, walk, push, anywhere, place, leap)]
-CHAINED = MotionConstruct.of(chain)
+_FUNCTIONS = {"applies", "to_syntax", "check", "lower", "emit_support", "emit_moves", "emit_apply",
+              "emit_c_support", "emit_c_moves", "emit_c_apply"}
 
-# By keyword, for the checker and the lowering (which read the syntax tree) ...
+
+def _construct_modules() -> list[ModuleType]:
+    """This package's modules, by name."""
+    names = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.ispkg)
+    return [importlib.import_module(f"{__name__}.{n}") for n in names]
+
+
+_MODULES = _construct_modules()
+_ALL = [MotionConstruct.of(m) for m in _MODULES if hasattr(m, "NODE")]
+_VARIANTS = [MotionConstruct.of(m) for m in _MODULES if hasattr(m, "VARIANT_OF")]
+
+# By keyword, for the parser, the checker and the lowering (which read the syntax tree) ...
 SYNTAX: dict[str, MotionConstruct] = {c.name: c for c in _ALL}
 # ... and by model class, for the back-ends.
 MOTIONS: dict[type[model.Motion], MotionConstruct] = {c.node: c for c in _ALL}
+VARIANTS: dict[str, MotionConstruct] = {c.name: c for c in _VARIANTS}
+CHAINED = VARIANTS["chain"]  # the chained slides (its name, for tests/test_actions.py)
+
+# The effects by name, the syntax tree's `Effect.kind`, for the parser, the checker and the
+# lowering (the back-ends find them by model class: `effects.emit_python`, `effects.emit_c`).
+EFFECTS: dict[str, EffectConstruct] = {e.name: e for e in effects.EFFECTS}
+
+
+def motion_keywords() -> tuple[str, ...]:
+    """The motions written after `move SELECTOR` (the alternatives of `motion`)."""
+    return tuple(c.name for c in _ALL if c.moves)
+
+
+def action_keywords() -> tuple[str, ...]:
+    """The constructs that are a ply's whole action (`place KIND`), beside `move ...`."""
+    return tuple(c.name for c in _ALL if not c.moves)
+
+
+def effect_keywords() -> tuple[str, ...]:
+    """The words effects start with (`remove`, `reset`, `turn`: an assignment starts with a name)."""
+    return tuple(e.keyword for e in effects.EFFECTS if e.keyword)
+
+
+def keywords() -> tuple[str, ...]:
+    """Every keyword a construct of the registry starts with."""
+    return tuple(SYNTAX) + effect_keywords()
 
 
 def motion_construct(motion: model.Motion) -> MotionConstruct:
-    """The construct that generates a motion's plies (a chained slide has its own)."""
-    if getattr(motion, "chained", False):
-        return CHAINED
+    """The construct that generates a motion's plies (a variant's, when it applies)."""
+    for variant in _VARIANTS:
+        if variant.variant_of is type(motion) and variant.applies(motion):
+            return variant
     return MOTIONS[type(motion)]

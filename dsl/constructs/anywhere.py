@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Callable
 from dsl import model
 from dsl import syntax as syn
 
-if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model never imports them
     from interpreter.native.crules import CRuleGen
     from interpreter.python.pyrules import RuleGen
+
+    from dsl.to_syntax import ToSyntax
 
 FITS_MAX_CELLS = 16  # up to this size, the placements inside each set of free cells are tabled
 
@@ -25,6 +27,11 @@ class Anywhere(model.Motion):
 
 
 NODE = Anywhere  # the model's node of this motion
+
+
+def to_syntax(t: ToSyntax, span: syn.Span, c: list) -> syn.MotionSyntax:
+    """`anywhere`: the syntax tree's node."""
+    return syn.MotionSyntax(span, "anywhere")
 
 
 WIDE_PIECES = True  # the one motion of pieces covering several cells

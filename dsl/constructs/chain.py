@@ -22,16 +22,16 @@ if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
     from interpreter.python.pyrules import RuleGen
 
 
+VARIANT_OF = Slide  # the plies of a slide ...
+
+
+def applies(motion: Slide) -> bool:
+    """... that is chained."""
+    return motion.chained
+
+
 PATH_GROWS = True  # each segment's path, kept as it goes
 ACTION = "chain"  # (rule, piece type, from, final cell, removed)
-
-
-def check_segments(p: syn.PlyDecl, error: Callable[..., None], cells: int) -> None:
-    if not any(e.kind == "remove" for e in p.effects):
-        error(p.motion.span, "a chained slide goes on only after a segment removes pieces; "
-                             "this ply removes none", "add `then remove CELLS`")
-    if p.motion.segments is not None and not 1 <= p.motion.segments <= cells:
-        error(p.motion.span, f"a chain has 1 to {cells} segments on this board")
 
 
 def check_route(p: syn.PlyDecl, error: Callable[..., None]) -> None:

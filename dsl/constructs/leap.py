@@ -13,9 +13,11 @@ from dsl import model
 from dsl import syntax as syn
 from dsl.constructs.slide import straight
 
-if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model never imports them
     from interpreter.native.crules import CRuleGen
     from interpreter.python.pyrules import RuleGen
+
+    from dsl.to_syntax import ToSyntax
 
 
 @dataclass(eq=False)
@@ -28,6 +30,11 @@ class Leap(model.Motion):
 
 
 NODE = Leap  # the model's node of this motion
+
+
+def to_syntax(t: ToSyntax, span: syn.Span, c: list) -> syn.MotionSyntax:
+    """`leap [DIRS]`: the parse tree's children -> the syntax tree's node."""
+    return syn.MotionSyntax(span, "leap", dirs=c[0])
 
 
 STRAIGHT = True  # a jump follows a direction

@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Callable
 from dsl import model
 from dsl import syntax as syn
 
-if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model never imports them
     from interpreter.native.crules import CRuleGen
     from interpreter.python.pyrules import RuleGen
+
+    from dsl.to_syntax import ToSyntax
 
 
 @dataclass(eq=False)
@@ -26,7 +28,17 @@ class Place(model.Motion):
 NODE = Place  # the model's node of this motion
 
 
-FROM_A_CELL = False  # a new piece comes from no cell (`from` is refused)
+def to_syntax(t: ToSyntax, span: syn.Span, c: list) -> tuple:
+    """`place [own|opponent's] KIND`, the ply's whole action: (owner, kind, kind's span, node).
+
+    The selector is inlined in its rule so that LALR does not merge its lookaheads with
+    `move`'s (which would muddle "expected ..." messages)."""
+    return t.selector(c) + (syn.MotionSyntax(span, "place"),)
+
+
+MOVES = False  # no motion of a piece on the board: `place KIND` is the ply's whole action
+FROM_A_CELL = False  # a new piece comes from no cell ...
+NO_FROM = "the piece comes from the supply"  # ... and `from` is refused, saying why
 ACTION = "place"  # (rule, piece type, cell)
 
 

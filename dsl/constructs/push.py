@@ -14,9 +14,11 @@ from dsl import model
 from dsl import syntax as syn
 from dsl.constructs.slide import straight
 
-if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model never imports them
     from interpreter.native.crules import CRuleGen
     from interpreter.python.pyrules import RuleGen
+
+    from dsl.to_syntax import ToSyntax
 
 
 @dataclass(eq=False)
@@ -32,13 +34,25 @@ class Push(model.Motion):
 NODE = Push  # the model's node of this motion
 
 
+@dataclass(eq=False)
+class PushSyntax(syn.MotionSyntax):
+    """A push as written."""
+
+    count: int = 1  # how many pieces in the line
+
+
+def to_syntax(t: ToSyntax, span: syn.Span, c: list) -> PushSyntax:
+    """`push N [DIRS]`: the parse tree's children -> the syntax tree's node."""
+    return PushSyntax(span, "push", dirs=c[1], count=t.to_int(c[0]))
+
+
 STRAIGHT = True
 FROM_A_CELL = False
 FROM_PER_CANDIDATE = True  # `from`, the line's far end, is known with `here`
 ACTION = "push"  # (rule, direction, far end, here)
 
 
-def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
+def lower(mo: PushSyntax, dirs: tuple[str, ...] | None,
           expr: Callable[[syn.Expr | None], model.Expr | None]) -> model.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
     return Push(mo.span, dirs, mo.count)

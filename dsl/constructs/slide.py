@@ -14,9 +14,11 @@ from dsl import board as boards
 from dsl import model
 from dsl import syntax as syn
 
-if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model never imports them
     from interpreter.native.crules import CRuleGen
     from interpreter.python.pyrules import RuleGen
+
+    from dsl.to_syntax import ToSyntax
 
 
 @dataclass(eq=False)
@@ -35,22 +37,40 @@ class Slide(model.Motion):
 NODE = Slide  # the model's node of this motion
 
 
+@dataclass(eq=False)
+class SlideSyntax(syn.MotionSyntax):
+    """A slide as written."""
+
+    least: int | None = None  # slide N [up to M]: at least N steps (exactly N without `up to`)
+    chained: bool = False  # slide ... chained: turning segments while each removes
+    segments: int | None = None  # chained up to N segments
+
+
+def to_syntax(t: ToSyntax, span: syn.Span, c: list) -> SlideSyntax:
+    """`slide [DIRS] [N] [up to LIMIT] [chained [up to K segments]]`: the parse tree's
+    children -> the syntax tree's node."""
+    dirs, least, limit, chained, segments = c
+    return SlideSyntax(span, "slide", dirs=dirs, limit=limit,
+                       least=t.to_int(least) if least is not None else None,
+                       chained=chained is not None,
+                       segments=t.to_int(segments) if segments is not None else None)
+
+
 STRAIGHT = True
 PATH_GROWS = True
 PROJECTS = True
 
 
-def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
+def lower(mo: SlideSyntax, dirs: tuple[str, ...] | None,
           expr: Callable[[syn.Expr | None], model.Expr | None]) -> model.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
     return Slide(mo.span, dirs, expr(mo.limit), mo.least, mo.chained, mo.segments)
 
 
 def check(p: syn.PlyDecl, error: Callable[..., None], cells: int) -> None:
-    motion = p.motion
+    motion: SlideSyntax = p.motion
     if motion.chained:
-        from dsl.constructs import chain  # noqa: PLC0415 - chain reads this module's `straight`
-        chain.check_segments(p, error, cells)
+        _check_segments(p, error, cells)
     if motion.least is not None:
         if motion.chained:
             error(motion.span, "a chained slide goes any distance; it takes no number of steps",
@@ -229,3 +249,12 @@ def _c_projection(g: CRuleGen, dirs: list[str]) -> None:
 
 def emit_c_apply(g: CRuleGen) -> None:
     g.apply_move()
+
+
+def _check_segments(p: syn.PlyDecl, error: Callable[..., None], cells: int) -> None:
+    """`chained [up to K segments]`: each segment after the first comes after a removal."""
+    if not any(e.kind == "remove" for e in p.effects):
+        error(p.motion.span, "a chained slide goes on only after a segment removes pieces; "
+                             "this ply removes none", "add `then remove CELLS`")
+    if p.motion.segments is not None and not 1 <= p.motion.segments <= cells:
+        error(p.motion.span, f"a chain has 1 to {cells} segments on this board")

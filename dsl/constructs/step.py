@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Callable
 from dsl import model
 from dsl import syntax as syn
 
-if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model never imports them
     from interpreter.native.crules import CRuleGen
     from interpreter.python.pyrules import RuleGen
+
+    from dsl.to_syntax import ToSyntax
 
 
 @dataclass(eq=False)
@@ -24,6 +26,11 @@ class Step(model.Motion):
 
 
 NODE = Step  # the model's node of this motion
+
+
+def to_syntax(t: ToSyntax, span: syn.Span, c: list) -> syn.MotionSyntax:
+    """`step [DIRS]`: the parse tree's children -> the syntax tree's node."""
+    return syn.MotionSyntax(span, "step", dirs=c[0])
 
 
 def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,

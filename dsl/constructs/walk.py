@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Callable
 from dsl import model
 from dsl import syntax as syn
 
-if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model never imports them
     from interpreter.native.crules import CRuleGen
     from interpreter.python.pyrules import RuleGen
+
+    from dsl.to_syntax import ToSyntax
 
 
 @dataclass(eq=False)
@@ -28,6 +30,11 @@ class Walk(model.Motion):
 
 
 NODE = Walk  # the model's node of this motion
+
+
+def to_syntax(t: ToSyntax, span: syn.Span, c: list) -> syn.MotionSyntax:
+    """`walk [DIRS] up to LIMIT`: the parse tree's children -> the syntax tree's node."""
+    return syn.MotionSyntax(span, "walk", dirs=c[0], limit=c[1])
 
 
 def route_free(p: syn.PlyDecl, exprs: list[syn.Expr | None], error: Callable[..., None], what: str,

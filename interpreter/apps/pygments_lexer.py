@@ -1,7 +1,8 @@
 """A Pygments lexer for `.game` files, registered under Pygments' `pygments.lexers` entry
 point: after `pip install rulecraft`, `pygmentize -l rulecraft FILE` highlights a ruleset.
 
-Its word lists and operators come from the grammar (`dsl.tokens`); the TextMate grammar in
+Its word lists and operators come from the grammar (`dsl.tokens`), the motions' and effects'
+keywords from the registry of constructs through it (dsl/constructs); the TextMate grammar in
 editors/ is made from the same lists (`interpreter/apps/textmate.py`).
 """
 

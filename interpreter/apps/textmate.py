@@ -1,5 +1,7 @@
 """The TextMate grammar of `.game` files (editors/rulecraft.tmLanguage.json, for VS Code and
-other editors), made from the grammar's token lists as the Pygments lexer is.
+other editors), made from the grammar's token lists as the Pygments lexer is: the keywords
+of the motions and effects among them come from the registry of constructs (dsl/constructs),
+whose alternations dsl/lark_parser.py adds to the grammar (tests/test_registry.py).
 
     python -m interpreter.apps.textmate > editors/rulecraft.tmLanguage.json
 """

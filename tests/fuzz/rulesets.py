@@ -38,6 +38,43 @@ def grammar_words() -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
+# The weights of the motions and effects of the registry (dsl/constructs) that the
+# generator has recipes for, in the order it draws them; the registry's others weigh 1.
+MOTION_WEIGHTS = {"step": 3, "slide": 2, "walk": 1, "push": 1, "anywhere": 1.5, "place": 2, "leap": 1}
+END_EFFECT_WEIGHTS = {"assign": 2, "reset": 1, "turn_to": 1}
+
+
+def motion_constructs() -> dict:
+    """The registry's motions by name (dsl/constructs.SYNTAX)."""
+    from dsl.constructs import SYNTAX
+
+    return SYNTAX
+
+
+def _drawn(weights: dict[str, float], names: list[str]) -> list[tuple[float, str]]:
+    """(weight, name) for each name, those with a recipe first in their order."""
+    order = sorted(names, key=lambda n: list(weights).index(n) if n in weights else len(weights))
+    return [(weights.get(n, 1), n) for n in order]
+
+
+@functools.lru_cache(maxsize=1)
+def motion_weights() -> list[tuple[float, str]]:
+    return _drawn(MOTION_WEIGHTS, list(motion_constructs()))
+
+
+@functools.lru_cache(maxsize=1)
+def end_effect_weights() -> list[tuple[float, str]]:
+    """The effects an end rule may have, weighted."""
+    from dsl.constructs import EFFECTS
+
+    return _drawn(END_EFFECT_WEIGHTS, [e.name for e in EFFECTS.values() if e.may_stand(True, False)])
+
+
+def wide_motion() -> str:
+    """The motion of pieces covering several cells (anywhere)."""
+    return next(c.name for c in motion_constructs().values() if c.wide_pieces)
+
+
 def cell_names_square(w: int, h: int) -> list[str]:
     return [f"{LETTERS[x]}{y + 1}" for y in range(h) for x in range(min(w, len(LETTERS)))]
 
@@ -349,38 +386,16 @@ class RulesetGenerator:
         kind = ch.choice(self.kinds) if self.kinds else {"name": "piece", "size": 1}
         selector = ch.weighted([(3, ""), (2, "own "), (0.7, "opponent's ")]) + \
             (kind["name"] if not ch.chance(0.2) else "piece")
-        motion_kind = ch.weighted([(3, "step"), (2, "slide"), (1, "walk"), (1, "push"), (1.5, "anywhere"),
-                                   (2, "place"), (1, "leap")])
+        motion_kind = ch.weighted(motion_weights())
         if (kind["size"] != 1 or selector.endswith("piece") and any(k["size"] != 1 for k in self.kinds)) \
                 and not ch.chance(self.wild):
-            motion_kind = "anywhere"  # pieces covering several cells move only anywhere
-        scope = Scope(ply=motion_kind != "place", where=True)
-        scope.place = motion_kind == "place"
+            motion_kind = wide_motion()  # pieces covering several cells move only anywhere
+        no_from = bool(motion_constructs()[motion_kind].no_from)  # `place`: `from` is refused
+        scope = Scope(ply=not no_from, where=True)
+        scope.place = no_from
         dirs = self.dir_list(optional=True)
-        if motion_kind == "place":
-            action = f"place {selector}"
-        elif motion_kind == "step":
-            action = f"move {selector} step{dirs}"
-        elif motion_kind == "slide":
-            chained = " chained" if ch.chance(0.25) else ""
-            if chained and ch.chance(0.4):
-                chained += f" up to {ch.weighted([(3, '2'), (2, '1'), (1, '3'), (0.3, '0'), (0.3, ch.choice(NUMBERS))])}" \
-                    " segments"
-            scope.chained = bool(chained)
-            scope.walk = scope.chained and not ch.chance(self.wild)
-            least = f" {self.num(3)}" if ch.chance(0.2) and (not chained or ch.chance(self.wild)) else ""
-            upto = f" up to {self.number_expr(Scope(ply=True), 2)}" if ch.chance(0.35) and \
-                (not chained or ch.chance(self.wild)) else ""
-            action = f"move {selector} slide{dirs}{least}{upto}{chained}"
-        elif motion_kind == "walk":
-            scope.walk = not ch.chance(self.wild)
-            action = f"move {selector} walk{dirs} up to {self.number_expr(Scope(ply=True), 2)}"
-        elif motion_kind == "push":
-            action = f"move {selector} push {self.num(3)}{dirs}"
-        elif motion_kind == "leap":
-            action = f"move {selector} leap{dirs}"
-        else:
-            action = f"move {selector} anywhere"
+        recipe = getattr(self, "motion_" + motion_kind, None)
+        action = recipe(selector, dirs, scope) if recipe is not None else self.walked_motion(motion_kind, selector)
         parts = [f"ply {name}: {action}"]
         if ch.chance(0.5):
             parts.append("onto " + self.cells_expr(scope, 2))
@@ -400,6 +415,46 @@ class RulesetGenerator:
             parts.append("then " + ", ".join(effects))
         sep = "\n  " if ch.chance(0.3) else " "
         self.lines.append(sep.join(parts))
+
+    # A motion of the registry (dsl/constructs) is written by its recipe here, if it has
+    # one (MOTION_WEIGHTS), else by a walk of its rule in the grammar.
+    def motion_place(self, selector: str, dirs: str, scope: Scope) -> str:
+        return f"place {selector}"
+
+    def motion_step(self, selector: str, dirs: str, scope: Scope) -> str:
+        return f"move {selector} step{dirs}"
+
+    def motion_slide(self, selector: str, dirs: str, scope: Scope) -> str:
+        ch = self.ch
+        chained = " chained" if ch.chance(0.25) else ""
+        if chained and ch.chance(0.4):
+            chained += f" up to {ch.weighted([(3, '2'), (2, '1'), (1, '3'), (0.3, '0'), (0.3, ch.choice(NUMBERS))])}" \
+                " segments"
+        scope.chained = bool(chained)
+        scope.walk = scope.chained and not ch.chance(self.wild)
+        least = f" {self.num(3)}" if ch.chance(0.2) and (not chained or ch.chance(self.wild)) else ""
+        upto = f" up to {self.number_expr(Scope(ply=True), 2)}" if ch.chance(0.35) and \
+            (not chained or ch.chance(self.wild)) else ""
+        return f"move {selector} slide{dirs}{least}{upto}{chained}"
+
+    def motion_walk(self, selector: str, dirs: str, scope: Scope) -> str:
+        scope.walk = not self.ch.chance(self.wild)
+        return f"move {selector} walk{dirs} up to {self.number_expr(Scope(ply=True), 2)}"
+
+    def motion_push(self, selector: str, dirs: str, scope: Scope) -> str:
+        return f"move {selector} push {self.num(3)}{dirs}"
+
+    def motion_leap(self, selector: str, dirs: str, scope: Scope) -> str:
+        return f"move {selector} leap{dirs}"
+
+    def motion_anywhere(self, selector: str, dirs: str, scope: Scope) -> str:
+        return f"move {selector} anywhere"
+
+    def walked_motion(self, motion_kind: str, selector: str) -> str:
+        """A motion without a recipe: its grammar rule walked (names: directions and kinds)."""
+        names = self.dirs + self.groups + [k["name"] for k in self.kinds] or ["x"]
+        walked = GrammarWalker(self.ch, names).walk(motion_kind, budget=4)
+        return f"move {selector} {walked}" if motion_constructs()[motion_kind].moves else walked
 
     def assign(self, scope: Scope) -> str:
         ch = self.ch
@@ -438,13 +493,15 @@ class RulesetGenerator:
         if outcome == "then":
             effs = []
             for _ in range(ch.randint(1, 3)):
-                e = ch.weighted([(2, "assign"), (1, "reset"), (1, "turn")])
+                e = ch.weighted(end_effect_weights())
                 if e == "assign" and self.vars:
                     effs.append(self.assign(Scope(end=True, effects=True)))
                 elif e == "reset":
                     effs.append("reset setup")
-                else:
+                elif e in ("assign", "turn_to"):
                     effs.append(f"turn to {self.player_expr(scope)}")
+                else:  # an effect without a recipe: its grammar rule walked
+                    effs.append(GrammarWalker(ch, list(self.players) or ["x"]).walk(e, budget=4))
             outcome = "then " + ", ".join(effs)
         self.lines.append(f"end {name}: {outcome} if {self.cond(scope, 3)}")
 

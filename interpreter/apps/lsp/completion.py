@@ -12,11 +12,13 @@ goals, the built-in functions, the board's cells, directions and built-in region
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from lark import Token
 from lark.exceptions import LarkError
 from lsprotocol import types
 
+from dsl import constructs
 from dsl import syntax as syn
 from dsl.diagnostics import source_lines
 from dsl.lark_parser import grammar_parser, keywords_of
@@ -35,9 +37,18 @@ ITEM_KINDS = {"piece": CK.Class, "region": CK.Module, "built-in region": CK.Modu
 _PARTIAL = re.compile(r"[A-Za-z_][A-Za-z0-9_']*$")
 _BASE = re.compile(r'^(?:new\s+)?variant\s+of\s+"[^"]*$')
 _NEW_NAME = {"PLY", "PIECE", "REGION", "VAR", "END", "RELATION", "GOAL"}  # `ply NAME`: a new name
-_PIECES_AFTER = {"OWN", "OPPONENTS", "MOVE", "PLACE", "ON"}
+_PIECES_AFTER = {"OWN", "OPPONENTS", "MOVE", "ON"}  # and a construct that is a ply's action (`place`)
 _PLAYERS_AFTER = {"OWNER", "OF", "TO"}
-_DIRECTIONS_AFTER = {"STEP", "SLIDE", "WALK", "LEAP", "BY"}
+_DIRECTIONS_AFTER = {"BY"}  # and a motion's keyword, or its number (`push 2`)
+
+
+@lru_cache(maxsize=1)
+def construct_terminals() -> tuple[frozenset[str], frozenset[str]]:
+    """The grammar's terminals of the registry's keywords (dsl/constructs): (the motions',
+    the ply actions' such as `place`)."""
+    by_word = {t.pattern.value: t.name for t in grammar_parser().terminals if t.pattern.type == "str"}
+    return (frozenset(by_word[k] for k in constructs.motion_keywords()),
+            frozenset(by_word[k] for k in constructs.action_keywords()))
 
 
 def completions(analysis: Analysis, text: str, pos: types.Position,
@@ -111,11 +122,13 @@ def kinds_after(toks: list[Token]) -> set[str]:
         return set()
     if kinds[:1] == ["DROP"] and len(kinds) == 2:
         return {str(toks[-1])}
-    if last in _PIECES_AFTER or kinds == ["SETUP"]:
+    motions, actions = construct_terminals()
+    if last in _PIECES_AFTER or last in actions or kinds == ["SETUP"]:
         return {"piece"}
     if last in _PLAYERS_AFTER:
         return {"player"}
-    if last in _DIRECTIONS_AFTER or (last == "NUMBER" and len(toks) > 1 and toks[-2].type == "PUSH"):
+    if last in _DIRECTIONS_AFTER or last in motions or (
+            last == "NUMBER" and len(toks) > 1 and toks[-2].type in motions):
         return {"direction"}
     return _every_kind()
 
