@@ -84,10 +84,16 @@ class Lowering:
         return constructs.EFFECTS[eff.kind].lower(self, eff)
 
     def ply(self, p: syn.PlyDecl) -> model.Ply:
-        onto = self.expr(p.onto) if p.onto is not None else model.Ref(p.span, model.Word.EMPTY)
+        onto = self.expr(p.onto) if p.onto is not None else self.default_onto(p)
         return model.Ply(p.span, p.name, _MOVED[p.owner], None if p.kind == "piece" else p.kind,
                       self.motion(p.motion), onto, self.opt(p.where),
                       tuple(self.effect(e) for e in p.effects))
+
+    def default_onto(self, p: syn.PlyDecl) -> model.Expr:
+        """A ply's target without `onto`: its construct's default (empty cells, or all)."""
+        if constructs.SYNTAX[p.motion.kind].default_onto == "any":
+            return model.Cells(p.span, (1 << len(self.board.names)) - 1, "all cells")
+        return model.Ref(p.span, model.Word.EMPTY)
 
     def end(self, e: syn.EndDecl) -> model.End:
         return model.End(e.span, e.name, model.Outcome(e.result), self.opt(e.player), self.expr(e.cond),

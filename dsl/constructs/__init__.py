@@ -45,6 +45,9 @@ class MotionConstruct:
     no_from: str = ""  # why `from` is no cell of its plies (refused by the checker); "": it is one
     path_grows: bool = False  # the ply passes cells, `path`, kept as it goes
     projects: bool = False  # `where closer(here, from, T)` is tested by projection on lines
+    # `here` of a ply without `onto`: "empty" (the piece lands on an empty cell), or "any"
+    # (any cell: `here` is where the piece acted on stands)
+    default_onto: str = "empty"
     action: str = "move"  # its actions' shape (interpreter/runtime/actions.py): move, place, push, chain
     node: type[model.Motion] | None = None  # its class in the model
     variant_of: type[model.Motion] | None = None  # a variant: the node whose plies it generates ...
