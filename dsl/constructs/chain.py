@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Callable
 from dsl import model
 from dsl import syntax as syn
 from dsl.constructs.slide import Slide, straight
-from dsl.constructs.walk import route_free
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
     from interpreter.native.crules import CRuleGen
@@ -32,11 +31,6 @@ def applies(motion: Slide) -> bool:
 
 PATH_GROWS = True  # each segment's path, kept as it goes
 ACTION = "chain"  # (rule, piece type, from, final cell, removed)
-
-
-def check_route(p: syn.PlyDecl, error: Callable[..., None]) -> None:
-    route_free(p, [p.where], error, "chained slide",
-               "use it in `remove` of a chained slide (each segment's path)")
 
 
 def emit_support(g: RuleGen) -> None:

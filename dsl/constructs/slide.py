@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Callable
 from dsl import board as boards
 from dsl import model
 from dsl import syntax as syn
+from dsl.constructs.walk import route_free
 
 if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model never imports them
     from interpreter.native.crules import CRuleGen
@@ -80,8 +81,9 @@ def check(p: syn.PlyDecl, error: Callable[..., None], cells: int) -> None:
         elif isinstance(motion.limit, syn.Num) and motion.limit.value < motion.least:
             error(motion.limit.span, f"a slide of at least {motion.least} steps needs "
                                      f"`up to` {motion.least} or more")
-    if motion.chained:
-        chain.check_route(p, error)
+    if motion.chained:  # a chain is known by its ends, not its route
+        route_free(p, [p.where], error, "chained slide",
+                   "use it in `remove` of a chained slide (each segment's path)")
 
 
 def straight(board: boards.Board, dirs: tuple[str, ...] | None) -> list[str]:
