@@ -394,3 +394,51 @@ end gone: mover wins if count(opponent's man) == 0
     assert game.captures(s, game.action_from_text(s, "a1-b1")) == 1
     after = play(game, "a1-b1")
     assert (occupied(game, after), game.winner(after)) == ({"b1"}, 0)
+
+
+# ---------------------------------------------------------------- take (docs/DESIGN.md's worked example)
+
+TAKES = '''game "Takes"
+board square 4 x 1
+players White, Black
+piece stone: owner each, symbol W/B
+setup stone of White: a1
+setup stone of Black: b1, c1, d1
+ply grab: take opponent's stone where here != d1
+end two: mover wins if count(stone) == 2
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_take_removes_the_chosen_piece_and_nothing_moves(tmp_path, backend):
+    from interpreter.native.build import compiler
+    if backend == "native" and compiler() is None:
+        pytest.skip("no C compiler")
+    path = tmp_path / "takes.game"
+    path.write_text(TAKES)
+    game = load_game(str(path), backend)
+    s = game.initial_state()
+    # White may take b1 or c1 (not d1, by `where`); its own a1 is no opponent's stone.
+    assert legal(game, s) == ["b1", "c1"]
+    after = game.apply(s, game.action_from_text(s, "c1"))
+    assert game.state_to_text(after) == "WB.B Black"
+    # Black's only take is White's a1; then two stones are left and Black, the mover, wins.
+    assert legal(game, after) == ["a1"]
+    end = game.apply(after, game.action_from_text(after, "a1"))
+    assert (game.state_to_text(end), game.winner(end)) == (".B.B White result=Black", 1)
+    assert [perft_at(game, s, d) for d in (1, 2, 3)] == [2, 2, 0]
+
+
+def test_take_solves_by_hand(tmp_path):
+    from interpreter.search import solve
+    game = variant(tmp_path, "takes", TAKES)
+    sol = solve(game)
+    # The start, White's two takes, Black's take after each: five positions; Black
+    # always answers by taking White's only stone, so White loses.
+    assert len(sol) == 5 and sol.value(game.initial_state()) == "lose"
+
+
+def test_take_refuses_from(tmp_path):
+    with pytest.raises(RulesetError) as e:
+        variant(tmp_path, "takes", TAKES.replace("where here != d1", "where from != d1"))
+    assert "a taken piece stands at `here`" in str(e.value)

@@ -1,0 +1,77 @@
+"""`take [own|opponent's] KIND`: a piece taken off the board where it stands, nothing else
+moving (a mill's capture in Nine Men's Morris, Konane's opening removal).
+
+Action: (rule, piece type, cell[, removed cells]), written as the cell, as a placement is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from dsl import model
+from dsl import syntax as syn
+
+if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model never imports them
+    from interpreter.native.crules import CRuleGen
+    from interpreter.python.pyrules import RuleGen
+
+    from dsl.to_syntax import ToSyntax
+
+
+@dataclass(eq=False)
+class Take(model.Motion):
+    """A piece taken off the board at `here`."""
+
+    name = "take"
+
+
+NODE = Take  # the model's node of this motion
+
+
+def to_syntax(t: ToSyntax, span: syn.Span, c: list) -> tuple:
+    """`take [own|opponent's] KIND`, the ply's whole action: (owner, kind, kind's span, node)."""
+    return t.selector(c) + (syn.MotionSyntax(span, "take"),)
+
+
+MOVES = False  # nothing moves on the board: `take KIND` is the ply's whole action
+FROM_A_CELL = False  # the piece leaves the board, from no cell to another ...
+NO_FROM = "a taken piece stands at `here`"  # ... and `from` is refused, saying why
+ACTION = "place"  # (rule, piece type, cell)
+DEFAULT_ONTO = "any"  # without `onto`: any piece of the kinds
+
+
+def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
+          expr: Callable[[syn.Expr | None], model.Expr | None]) -> model.Motion:
+    """The checked syntax -> the model's node."""
+    return Take(mo.span)
+
+
+def emit_moves(g: RuleGen) -> None:
+    """Each piece of the selected kinds on the target cells (`onto`), as `here`."""
+    g.head(occ=False)
+    g.line(1, "frm = 0")
+    g.hoisted("piece", 1)
+    g.line(1, f"for t in {g.c.type_tuple(g.types)}:")
+    g.base(2)
+    g.dests(2, f"s[t] & {g.all_or_target()}", "t, here.bit_length() - 1")
+
+
+def emit_apply(g: RuleGen) -> None:
+    # What stands at `here` goes, as under a landing piece: the piece taken, its riders.
+    g.apply(["frm = 0", "here = BIT[a[2]]"], "a[3]" if g.removal else None, [])
+
+
+def emit_c_moves(g: CRuleGen) -> None:
+    types = g.out.int_table(("types", tuple(g.types)), g.types, "TY")
+    g.head(occ=False)
+    g.line(1, "M frm = m_zero(); (void)frm;")
+    g.line(1, f"for (int k = 0; k < {len(g.types)}; k++) {{")
+    g.line(2, f"int t = {types}[k];")
+    g.base(2)
+    g.dests(2, f"m_and(s->c[t], {g.all_or_target()})", "t, d")
+    g.line(1, "}")
+
+
+def emit_c_apply(g: CRuleGen) -> None:
+    g.apply(["M frm = m_zero();", "M here = m_bit(a->x[1]);"], "a->rem" if g.removal else None, [])
