@@ -28,6 +28,7 @@ class CSource:
     def __init__(self, cells: int):
         self.cells = cells
         self.words = max(1, (cells + 63) // 64)
+        self.defines: list[str] = []  # the configuration macros: before rulecraft.h (cgen)
         self.decls: list[str] = []
         self.protos: list[str] = []
         self.lines: list[str] = []
@@ -47,15 +48,24 @@ class CSource:
     def line(self, indent: int, text: str) -> None:
         self._grow(text)
         # A local a ruleset's rules may not read (`here` in a rule that never names it):
-        # marked used, so that every warning stays an error.
+        # marked used, so that every warning stays an error. (The emitters that write such
+        # declarations with `line` rely on this; `local` writes them marked already.)
         found = _LOCAL.match(text)
         if found:
             text += "".join(f" (void){name};" for name in _NAMES.findall(found.group(2)))
         self.lines.append("    " * indent + text)
 
+    def local(self, indent: int, ctype: str, **values: str) -> None:
+        """`CTYPE name = value, ...;` declared and marked used (`(void)name;`), as a local
+        the rules may not read must be: every warning is an error."""
+        names = ", ".join(f"{name} = {value}" for name, value in values.items())
+        self.line(indent, f"{ctype} {names};" + "".join(f" (void){name};" for name in values))
+
     def decl(self, text: str) -> None:
+        """A declaration before the functions; a `#define` goes before rulecraft.h with the
+        configuration macros (RC_UNDO and its tables' sizes are the emitters')."""
         self._grow(text, table=True)
-        self.decls.append(text)
+        (self.defines if text.startswith("#define ") else self.decls).append(text)
 
     def function(self, signature: str) -> None:
         """`static SIGNATURE {`: its prototype goes first, so functions call each other freely."""
@@ -115,7 +125,7 @@ class CSource:
         """`while` over the cells of the M variable `mask` (which it empties): `int cell`
         and `M cell_m` (its one-bit mask) inside, at indent + 1."""
         self.line(indent, f"while (m_any({mask})) {{")
-        self.line(indent + 1, f"int {cell} = m_poplow(&{mask});")
+        self.local(indent + 1, "int", **{cell: f"m_poplow(&{mask})"})
 
     def close(self, indent: int) -> None:
         self.line(indent, "}")

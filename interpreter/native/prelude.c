@@ -1,23 +1,11 @@
-/* rulecraft native back-end: what every game's generated C starts with.
-   A set of cells is an M: RC_W 64-bit words, cell i at bit i % 64 of word i / 64. */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-#include <stdio.h>
-#include <time.h>
-#include <pthread.h>
-
-typedef struct { uint64_t w[RC_W]; } M;
-typedef struct { M c[RC_NC]; int64_t v[RC_NI]; } S;
-typedef struct { int32_t r; int32_t x[3]; M rem; } A;
-typedef struct { A *a; int n, cap; } Buf;
+/* rulecraft native back-end: what every game's generated C starts with, after the
+   configuration macros: the contract (rulecraft.h), then the primitives the game's code
+   and the solver share. A set of cells is an M: RC_W 64-bit words, cell i at bit i % 64
+   of word i / 64. */
+#include "rulecraft.h"
 
 /* the word loops unrolled, so that a mask of a few words lives in registers */
 #define RC_UNROLL _Pragma("GCC unroll 8")
-
-#define RC_ERR_RANGE (-2)
-#define RC_ERR_CHAIN (-3)
-#define RC_ERR_MEMORY (-4)
 
 static inline M m_zero(void) { M r; memset(&r, 0, sizeof r); return r; }
 static inline M m_bit(int i) { M r = m_zero(); r.w[i >> 6] = (uint64_t)1 << (i & 63); return r; }

@@ -1,5 +1,6 @@
 /* rulecraft native back-end: the fixed entry points every game's library exports
-   (flat states and actions for ctypes, perft, random playouts), after the game's code. */
+   (flat states and actions for ctypes, perft, random playouts), after the game's code,
+   whose rc_legal, rc_apply and rc_outcome they call (rulecraft.h declares both sides). */
 
 static void st_in(const uint64_t *f, S *s) {
     for (int k = 0; k < RC_NC; k++) for (int w = 0; w < RC_W; w++) s->c[k].w[w] = f[k * RC_W + w];

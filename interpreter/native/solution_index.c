@@ -124,7 +124,7 @@ static int sv_map_blocks(Sv *sv, const uint8_t *p, uint64_t size) {
 /* a solver (as rc_solve_new makes it) answering from the body of a solution file at
    `offset` (8-byte aligned) of `path`, `size` bytes long; NULL when out of memory, else
    check rc_solve_error (empty: sound) */
-void *rc_solve_open(const int64_t *cfg, const int32_t *perm, const uint64_t *place,
+void *rc_solve_open(const struct rc_solve_config *cfg, const int32_t *perm, const uint64_t *place,
                     const uint64_t *full, const char *path, uint64_t offset, uint64_t size) {
     Sv *sv = rc_solve_new(cfg, perm, place, full);
     if (!sv || sv_failed(sv)) return sv;

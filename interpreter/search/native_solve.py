@@ -13,6 +13,7 @@ which then gives the exact message of a rule's error.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import weakref
 from array import array
@@ -40,6 +41,50 @@ ERR_MEMORY, ERR_STOP, ERR_POSITIONS = -4, -12, -13
 _CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p)
 
 
+class SolveType(ctypes.Structure):
+    """rulecraft.h's struct rc_solve_type: a piece type, as the index places its pieces."""
+    _fields_ = [("size", ctypes.c_int32),     # cells a piece covers (more than 1: a wide type)
+                ("level", ctypes.c_int32),    # 0: on the board; else on its carrier
+                ("carrier", ctypes.c_int32),  # the type it stands on; -1: none
+                ("nplace", ctypes.c_int32)]   # a wide type's placements in `place`; else 0
+
+
+class SolveSlot(ctypes.Structure):
+    """rulecraft.h's struct rc_solve_slot: an int slot's field of a packed key."""
+    _fields_ = [("shift", ctypes.c_int64),    # its lowest bit in the key
+                ("low", ctypes.c_int64),      # the values it may hold
+                ("high", ctypes.c_int64)]
+
+
+@functools.cache
+def solve_config(n_types: int, n_ints: int) -> type[ctypes.Structure]:
+    """rulecraft.h's struct rc_solve_config for a game of `n_types` piece types (RC_NT) and
+    `n_ints` int slots (RC_NI): the solver's configuration, passed by pointer. Its field
+    comments are in rulecraft.h; `_configure` checks it against the C compiler's layout."""
+    class SolveConfig(ctypes.Structure):
+        _fields_ = [("threads", ctypes.c_int32),
+                    ("arcs_only", ctypes.c_int32),
+                    ("max_memory", ctypes.c_uint64),
+                    ("max_positions", ctypes.c_uint64),
+                    ("tally_room", ctypes.c_int64),
+                    ("tally_most", ctypes.c_int64),
+                    ("nperm", ctypes.c_int32),
+                    ("order", ctypes.c_int32 * n_types),
+                    ("types", SolveType * n_types),
+                    ("slots", SolveSlot * n_ints)]
+    return SolveConfig
+
+
+def config_layout(config: type[ctypes.Structure], n_types: int, n_ints: int) -> list[int]:
+    """The numbers rc_solve_config_layout writes, as ctypes lays `config` out: RC_NT, RC_NI,
+    then each struct's size and its fields' offsets (rc_solve_config, rc_solve_type,
+    rc_solve_slot)."""
+    out = [n_types, n_ints]
+    for struct in (config, SolveType, SolveSlot):
+        out += [ctypes.sizeof(struct)] + [getattr(struct, name).offset for name, _ in struct._fields_]
+    return out
+
+
 class NativeSolveUnsupported(Exception):
     """The native solver cannot take this game or start (the message says why).
 
@@ -53,12 +98,23 @@ class NativeSolveUnsupported(Exception):
 
 
 def _configure(lib: NativeLibrary) -> None:
+    """The solver's functions typed for ctypes, once a library; its configuration struct's
+    mirror checked against the C's layout."""
     c = lib.lib
     if getattr(c, "_solve_ready", False):
         return
-    vp = ctypes.c_void_p
+    c.rc_solve_config_layout.restype = ctypes.c_int
+    c.rc_solve_config_layout.argtypes = [ctypes.POINTER(ctypes.c_int64)]
+    layout = (ctypes.c_int64 * 32)()
+    got = list(layout[:c.rc_solve_config_layout(layout)])
+    config = solve_config(got[0], got[1])
+    if got != config_layout(config, got[0], got[1]):
+        raise AssertionError(f"struct rc_solve_config: the C compiler lays it out as {got}, "
+                             f"native_solve.py as {config_layout(config, got[0], got[1])}")
+    c._solve_config = config
+    vp, cfg = ctypes.c_void_p, ctypes.POINTER(config)
     for name, res, args in (
-            ("rc_solve_new", vp, [ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int32),
+            ("rc_solve_new", vp, [cfg, ctypes.POINTER(ctypes.c_int32),
                                   ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64)]),
             ("rc_solve_run", ctypes.c_int, [vp, ctypes.POINTER(ctypes.c_uint64), _CALLBACK]),
             ("rc_solve_output", ctypes.c_int, [vp, ctypes.POINTER(ctypes.c_uint64),
@@ -74,7 +130,7 @@ def _configure(lib: NativeLibrary) -> None:
             ("rc_solve_position", ctypes.c_int, [vp, ctypes.c_uint64,
                                                  ctypes.POINTER(ctypes.c_uint64)]),
             ("rc_solve_write", ctypes.c_int, [vp, ctypes.c_char_p]),
-            ("rc_solve_open", vp, [ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int32),
+            ("rc_solve_open", vp, [cfg, ctypes.POINTER(ctypes.c_int32),
                                    ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64),
                                    ctypes.c_char_p, ctypes.c_uint64, ctypes.c_uint64]),
             ("rc_solve_free", None, [vp])):
@@ -114,16 +170,18 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
     rest are counted again, with the same result."""
     lib = game.native
     if lib is None:
-        lib = NativeLibrary(game.ruleset, game._c.rules)
+        lib = NativeLibrary(game.ruleset, game.rule_infos)
     _configure(lib)
     codec = Codec(game)
     if codec.bits > MAX_KEY_BITS:
         raise NativeSolveUnsupported(f"a position takes {codec.bits} bits, past the "
                                      f"{MAX_KEY_BITS} the native solver packs")
-    cfg = [threads or min(2, os.cpu_count() or 1), max_memory or 0, max_positions or 0,
-           int(arcs_only), tally_room, tally_most]
     c = lib.lib
-    handle = c.rc_solve_new(*_arguments(game, lib, codec, perms, cfg))
+    handle = c.rc_solve_new(*_arguments(game, lib, codec, perms,
+                                        threads=threads or min(2, os.cpu_count() or 1),
+                                        max_memory=max_memory or 0, max_positions=max_positions or 0,
+                                        arcs_only=int(arcs_only), tally_room=tally_room,
+                                        tally_most=tally_most))
     if not handle:
         raise SolveError("out of memory", "memory")
     interrupted: list[bool] = []
@@ -240,13 +298,13 @@ def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm],
     lib = game.native
     if lib is None:
         try:
-            lib = NativeLibrary(game.ruleset, game._c.rules)
+            lib = NativeLibrary(game.ruleset, game.rule_infos)
         except NativeUnavailable as e:
             raise ValueError(f"a solution of format 5 (the native solver's index) is read by "
                              f"the native back-end: {str(e).splitlines()[0]}") from None
     _configure(lib)
     codec = Codec(game)
-    handle = lib.lib.rc_solve_open(*_arguments(game, lib, codec, perms, [1, 0, 0, 0, 0, -1]),
+    handle = lib.lib.rc_solve_open(*_arguments(game, lib, codec, perms, threads=1, tally_most=-1),
                                    os.fsencode(path), offset, size)
     if not handle:
         raise ValueError("out of memory while opening it")
@@ -260,27 +318,32 @@ def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm],
 
 
 def _arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[Perm],
-               cfg: list[int]) -> tuple:
-    """rc_solve_new's four arrays (see solver.c): `cfg` (threads, memory and positions
-    caps, the solve's method and tallies) completed, the symmetries, the wide types'
+               **solve: int) -> tuple:
+    """rc_solve_new's four arguments (see solver/export.c): the configuration, a struct
+    rc_solve_config (`solve`: its fields threads, max_memory, max_positions, arcs_only,
+    tally_room and tally_most; those not given 0), completed with the symmetries' count,
+    the piece types and the int slots' key fields; the symmetries, the wide types'
     placements, the board's cells."""
     sizes, levels, carriers, order = _types(game)
     board = game.board
     places = [[sum(1 << c for c in cs) for cs in placements(board, s)] if s > 1 else []
               for s in sizes]
-    cfg = cfg + [len(perms)]
+    cfg = lib.lib._solve_config(**solve)
+    if (len(cfg.types), len(cfg.slots)) != (len(sizes), len(lib.int_slots)):
+        raise AssertionError("the native solver's configuration does not fit the game's types and slots")
+    cfg.nperm = len(perms)
     for t in range(len(sizes)):
-        cfg += [sizes[t], levels[t], carriers[t], len(places[t])]
-    cfg += order
+        cfg.types[t] = SolveType(sizes[t], levels[t], carriers[t], len(places[t]))
+        cfg.order[t] = order[t]
     by_slot = {f.slot: f for f in codec.fields}
-    for slot in lib.int_slots:
+    for j, slot in enumerate(lib.int_slots):
         low, high = slot_range(game, game.layout.slots[slot])
-        cfg += [by_slot[slot].shift, low, high]
+        cfg.slots[j] = SolveSlot(by_slot[slot].shift, low, high)
     words = lib.words
     flat_perm = [c for p in perms for c in p]
     flat_place = [(m >> (64 * w)) & WORD for ps in places for m in ps for w in range(words)]
     full = (1 << board.size) - 1
-    return ((ctypes.c_int64 * len(cfg))(*cfg),
+    return (ctypes.byref(cfg),
             (ctypes.c_int32 * max(1, len(flat_perm)))(*flat_perm),
             (ctypes.c_uint64 * max(1, len(flat_place)))(*flat_place),
             (ctypes.c_uint64 * words)(*[(full >> (64 * w)) & WORD for w in range(words)]))

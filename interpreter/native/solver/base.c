@@ -1,0 +1,238 @@
+/* rulecraft native solver: constants, the solver's types (SvKey, SvBlock, SvWork, Sv),
+   errors and memory. One unit of solver.c's translation unit (first; solver.c says what
+   the solver does). */
+
+#include <sys/mman.h>
+#include <fcntl.h>
+#if defined(__BMI2__) || defined(__AVX2__)
+#include <immintrin.h>
+#endif
+#include <unistd.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#define SV_WIN 1
+#define SV_LOSE 2
+#define SV_DRAW 3
+#define SV_UNIT_WORDS 64             /* bitset words a thread takes at a time (4096 indices) */
+#define SV_MAX_BLOCK ((uint64_t)1 << 40)
+#define SV_MAP_BYTES ((size_t)2 << 20)    /* arrays this large are mapped (sv_alloc_as) */
+#define SV_FILE_BYTES ((size_t)256 << 20) /* and these may be from a temporary file */
+#define SV_NH (RC_NC - RC_NT + 1)    /* the previous ply's cells (+1: never an empty array) */
+#define SV_MAX_THREADS 64
+#define SV_MAX_KIDS 32               /* child blocks a block may have for the one-pass solve */
+#define SV_MAX_REM 16383             /* the one-pass and un-move solves keep remoteness in 14 bits */
+#define SV_RECENT 4                  /* blocks a thread remembers finding */
+#define SV_FEW 64                    /* a block with no more positions lists its arcs (sv_few) */
+#define SV_COMBO_CELLS 22            /* placements among this many cells unranked by table (sv_combos) */
+#define SV_TALLY_MORE 252            /* a tally byte: more children than it keeps (sv_tally) */
+#define SV_TALLY_END 252             /* a tally byte: SV_TALLY_END + an ended position's value */
+
+enum { SV_ERR_INDEX = -10, SV_ERR_BLOCKS = -11, SV_ERR_STOP = -12, SV_ERR_POSITIONS = -13,
+       SV_ERR_RANGE = -15 };
+
+typedef unsigned __int128 sv_u128;
+
+#if RC_W == 1 && RC_CELLS <= 32     /* a symmetry's image of a byte of cells (sv_permute) */
+#define SV_IMG_BYTES 4
+typedef uint32_t SvImg;
+typedef uint32_t SvRank;            /* a part of a colex rank: C(32, 16) fits 32 bits */
+#else
+#define SV_IMG_BYTES (RC_W * 8)
+typedef M SvImg;
+typedef uint64_t SvRank;
+#endif
+
+typedef struct {  /* what a block is: no padding (memcmp compares it) */
+    int64_t cnt[RC_NT];
+    int64_t v[RC_NI];
+    M hist[SV_NH];
+} SvKey;
+
+typedef struct { uint64_t kid, at; } SvArc;  /* a child (block id << 40 | index), its parent's index */
+
+typedef struct SvBlock {
+    SvKey key;
+    uint64_t hash, size, words, base;  /* base: the dense id of its first reached position */
+    uint64_t radix[RC_NT], stride[RC_NT];
+    uint64_t count;                    /* its reached positions */
+    int cur_any, id, ended, height, nkids, loop, npar;  /* loop: a child in itself */
+    struct SvBlock *kids[SV_MAX_KIDS]; /* the blocks its positions' children are in */
+    struct SvBlock **par;              /* un-move solve: the blocks with children in it */
+    uint64_t *reach, *cur, *next;
+    uint64_t *prefix;                  /* reached positions before each 8 words of `reach` */
+    uint16_t *val;                     /* one-pass solve: value | remoteness << 2, dense */
+    uint8_t *tally;                    /* un-move solve: reachability's count (sv_tally) */
+    SvArc *few;                        /* un-move solve: a block of few positions, its arcs */
+    size_t nfew;
+    int tallied;                       /* its children counted from the tally */
+} SvBlock;
+
+typedef struct { SvBlock *b; uint64_t w0, w1; uint32_t *arcs; uint64_t narcs, cap; } SvUnit;
+typedef struct { uint64_t lo, hi; uint32_t pay; } SvRec;
+
+struct Sv;
+typedef struct SvWork {
+    struct Sv *sv;
+    int tid;
+    Buf buf;
+    SvBlock **cb;   /* the children of the position being expanded: block, index, dense id */
+    uint64_t *ci;
+    uint32_t *kids;
+    const uint16_t **vp;  /* one-pass solve: where each child's value is */
+    size_t capkids;
+    Buf ubuf;             /* un-move solve: a candidate's legal plies */
+    uint64_t *pk;         /* un-move solve: the predecessors found, block id << 40 | index */
+    uint16_t **slot;      /* un-move solve: where their values are */
+    size_t cappk;
+    uint64_t done, found;
+    SvBlock *edge_from, *edge_to;   /* the block edge recorded last (most repeat it) */
+    SvBlock *recent[SV_RECENT];     /* blocks found lately */
+    unsigned nrecent;
+    uint64_t arcs, ends, levels;    /* one-pass solve: distinct children, ended, levels */
+    char apart[64];  /* the next thread's fields, written as often, on another cache line */
+} SvWork;
+
+typedef void (*SvUnitFn)(struct Sv *, SvWork *, SvUnit *);
+typedef int (*SvCallback)(const char *);
+
+typedef struct Sv {
+    /* configuration */
+    int threads, nperm, arcs_only;
+    uint64_t max_memory, max_positions;
+    int size[RC_NT], level[RC_NT], carrier[RC_NT], nplace[RC_NT], order[RC_NT];
+    int cmp[RC_NC], keycmp[RC_NC];  /* the orders sv_canon compares slots in */
+    M *place[RC_NT];
+    int64_t shift[RC_NI], low[RC_NI], high[RC_NI];
+    int32_t *perm;
+    SvImg *ptab;       /* per symmetry, per byte of a mask, per byte value: its image */
+    uint8_t *identity; /* per symmetry: whether it moves no cell (sv_alone; sv_canon's loop) */
+    M full;
+    uint64_t *binom;
+    SvRank *ntab;      /* sv_nibbles */
+    uint32_t *combo[SV_COMBO_CELLS + 1];  /* sv_combos */
+    uint32_t combo_start[(SV_COMBO_CELLS + 1) * (SV_COMBO_CELLS + 2)];
+    int bn;
+    SvCallback cb;
+    /* blocks */
+    SvBlock **table, **blocks;
+    uint64_t tcap;
+    int nblocks, capblocks;
+    int cyclic;        /* the blocks' graph may have a cycle: no one-pass solve */
+    int overflow;      /* a block has more child blocks than it keeps: no un-move solve */
+    int undo, undo_level;  /* solved by un-moves (values per block, as the one-pass solve's) */
+    uint64_t tally_room;   /* bytes reachability may take for tallies (sv_tally) */
+    uint64_t tally_used;
+    uint64_t tally_most;   /* the largest count a tally keeps (below SV_TALLY_MORE) */
+    uint64_t tally_arcs;   /* the distinct children the tallies counted */
+    void *map;         /* a solution file's mapping (solution_index.c): blocks point into it */
+    size_t map_bytes;
+    int one_pass;      /* solved block by block without arcs (sv_one_pass) */
+    pthread_mutex_t lock;
+    /* the graph of the reached positions, by dense id */
+    uint64_t ndense, narcs;
+    uint8_t *mover, *status, *values;
+    uint64_t *offsets;
+    uint32_t *arcs, *rem;
+    /* a phase run on the threads */
+    SvUnit *units;
+    size_t nunits, capunits, next_unit;
+    SvUnitFn fn;
+    int phase;
+    uint64_t todo, done_before;
+    SvWork work[SV_MAX_THREADS];
+    double last, phase_t0, one_pass_t0;
+    /* results */
+    uint64_t used, peak, positions, terminal;
+    int levels, depth;
+    double reach_s, retro_s;
+    int err;
+    char msg[512];
+} Sv;
+
+/* ------------------------------------------------------------------ errors, memory */
+static void sv_fail(Sv *sv, int code, const char *fmt, ...) {
+    int zero = 0;
+    if (!__atomic_compare_exchange_n(&sv->err, &zero, code, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return;  /* the first error is the one reported */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sv->msg, sizeof sv->msg, fmt, ap);
+    va_end(ap);
+}
+
+static inline int sv_failed(Sv *sv) { return __atomic_load_n(&sv->err, __ATOMIC_RELAXED); }
+
+/* the machine's memory in bytes (0 if unknown) */
+static uint64_t sv_ram(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
+/* zeroed memory, counted against the cap; large arrays mapped, the largest from a deleted
+   temporary file once the solve holds more than half the RAM (so a solve past the RAM pages
+   to disk instead of failing; below that, anonymous memory spares the page cache's work).
+   Anonymous arrays read at random (`huge`) ask for the kernel's 2 MB pages: a bitset of
+   gigabytes otherwise costs a page-table walk on nearly every read; arrays touched sparsely
+   (tallies) do not, as each byte touched would make its whole 2 MB resident. */
+static void *sv_alloc_as(Sv *sv, size_t bytes, int huge) {
+    if (!bytes) bytes = 8;
+    uint64_t now = __atomic_add_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
+    if (sv->max_memory && now > sv->max_memory) {
+        sv_fail(sv, RC_ERR_MEMORY, "the solve would need more than the memory cap (%llu bytes "
+                "in use, %llu more asked for)", (unsigned long long)(now - bytes),
+                (unsigned long long)bytes);
+        __atomic_sub_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
+        return NULL;
+    }
+    void *p = NULL;
+    if (bytes >= SV_MAP_BYTES) {
+        const char *dir = getenv("TMPDIR");
+        char path[4096];
+        snprintf(path, sizeof path, "%s/rulecraft-solve-XXXXXX", dir && *dir ? dir : "/tmp");
+        int fd = bytes >= SV_FILE_BYTES && now > sv_ram() / 2 ? mkstemp(path) : -1;
+        if (fd >= 0) {
+            unlink(path);
+            if (ftruncate(fd, (off_t)bytes) == 0) {
+                p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+                if (p == MAP_FAILED) p = NULL;
+            }
+            close(fd);
+        }
+        if (!p) {
+            p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED) p = NULL;
+#ifdef MADV_HUGEPAGE
+            else if (huge) madvise(p, bytes, MADV_HUGEPAGE);  /* advice: refused is no error */
+#endif
+        }
+    } else {
+        p = calloc(1, bytes);
+    }
+    if (!p) {
+        sv_fail(sv, RC_ERR_MEMORY, "out of memory");
+        __atomic_sub_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
+        return NULL;
+    }
+    uint64_t peak = __atomic_load_n(&sv->peak, __ATOMIC_RELAXED);
+    while (now > peak && !__atomic_compare_exchange_n(&sv->peak, &peak, now, 1, __ATOMIC_RELAXED,
+                                                       __ATOMIC_RELAXED)) {}
+    return p;
+}
+
+static void *sv_alloc(Sv *sv, size_t bytes) { return sv_alloc_as(sv, bytes, 1); }
+
+static void sv_free(Sv *sv, void *p, size_t bytes) {
+    if (!p) return;
+    if (!bytes) bytes = 8;
+    if (bytes >= SV_MAP_BYTES) munmap(p, bytes);
+    else free(p);
+    __atomic_sub_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
+}
+
+static double sv_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

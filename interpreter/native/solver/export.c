@@ -1,0 +1,318 @@
+/* rulecraft native solver: the exports: configuration, run, output, lookup, stats, free.
+   One unit of solver.c's translation unit (after retrograde.c; solver.c says what the
+   solver does). */
+
+/* ------------------------------------------------------------------ exports */
+/* the layout of struct rc_solve_config as this compiler made it, for native_solve.py to
+   check its ctypes mirror against: RC_NT, RC_NI, then the size of struct rc_solve_config
+   and the offset of each of its fields in order, the same for struct rc_solve_type and
+   struct rc_solve_slot; the count of numbers written (at most 32) */
+int rc_solve_config_layout(int64_t *out) {
+    int n = 0;
+    out[n++] = RC_NT; out[n++] = RC_NI;
+    out[n++] = (int64_t)sizeof(struct rc_solve_config);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, threads);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, arcs_only);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, max_memory);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, max_positions);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, tally_room);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, tally_most);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, nperm);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, order);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, types);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, slots);
+    out[n++] = (int64_t)sizeof(struct rc_solve_type);
+    out[n++] = (int64_t)offsetof(struct rc_solve_type, size);
+    out[n++] = (int64_t)offsetof(struct rc_solve_type, level);
+    out[n++] = (int64_t)offsetof(struct rc_solve_type, carrier);
+    out[n++] = (int64_t)offsetof(struct rc_solve_type, nplace);
+    out[n++] = (int64_t)sizeof(struct rc_solve_slot);
+    out[n++] = (int64_t)offsetof(struct rc_solve_slot, shift);
+    out[n++] = (int64_t)offsetof(struct rc_solve_slot, low);
+    out[n++] = (int64_t)offsetof(struct rc_solve_slot, high);
+    return n;
+}
+
+/* A solver, configured by `cfg` (struct rc_solve_config, rulecraft.h: threads, caps, the
+   solve's method and tallies, the piece types and int slots of the index). `perm`: nperm
+   permutations of RC_CELLS cells (cell i -> perm[i]), the identity among them. `place`:
+   each wide type's placements in turn, RC_W words each. `full`: the board's cells, RC_W
+   words. rc_solve_run then solves from a start state. NULL when out of memory. */
+void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const uint64_t *place,
+                   const uint64_t *full) {
+    Sv *sv = calloc(1, sizeof *sv);
+    if (!sv) return NULL;
+    sv->threads = cfg->threads;
+    if (sv->threads < 1) sv->threads = 1;
+    if (sv->threads > SV_MAX_THREADS) sv->threads = SV_MAX_THREADS;
+    sv->max_memory = cfg->max_memory;
+    sv->max_positions = cfg->max_positions;
+    sv->arcs_only = cfg->arcs_only;
+    int64_t room = cfg->tally_room, most = cfg->tally_most;
+    sv->nperm = cfg->nperm;
+    for (int t = 0; t < RC_NT; t++) {
+        sv->size[t] = cfg->types[t].size;
+        sv->level[t] = cfg->types[t].level;
+        sv->carrier[t] = cfg->types[t].carrier;
+        sv->nplace[t] = cfg->types[t].nplace;
+        sv->order[t] = cfg->order[t];
+    }
+    for (int j = 0; j < RC_NI; j++) {
+        sv->shift[j] = cfg->slots[j].shift;
+        sv->low[j] = cfg->slots[j].low;
+        sv->high[j] = cfg->slots[j].high;
+    }
+    pthread_mutex_init(&sv->lock, NULL);
+    for (int w = 0; w < RC_W; w++) sv->full.w[w] = full[w];
+    size_t np = (size_t)(sv->nperm > 0 ? sv->nperm : 1) * RC_CELLS;
+    sv->perm = sv_alloc(sv, np * sizeof(int32_t));
+    if (sv->perm && sv->nperm > 0) memcpy(sv->perm, perm, (size_t)sv->nperm * RC_CELLS * sizeof(int32_t));
+    if (sv->perm) sv_tables(sv);
+    for (int t = 0; t < RC_NT; t++) {
+        if (sv->size[t] <= 1) continue;
+        sv->place[t] = sv_alloc(sv, (size_t)(sv->nplace[t] + 1) * sizeof(M));
+        if (!sv->place[t]) break;
+        for (int p = 0; p < sv->nplace[t]; p++, place += RC_W)
+            for (int w = 0; w < RC_W; w++) sv->place[t][p].w[w] = place[w];
+    }
+    sv->bn = RC_CELLS;
+    for (int t = 0; t < RC_NT; t++) if (sv->nplace[t] > sv->bn) sv->bn = sv->nplace[t];
+    sv->bn += 4;  /* sv_nibbles reads up to RC_CELLS + 3 */
+    sv->binom = sv_alloc(sv, (size_t)sv->bn * (size_t)sv->bn * 8);
+    if (sv->binom)
+        for (int n = 0; n < sv->bn; n++)
+            for (int k = 0; k <= n; k++) {
+                uint64_t v = k == 0 || k == n ? 1 : sv->binom[(size_t)(n - 1) * sv->bn + k - 1] +
+                                                    sv->binom[(size_t)(n - 1) * sv->bn + k];
+                sv->binom[(size_t)n * sv->bn + k] = v > SV_MAX_BLOCK ? SV_MAX_BLOCK + 1 : v;
+            }
+    if (sv->binom) sv_nibbles(sv);
+    /* the block table cannot grow (lookups take no lock): a sixteenth of the cap, within
+       4,096 to 4 million blocks */
+    if (RC_UNDO && !sv->arcs_only)
+        sv->tally_room = room >= 0 ? (uint64_t)room : (sv->max_memory ? sv->max_memory : sv_ram()) / 2;
+    sv->tally_most = most >= 0 && most < SV_TALLY_MORE ? (uint64_t)most : SV_TALLY_MORE - 1;
+    sv->tcap = (uint64_t)1 << 22;
+    while (sv->max_memory && sv->tcap > 4096 && sv->tcap * sizeof *sv->table > sv->max_memory / 16)
+        sv->tcap >>= 1;
+    sv->table = sv_alloc(sv, sv->tcap * sizeof *sv->table);
+    for (int t = 0; t < SV_MAX_THREADS; t++) { sv->work[t].sv = sv; sv->work[t].tid = t; }
+    return sv;
+}
+
+/* solve from `st`; 0 or an error (rc_solve_error says what); `cb` gets progress text */
+int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
+    Sv *sv = h;
+    if (sv_failed(sv)) return sv->err;
+    S s;
+    st_in(st, &s);
+    sv->cb = cb;
+    sv->last = sv_now();
+    double t0 = sv_now();
+    sv_reach(sv, &s);
+    for (int t = 0; t < sv->threads; t++) {  /* what sv_tally counted */
+        sv->tally_arcs += sv->work[t].arcs;
+        sv->work[t].arcs = 0;
+    }
+    double t1 = sv_now();
+    if (!sv_failed(sv) && !sv->arcs_only && !sv->cyclic && !sv_heights(sv)) {
+        sv_untally_all(sv);
+        sv->one_pass = 1;
+        sv_one_pass(sv);
+#if RC_UNDO
+    } else if (!sv_failed(sv) && !sv->arcs_only && !sv->overflow) {
+        sv->one_pass = sv->undo = 1;  /* the one-pass solve's storage */
+        sv_undo(sv);
+#endif
+    } else {
+        sv_untally_all(sv);
+        if (!sv_failed(sv)) sv_dense_ids(sv);
+        if (!sv_failed(sv)) sv_graph(sv);
+        t1 = sv_now();
+        if (!sv_failed(sv)) sv_retrograde(sv);
+    }
+    sv->reach_s = t1 - t0;
+    sv->retro_s = sv_now() - t1;
+    for (int t = 0; t < SV_MAX_THREADS; t++) {
+        buf_free(&sv->work[t].buf);
+        free(sv->work[t].kids);
+        free(sv->work[t].cb);
+        free(sv->work[t].ci);
+        free(sv->work[t].vp);
+        buf_free(&sv->work[t].ubuf);
+        free(sv->work[t].pk);
+        free(sv->work[t].slot);
+        sv->work[t].pk = NULL;
+        sv->work[t].slot = NULL;
+        sv->work[t].cappk = 0;
+        sv->work[t].vp = NULL;
+        sv->work[t].kids = NULL;
+        sv->work[t].cb = NULL;
+        sv->work[t].ci = NULL;
+        sv->work[t].capkids = 0;
+    }
+    return sv->err;
+}
+
+/* the value code and remoteness of index `i` of `b`, once solved */
+static uint8_t sv_value_at(const Sv *sv, const SvBlock *b, uint64_t i, uint32_t *rem) {
+    if (sv->one_pass) return sv_kid_value(b, i, rem);
+    uint64_t d = sv_dense(b, i);
+    *rem = sv->rem[d];
+    return sv->values[d];
+}
+
+static int sv_cmp_rec(const void *a, const void *b) {
+    const SvRec *x = a, *y = b;
+    if (x->hi != y->hi) return x->hi < y->hi ? -1 : 1;
+    return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* the solved positions sorted by packed key: key words, value codes, remoteness; 0 or an error */
+int rc_solve_output(void *h, uint64_t *lo, uint64_t *hi, uint8_t *values, uint32_t *rem) {
+    Sv *sv = h;
+    uint64_t n = sv->ndense;
+    SvRec *recs = malloc((size_t)(n ? n : 1) * sizeof *recs);
+    if (!recs) return RC_ERR_MEMORY;
+    uint64_t at = 0;
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        for (uint64_t wd = 0; wd < b->words; wd++) {
+            uint64_t x = b->reach[wd];
+            while (x) {
+                uint64_t i = 64 * wd + (uint64_t)__builtin_ctzll(x);
+                x &= x - 1;
+                S s;
+                sv_unrank(sv, b, i, &s);
+                sv_canon(sv, &s, sv->keycmp);  /* the key symmetry.Canonicalizer gives */
+                sv_u128 key = sv_pack(sv, &s);
+                uint32_t r;
+                uint8_t v = sv_value_at(sv, b, i, &r);
+                recs[at++] = (SvRec){(uint64_t)key, (uint64_t)(key >> 64), v | r << 2};
+            }
+        }
+    }
+    qsort(recs, (size_t)n, sizeof *recs, sv_cmp_rec);
+    for (uint64_t q = 0; q < n; q++) {
+        lo[q] = recs[q].lo;
+        hi[q] = recs[q].hi;
+        values[q] = (uint8_t)(recs[q].pay & 3);
+        rem[q] = recs[q].pay >> 2;
+    }
+    free(recs);
+    return 0;
+}
+
+/* the value code (0: a position the solve did not reach) and remoteness of `st` */
+int rc_solve_lookup(void *h, const uint64_t *st, uint32_t *rem) {
+    Sv *sv = h;
+    S s;
+    st_in(st, &s);
+    sv_canon(sv, &s, sv->cmp);
+    int err = sv->err;  /* a position the index cannot hold is only not held: no error kept */
+    SvKey k;
+    SvBlock *b = NULL;
+    uint64_t i = 0;
+    if (!sv_key_of(sv, &s, &k)) b = sv_find(sv, &k, sv_hash(&k));
+    if (b && sv_rank(sv, b, &s, &i)) b = NULL;
+    if (!err) sv->msg[0] = 0;
+    sv->err = err;
+    if (!b || !(b->reach[i >> 6] >> (i & 63) & 1)) return 0;
+    return sv_value_at(sv, b, i, rem);
+}
+
+/* the `d`-th solved position, blocks in order and indices rising (0 <= d < positions), as a
+   flat state in `st`; 0, or -1 past the last */
+int rc_solve_position(void *h, uint64_t d, uint64_t *st) {
+    Sv *sv = h;
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        if (d >= b->count) {
+            d -= b->count;
+            continue;
+        }
+        uint64_t lo = 0, hi = (b->words + 7) / 8;  /* the last 8 words whose prefix <= d */
+        while (hi - lo > 1) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            if (b->prefix[mid] <= d) lo = mid; else hi = mid;
+        }
+        d -= b->prefix[lo];
+        uint64_t wd = lo * 8, c;
+        while (d >= (c = (uint64_t)__builtin_popcountll(b->reach[wd]))) d -= c, wd++;
+        uint64_t x = b->reach[wd];
+        while (d--) x &= x - 1;
+        S s;
+        sv_unrank(sv, b, 64 * wd + (uint64_t)__builtin_ctzll(x), &s);
+        st_out(&s, st);
+        return 0;
+    }
+    return -1;
+}
+
+/* how many solved positions are wins, losses and draws for their player to move */
+void rc_solve_counts(void *h, uint64_t *out) {
+    Sv *sv = h;
+    out[0] = out[1] = out[2] = 0;
+    if (!sv->one_pass) {
+        for (uint64_t d = 0; d < sv->ndense; d++) out[sv->values[d] - 1]++;
+        return;
+    }
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        if (b->ended) out[sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) - 1] += b->count;
+        else for (uint64_t d = 0; d < b->count; d++) out[(b->val[d] & 3) - 1]++;
+    }
+}
+
+/* positions, arcs, terminal, retrograde levels, peak bytes, reachability depth, positions
+   found (when the solve stopped: by the plies it finished), the method (0: arcs, 1: one pass, 2:
+   un-moves) */
+void rc_solve_stats(void *h, uint64_t *out, double *seconds) {
+    Sv *sv = h;
+    out[0] = sv->ndense; out[1] = sv->narcs; out[2] = sv->terminal; out[3] = (uint64_t)sv->levels;
+    out[4] = sv->peak; out[5] = (uint64_t)sv->depth;
+    out[6] = sv->ndense ? sv->ndense : sv->positions;
+    out[7] = (uint64_t)(sv->undo ? 2 : sv->one_pass);
+    seconds[0] = sv->reach_s; seconds[1] = sv->retro_s;
+}
+
+const char *rc_solve_error(void *h) { return ((Sv *)h)->msg; }
+
+void rc_solve_free(void *h) {
+    Sv *sv = h;
+    if (!sv) return;
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        if (sv->map) b->reach = NULL, b->val = NULL;  /* they are parts of the mapping */
+        sv_free(sv, b->reach, (size_t)b->words * 8);
+        sv_free(sv, b->cur, (size_t)b->words * 8);
+        sv_free(sv, b->next, (size_t)b->words * 8);
+        if (b->prefix) sv_free(sv, b->prefix, sv_prefix_bytes(b));
+        if (b->val) sv_free(sv, b->val, (size_t)b->count * 2);
+        sv_free(sv, b->tally, b->size);
+        free(b->few);
+        free(b->par);
+        sv_free(sv, b, sizeof *b);
+    }
+    uint64_t n = sv->ndense;
+    sv_free(sv, sv->mover, n);
+    sv_free(sv, sv->status, n);
+    sv_free(sv, sv->offsets, (n + 1) * 8);
+    sv_free(sv, sv->arcs, sv->narcs * 4);
+    sv_free(sv, sv->values, n + 1);
+    sv_free(sv, sv->rem, n * 4 + 4);
+    for (size_t k = 0; k < sv->nunits; k++) free(sv->units[k].arcs);
+    free(sv->units);
+    free(sv->blocks);
+    sv_free(sv, sv->table, sv->tcap * sizeof *sv->table);
+    sv_free(sv, sv->binom, (size_t)sv->bn * (size_t)sv->bn * 8);
+    for (int n = 0; n <= SV_COMBO_CELLS; n++) sv_free(sv, sv->combo[n], ((size_t)1 << n) * sizeof(uint32_t));
+    if (sv->ntab) sv_free(sv, sv->ntab, (size_t)(RC_CELLS + 3) / 4 * (RC_CELLS + 1) * 16 * sizeof(SvRank));
+    for (int t = 0; t < RC_NT; t++) sv_free(sv, sv->place[t], (size_t)(sv->nplace[t] + 1) * sizeof(M));
+    sv_free(sv, sv->perm, (size_t)(sv->nperm > 0 ? sv->nperm : 1) * RC_CELLS * sizeof(int32_t));
+    sv_free(sv, sv->ptab, sv_tables_size(sv));
+    sv_free(sv, sv->identity, (size_t)(sv->nperm ? sv->nperm : 1));
+    if (sv->map) munmap(sv->map, sv->map_bytes);
+    pthread_mutex_destroy(&sv->lock);
+    free(sv);
+}

@@ -1,0 +1,429 @@
+/* rulecraft native solver: the index: combinations (colex ranks), blocks, rank and unrank.
+   One unit of solver.c's translation unit (after base.c; solver.c says what the solver
+   does). */
+
+/* ------------------------------------------------------------------ masks, combinations */
+static inline uint64_t sv_c(const Sv *sv, int n, int k) {
+    if (k < 0 || n < 0 || k > n) return 0;
+    return sv->binom[(size_t)n * (size_t)sv->bn + (size_t)k];
+}
+
+/* the largest q' <= q with C(q', i) <= r (C(q', 1) = q'): by halving when k pieces
+   searched so cost less than walking down the n cells */
+static inline int sv_colex_top(const Sv *sv, uint64_t r, int i, int q, int k, int n) {
+    if (i == 1) return (int)r;
+    if (k * (32 - __builtin_clz((unsigned)n | 1)) >= n) {
+        while (sv_c(sv, q, i) > r) q--;
+        return q;
+    }
+    int lo = i - 1;  /* C(i - 1, i) = 0 */
+    while (lo < q) {
+        int mid = (lo + q + 1) / 2;
+        if (sv_c(sv, mid, i) <= r) lo = mid;
+        else q = mid - 1;
+    }
+    return lo;
+}
+
+#if RC_W == 1
+/* the bits of `m` at the places of `u`'s cells, packed from bit 0, and back */
+static inline uint64_t sv_pext(uint64_t m, uint64_t u) {
+#ifdef __BMI2__
+    return _pext_u64(m, u);
+#else
+    uint64_t r = 0;
+    for (int k = 0; u; u &= u - 1, k++) if (m & u & -u) r |= (uint64_t)1 << k;
+    return r;
+#endif
+}
+
+static inline uint64_t sv_pdep(uint64_t x, uint64_t u) {
+#ifdef __BMI2__
+    return _pdep_u64(x, u);
+#else
+    uint64_t r = 0;
+    for (; u && x; u &= u - 1, x >>= 1) if (x & 1) r |= u & -u;
+    return r;
+#endif
+}
+
+/* the colex rank of the cells of `m` (all in `u`) among the cells of `u`: a binomial a
+   cell of `m`, or a table lookup per 4 cells of `u` (sv_nibbles) where that is fewer */
+static uint64_t sv_colex(const Sv *sv, M m, M u) {
+    uint64_t x = sv_pext(m.w[0], u.w[0]), r = 0;
+    const SvRank *t = sv->ntab;
+    int nibbles = x ? (64 - __builtin_clzll(x) + 3) / 4 : 0;
+    if (__builtin_popcountll(x) <= nibbles) {  /* few pieces among many cells: C(cell, i) */
+        for (size_t i = 1; x; x &= x - 1, i++)
+            r += sv->binom[(size_t)__builtin_ctzll(x) * (size_t)sv->bn + i];
+        return r;
+    }
+    for (int j = 0; j < nibbles; j++) {  /* independent lookups: the loads overlap */
+        unsigned nib = (unsigned)(x >> (4 * j) & 15);
+        int c = __builtin_popcountll(x & ((((uint64_t)1) << (4 * j)) - 1));
+        r += t[((size_t)j * (RC_CELLS + 1) + (size_t)c) * 16 + nib];
+    }
+    return r;
+}
+
+/* the k cells of `u` (n of them) whose colex rank is r */
+static M sv_uncolex(const Sv *sv, uint64_t r, int k, int n, M u) {
+    M m;
+    const uint32_t *tab = n <= SV_COMBO_CELLS ? __atomic_load_n(&sv->combo[n], __ATOMIC_ACQUIRE) : NULL;
+    if (tab) {  /* the placements of k pieces start after those of fewer */
+        m.w[0] = sv_pdep(tab[sv->combo_start[n * (SV_COMBO_CELLS + 2) + k] + r], u.w[0]);
+        return m;
+    }
+    uint64_t x = 0;
+    int q = n - 1;
+    for (int i = k; i >= 1; i--) {
+        q = sv_colex_top(sv, r, i, q, k, n);
+        r -= sv_c(sv, q, i);
+        x |= (uint64_t)1 << q;
+        q--;
+    }
+    m.w[0] = sv_pdep(x, u.w[0]);
+    return m;
+}
+#else
+/* the colex rank of the cells of `m` (all in `u`) among the cells of `u` */
+static uint64_t sv_colex(const Sv *sv, M m, M u) {
+    uint64_t r = 0;
+    int i = 1, base = 0;
+    for (int w = 0; w < RC_W; w++) {
+        uint64_t x = m.w[w];
+        while (x) {
+            int b = __builtin_ctzll(x);
+            x &= x - 1;
+            int pos = base + __builtin_popcountll(u.w[w] & ((((uint64_t)1) << b) - 1));
+            r += sv_c(sv, pos, i++);
+        }
+        base += __builtin_popcountll(u.w[w]);
+    }
+    return r;
+}
+
+/* the cell of the q-th (from 0) cell of `u` */
+static int sv_select(M u, int q) {
+    for (int w = 0; w < RC_W; w++) {
+        int n = __builtin_popcountll(u.w[w]);
+        if (q < n) {
+            uint64_t x = u.w[w];
+            while (q--) x &= x - 1;
+            return 64 * w + __builtin_ctzll(x);
+        }
+        q -= n;
+    }
+    return -1;
+}
+
+/* the k cells of `u` (n of them) whose colex rank is r */
+static M sv_uncolex(const Sv *sv, uint64_t r, int k, int n, M u) {
+    M m = m_zero();
+    for (int i = k, all = n; i >= 1; i--) {
+        int q = sv_colex_top(sv, r, i, n - 1, k, all);
+        r -= sv_c(sv, q, i);
+        n = q;
+        int c = sv_select(u, q);
+        m.w[c >> 6] |= (uint64_t)1 << (c & 63);
+    }
+    return m;
+}
+#endif
+
+/* one-word boards: every placement of pieces among n cells, listed by piece count, each
+   count's in colex order (which is the order of the packed masks as numbers), so an
+   unrank is one lookup; the positions of a block are read in index order and so the
+   list in order. Made for each n a block places pieces among (under the lock), unless
+   it would take more than a 16th of the memory cap (up to 16 MB: a small cap stays for
+   the positions); 0 or an error. */
+static int sv_combos(Sv *sv, int n) {
+#if RC_W == 1
+    size_t bytes = ((size_t)1 << n) * sizeof(uint32_t);
+    if (n > SV_COMBO_CELLS || sv->combo[n] || (sv->max_memory && bytes > sv->max_memory / 16)) return 0;
+    uint32_t *tab = sv_alloc(sv, bytes);
+    if (!tab) return RC_ERR_MEMORY;
+    uint32_t *at = &sv->combo_start[n * (SV_COMBO_CELLS + 2)], next[SV_COMBO_CELLS + 2];
+    at[0] = 0;
+    for (int k = 0; k <= n; k++) at[k + 1] = at[k] + (uint32_t)sv_c(sv, n, k);
+    memcpy(next, at, sizeof next);
+    for (uint32_t x = 0; x < (uint32_t)1 << n; x++) tab[next[__builtin_popcount(x)]++] = x;
+    __atomic_store_n(&sv->combo[n], tab, __ATOMIC_RELEASE);
+#else
+    (void)sv; (void)n;
+#endif
+    return 0;
+}
+
+/* one-word boards: for each 4 packed cells j, each count c of cells chosen below them and
+   each nibble, what the nibble's cells add to a colex rank */
+static void sv_nibbles(Sv *sv) {
+#if RC_W == 1
+    size_t n = (size_t)(RC_CELLS + 3) / 4 * (RC_CELLS + 1) * 16;
+    sv->ntab = sv_alloc(sv, n * sizeof(SvRank));
+    if (!sv->ntab) return;
+    for (int j = 0; j < (RC_CELLS + 3) / 4; j++)
+        for (int c = 0; c <= RC_CELLS; c++)
+            for (int nib = 0; nib < 16; nib++) {
+                uint64_t v = 0;
+                for (int b = 0, t = 0; b < 4; b++)
+                    if (nib >> b & 1) v += sv_c(sv, 4 * j + b, c + ++t);
+                sv->ntab[((size_t)j * (RC_CELLS + 1) + (size_t)c) * 16 + (size_t)nib] = (SvRank)v;
+            }
+#else
+    (void)sv;
+#endif
+}
+
+/* ------------------------------------------------------------------ blocks */
+static uint64_t sv_hash(const SvKey *k) {
+    const uint64_t *p = (const uint64_t *)k;
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (size_t i = 0; i < sizeof *k / 8; i++) {
+        h ^= p[i];
+        h *= 0xFF51AFD7ED558CCDULL;
+        h ^= h >> 32;
+    }
+    return h;
+}
+
+/* the block key of a state; 0, or an error when the index cannot hold it */
+static int sv_key_of(Sv *sv, const S *s, SvKey *k) {
+    memset(k, 0, sizeof *k);
+    for (int t = 0; t < RC_NT; t++) {
+        int n = m_pop(s->c[t]);
+        if (sv->size[t] > 1) {
+            if (n % sv->size[t] || n > sv->size[t]) {
+                sv_fail(sv, SV_ERR_INDEX, "piece type %d covers %d cells: the index holds at most "
+                        "one piece of a type covering %d cells", t, n, sv->size[t]);
+                return SV_ERR_INDEX;
+            }
+            n /= sv->size[t];
+        }
+        k->cnt[t] = n;
+    }
+    for (int j = 0; j < RC_NI; j++) k->v[j] = s->v[j];
+    for (int h = 0; h < RC_NC - RC_NT; h++) k->hist[h] = s->c[RC_NT + h];
+    return 0;
+}
+
+static SvBlock *sv_find(Sv *sv, const SvKey *k, uint64_t h) {
+    for (uint64_t i = h & (sv->tcap - 1);; i = (i + 1) & (sv->tcap - 1)) {
+        SvBlock *b = __atomic_load_n(&sv->table[i], __ATOMIC_ACQUIRE);
+        if (!b) return NULL;
+        if (b->hash == h && !memcmp(&b->key, k, sizeof *k)) return b;
+    }
+}
+
+/* each type's radix (how many ways its pieces stand) and stride; 0 or an error. The type
+   placed first (whose rank depends on no other's cells) varies slowest: a ply that leaves
+   its pieces where they stand lands in the same stretch of the index, so most children of
+   positions read in order are near one another in memory. */
+static int sv_shape(Sv *sv, SvBlock *b) {
+    int free0 = RC_CELLS, left[RC_NT];
+    for (int t = 0; t < RC_NT; t++) left[t] = (int)b->key.cnt[t];
+    for (int i = 0; i < RC_NT; i++) {
+        int t = sv->order[i], n = (int)b->key.cnt[t], among;
+        if (sv->size[t] > 1) { among = sv->nplace[t]; free0 -= n * sv->size[t]; }
+        else if (sv->level[t] == 0) { among = free0; free0 -= n; }
+        else { among = left[sv->carrier[t]]; left[sv->carrier[t]] -= n; }
+        b->radix[t] = sv_c(sv, among, n);
+        if (b->radix[t] == 0) {
+            sv_fail(sv, SV_ERR_INDEX, "piece type %d has %d pieces where %d places are free "
+                    "(pieces sharing a cell at one level)", t, n, among);
+            return SV_ERR_INDEX;
+        }
+        if (sv->size[t] <= 1 && sv_combos(sv, among)) return RC_ERR_MEMORY;
+    }
+    uint64_t stride = 1;
+    for (int i = RC_NT - 1; i >= 0; i--) {
+        int t = sv->order[i];
+        b->stride[t] = stride;
+        if (b->radix[t] > SV_MAX_BLOCK || stride > SV_MAX_BLOCK / b->radix[t]) {
+            sv_fail(sv, SV_ERR_INDEX, "one combination of piece counts has more than 2^40 "
+                    "placements: too large to index");
+            return SV_ERR_INDEX;
+        }
+        stride *= b->radix[t];
+    }
+    b->size = stride;
+    b->words = (stride + 63) / 64;
+    return 0;
+}
+
+/* that each int slot holds a value its key field stores (as codec.Codec.pack checks) */
+static int sv_check_range(Sv *sv, const SvKey *k) {
+    for (int j = 0; j < RC_NI; j++)
+        if (k->v[j] < sv->low[j] || k->v[j] > sv->high[j]) {
+            sv_fail(sv, SV_ERR_RANGE, "int slot %d holds %lld, outside %lld to %lld", j,
+                    (long long)k->v[j], (long long)sv->low[j], (long long)sv->high[j]);
+            return SV_ERR_RANGE;
+        }
+    return 0;
+}
+
+static SvBlock *sv_new_block(Sv *sv, const SvKey *k, uint64_t h) {
+    if (sv_check_range(sv, k)) return NULL;
+    if ((uint64_t)sv->nblocks + 1 > sv->tcap / 2) {
+        sv_fail(sv, SV_ERR_BLOCKS, "more than %llu combinations of piece counts, counters and "
+                "previous ply: too many to index", (unsigned long long)(sv->tcap / 2));
+        return NULL;
+    }
+    if (sv->nblocks == sv->capblocks) {
+        int cap = sv->capblocks ? 2 * sv->capblocks : 256;
+        SvBlock **p = realloc(sv->blocks, (size_t)cap * sizeof *p);
+        if (!p) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return NULL; }
+        sv->blocks = p;
+        sv->capblocks = cap;
+    }
+    SvBlock *b = sv_alloc(sv, sizeof *b);
+    if (!b) return NULL;
+    b->key = *k;
+    b->hash = h;
+    size_t bytes = 0;
+    if (sv_shape(sv, b)) goto fail;
+    bytes = (size_t)b->words * 8;
+    if (sv->max_memory && sv->used + bytes > sv->max_memory) {  /* a sparse index would do */
+        sv_fail(sv, SV_ERR_INDEX, "the bitset of one combination of piece counts would pass the "
+                "memory cap");
+        goto fail;
+    }
+    b->reach = sv_alloc(sv, bytes);
+    if (!b->reach) goto fail;
+    b->id = sv->nblocks;
+    b->ended = k->v[RC_OUT] >= 0;
+    if (!b->ended && sv->tally_used + b->size <= sv->tally_room) {  /* (under the lock) */
+        b->tally = sv_alloc_as(sv, b->size, 0);
+        if (!b->tally) goto fail;
+        sv->tally_used += b->size;
+    }
+    sv->blocks[sv->nblocks++] = b;
+    return b;
+fail:
+    sv_free(sv, b->reach, bytes);
+    sv_free(sv, b, sizeof *b);
+    return NULL;
+}
+
+/* the bitset of `b`'s positions reached and not yet expanded, made when reachability
+   first puts a position there */
+static uint64_t *sv_frontier(Sv *sv, SvBlock *b) {
+    uint64_t *f = __atomic_load_n(&b->cur, __ATOMIC_ACQUIRE);
+    if (f) return f;
+    pthread_mutex_lock(&sv->lock);
+    f = b->cur;
+    if (!f && !sv_failed(sv)) {
+        f = sv_alloc(sv, (size_t)b->words * 8);
+        __atomic_store_n(&b->cur, f, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&sv->lock);
+    return f;
+}
+
+/* that some position of `from` has a child in `to` (for the order of the one-pass solve) */
+static void sv_edge(Sv *sv, SvBlock *from, SvBlock *to) {
+    if (from == to) {
+        __atomic_store_n(&sv->cyclic, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&from->loop, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    int n = __atomic_load_n(&from->nkids, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) if (from->kids[i] == to) return;
+    pthread_mutex_lock(&sv->lock);
+    n = from->nkids;
+    int i = 0;
+    while (i < n && from->kids[i] != to) i++;
+    if (i == n) {
+        if (n == SV_MAX_KIDS) sv->cyclic = sv->overflow = 1;  /* too many to follow: arcs */
+        else {
+            from->kids[n] = to;
+            __atomic_store_n(&from->nkids, n + 1, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&sv->lock);
+}
+
+/* the block of a key, made if new (under the lock; lookups take none) */
+static SvBlock *sv_block(Sv *sv, const SvKey *k) {
+    uint64_t h = sv_hash(k);
+    SvBlock *b = sv_find(sv, k, h);
+    if (b) return b;
+    pthread_mutex_lock(&sv->lock);
+    b = sv_find(sv, k, h);
+    if (!b && !sv_failed(sv)) {
+        b = sv_new_block(sv, k, h);
+        if (b) {
+            uint64_t i = h & (sv->tcap - 1);
+            while (sv->table[i]) i = (i + 1) & (sv->tcap - 1);
+            __atomic_store_n(&sv->table[i], b, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&sv->lock);
+    return b;
+}
+
+/* ------------------------------------------------------------------ rank, unrank */
+static int sv_rank(Sv *sv, const SvBlock *b, const S *s, uint64_t *out) {
+    M used0 = m_zero(), riders[RC_NT];
+    uint64_t r = 0;
+    for (int t = 0; t < RC_NT; t++) riders[t] = m_zero();
+    for (int i = 0; i < RC_NT; i++) {
+        int t = sv->order[i];
+        M m = s->c[t];
+        uint64_t rt = 0;
+        if (sv->size[t] > 1) {
+            if (m_any(m)) {
+                int p = 0;
+                while (p < sv->nplace[t] && !m_eq(sv->place[t][p], m)) p++;
+                if (p == sv->nplace[t] || m_any(m_and(m, used0))) {
+                    sv_fail(sv, SV_ERR_INDEX, "piece type %d stands on cells that are not one of "
+                            "its placements, or on another piece", t);
+                    return SV_ERR_INDEX;
+                }
+                rt = (uint64_t)p;
+                used0 = m_or(used0, m);
+            }
+        } else {
+            M u = sv->level[t] == 0 ? m_andn(sv->full, used0)
+                                    : m_andn(s->c[sv->carrier[t]], riders[sv->carrier[t]]);
+            if (m_any(m_andn(m, u))) {
+                sv_fail(sv, SV_ERR_INDEX, "piece type %d shares a cell with another piece of its "
+                        "level, or stands off its carrier", t);
+                return SV_ERR_INDEX;
+            }
+            rt = sv_colex(sv, m, u);
+            if (sv->level[t] == 0) used0 = m_or(used0, m);
+            else riders[sv->carrier[t]] = m_or(riders[sv->carrier[t]], m);
+        }
+        r += rt * b->stride[t];
+    }
+    *out = r;
+    return 0;
+}
+
+/* the position at index `idx` of block `b` */
+static void sv_unrank(const Sv *sv, const SvBlock *b, uint64_t idx, S *s) {
+    M used0 = m_zero(), riders[RC_NT];
+    for (int t = 0; t < RC_NT; t++) riders[t] = m_zero();
+    for (int i = 0; i < RC_NT; i++) {
+        int t = sv->order[i], n = (int)b->key.cnt[t];
+        uint64_t rt = (idx / b->stride[t]) % b->radix[t];
+        M m;
+        if (sv->size[t] > 1) {
+            m = n ? sv->place[t][rt] : m_zero();
+            used0 = m_or(used0, m);
+        } else if (sv->level[t] == 0) {
+            M u = m_andn(sv->full, used0);
+            m = sv_uncolex(sv, rt, n, m_pop(u), u);
+            used0 = m_or(used0, m);
+        } else {
+            int c = sv->carrier[t];
+            M u = m_andn(s->c[c], riders[c]);
+            m = sv_uncolex(sv, rt, n, m_pop(u), u);
+            riders[c] = m_or(riders[c], m);
+        }
+        s->c[t] = m;
+    }
+    for (int h = 0; h < RC_NC - RC_NT; h++) s->c[RC_NT + h] = b->key.hist[h];
+    for (int j = 0; j < RC_NI; j++) s->v[j] = b->key.v[j];
+}

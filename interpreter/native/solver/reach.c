@@ -1,0 +1,178 @@
+/* rulecraft native solver: reachability (breadth-first over the blocks' bitsets). One unit
+   of solver.c's translation unit (after threads.c; solver.c says what the solver does). */
+
+/* ------------------------------------------------------------------ reachability */
+/* the block and index of a state, put in canonical form unless it is (`canonical`); NULL
+   on an error */
+static SvBlock *sv_locate(Sv *sv, SvWork *w, S *s, uint64_t *idx, int canonical) {
+    SvKey k;
+    if (!canonical) sv_canon(sv, s, sv->cmp);
+    if (sv_key_of(sv, s, &k)) return NULL;
+    SvBlock *b = NULL;
+    for (int r = 0; r < SV_RECENT && w && !b; r++)  /* most children fall in a few blocks */
+        if (w->recent[r] && !memcmp(&w->recent[r]->key, &k, sizeof k)) b = w->recent[r];
+    if (!b) {
+        b = sv_block(sv, &k);
+        if (w && b) w->recent[w->nrecent++ % SV_RECENT] = b;
+    }
+    if (!b || sv_rank(sv, b, s, idx)) return NULL;
+    __builtin_prefetch(&b->reach[*idx >> 6]);  /* read once all the children are known */
+    if (b->prefix) __builtin_prefetch(&b->prefix[*idx >> 9]);
+    return b;
+}
+
+/* the children of `s` (in canonical form; one a legal ply, in order) located in w->cb,
+   w->ci; their number, or -1 after an error */
+static int sv_children(Sv *sv, SvWork *w, const S *s) {
+    int n = rc_legal(s, &w->buf);
+    if (n < 0) { sv_fail(sv, n, "the rules stopped on an error"); return -1; }
+    if ((size_t)n > w->capkids) {
+        SvBlock **cb = realloc(w->cb, (size_t)n * sizeof *cb);
+        if (cb) w->cb = cb;
+        uint64_t *ci = realloc(w->ci, (size_t)n * sizeof *ci);
+        if (ci) w->ci = ci;
+        uint32_t *kids = realloc(w->kids, (size_t)n * sizeof *kids);
+        if (kids) w->kids = kids;
+        const uint16_t **vp = realloc(w->vp, (size_t)n * sizeof *vp);
+        if (vp) w->vp = vp;
+        if (!cb || !ci || !kids || !vp) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return -1; }
+        w->capkids = (size_t)n;
+    }
+    int alone = sv->nperm > 1 && sv_alone(sv, s), first = sv->cmp[0];
+    for (int a = 0; a < n; a++) {
+        S t;
+        int e = rc_apply(s, &w->buf.a[a], &t);
+        if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return -1; }
+        w->cb[a] = sv_locate(sv, w, &t, &w->ci[a], alone && m_eq(t.c[first], s->c[first]));
+        if (!w->cb[a]) return -1;
+    }
+    return n;
+}
+
+static int sv_cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* `k` sorted: by insertion when short (qsort's calls cost more there) */
+static void sv_sort_u64(uint64_t *k, size_t n) {
+    if (n > 24) {
+        qsort(k, n, sizeof *k, sv_cmp_u64);
+        return;
+    }
+    for (size_t a = 1; a < n; a++) {
+        uint64_t x = k[a];
+        size_t j = a;
+        while (j > 0 && k[j - 1] > x) { k[j] = k[j - 1]; j--; }
+        k[j] = x;
+    }
+}
+
+/* how many distinct children (the arcs the retrograde solve would keep); ci is reused */
+static uint64_t sv_distinct(SvWork *w, int n) {
+    uint64_t *k = w->ci;
+    for (int a = 0; a < n; a++) k[a] |= (uint64_t)w->cb[a]->id << 40;
+    sv_sort_u64(k, (size_t)n);
+    uint64_t m = 0;
+    for (int a = 0; a < n; a++) if (a == 0 || k[a] != k[a - 1]) m++;
+    return m;
+}
+
+/* an expanded position's count of distinct children, kept for the un-move solve while
+   reachability has its children at hand (the counting pass then has none to make): a byte
+   a position of the block's index, SV_TALLY_MORE when more (counted again) */
+static inline void sv_tally(const Sv *sv, SvWork *w, SvBlock *b, uint64_t i, int n) {
+    uint64_t m = n ? sv_distinct(w, n) : 0;
+    w->arcs += m;
+    b->tally[i] = m <= sv->tally_most ? (uint8_t)m : SV_TALLY_MORE;
+}
+
+/* the tallies let go (a solve that does not use them) */
+static void sv_untally_all(Sv *sv) {
+    for (int k = 0; k < sv->nblocks; k++) {
+        sv_free(sv, sv->blocks[k]->tally, sv->blocks[k]->size);
+        sv->blocks[k]->tally = NULL;
+    }
+}
+
+/* reachability: position `i` of `b` expanded, its children not reached before marked to
+   be */
+static void sv_expand(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
+    S s;
+    sv_unrank(sv, b, i, &s);
+    w->done++;
+    int o = rc_outcome(&s);
+    if (o >= 0) {
+        if (b->tally) b->tally[i] = (uint8_t)(SV_TALLY_END + sv_end_value(o, s.v[RC_P]));
+        return;
+    }
+    int n = sv_children(sv, w, &s);
+    if (n < 0) return;
+    for (int a = 0; a < n; a++) {
+        SvBlock *c = w->cb[a];
+        if (c != w->edge_to || b != w->edge_from) {
+            sv_edge(sv, b, c);
+            w->edge_from = b;
+            w->edge_to = c;
+        }
+        if (sv_set_bit(c->reach, w->ci[a])) {
+            w->found++;
+            if (c->ended) continue;  /* an ended position is not expanded */
+            uint64_t *f = sv_frontier(sv, c);
+            if (!f) return;
+            sv_set_bit(f, w->ci[a]);
+            if (!__atomic_load_n(&c->cur_any, __ATOMIC_RELAXED))
+                __atomic_store_n(&c->cur_any, 1, __ATOMIC_RELAXED);
+        }
+    }
+    if (b->tally) sv_tally(sv, w, b, i, n);
+}
+
+/* the positions of a unit waiting to be expanded, expanded: each word's bits taken at
+   once (those set meanwhile wait for the next sweep) */
+static void sv_expand_unit(Sv *sv, SvWork *w, SvUnit *u) {
+    SvBlock *b = u->b;
+    for (uint64_t wd = u->w0; wd < u->w1; wd++) {
+        uint64_t x = __atomic_load_n(&b->cur[wd], __ATOMIC_RELAXED);
+        if (x) __atomic_fetch_and(&b->cur[wd], ~x, __ATOMIC_RELAXED);
+        for (; x && !sv_failed(sv); x &= x - 1)
+            sv_expand(sv, w, b, 64 * wd + (uint64_t)__builtin_ctzll(x));
+    }
+    if (sv->max_positions && sv->positions + sv_sum(sv, offsetof(SvWork, found)) > sv->max_positions)
+        sv_fail(sv, SV_ERR_POSITIONS, "more than %llu positions are reachable",
+                (unsigned long long)sv->max_positions);
+}
+
+static void sv_reach(Sv *sv, const S *start) {
+    S s = *start;
+    uint64_t i;
+    SvBlock *b = sv_locate(sv, NULL, &s, &i, 0);
+    if (!b) return;
+    sv_set_bit(b->reach, i);
+    b->cur = sv_alloc(sv, (size_t)b->words * 8);
+    if (!b->cur) return;
+    sv_set_bit(b->cur, i);
+    b->cur_any = 1;
+    sv->positions = 1;
+    sv->phase = 0;
+    /* sweeps over the blocks with positions waiting (one bitset each: what a sweep finds
+       is expanded in it or the next), until one finds nothing new */
+    for (sv->depth = 0; !sv_failed(sv); sv->depth++) {
+        if (sv_units(sv, -1) || sv->nunits == 0) break;
+        for (int k = 0; k < sv->nblocks; k++) sv->blocks[k]->cur_any = 0;
+        sv_run(sv, sv_expand_unit);
+        if (sv_failed(sv)) break;
+        sv->positions += sv_sum(sv, offsetof(SvWork, found));
+        if (sv->max_positions && sv->positions > sv->max_positions) {
+            sv_fail(sv, SV_ERR_POSITIONS, "more than %llu positions are reachable",
+                    (unsigned long long)sv->max_positions);
+            break;
+        }
+    }
+    for (int k = 0; k < sv->nblocks; k++) {  /* the frontiers are done with */
+        SvBlock *c = sv->blocks[k];
+        sv_free(sv, c->cur, (size_t)c->words * 8);
+        c->cur = NULL;
+        c->cur_any = 0;
+    }
+}

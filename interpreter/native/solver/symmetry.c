@@ -1,0 +1,189 @@
+/* rulecraft native solver: packed keys and canonical forms under the board's symmetries.
+   One unit of solver.c's translation unit (after index.c; solver.c says what the solver
+   does). */
+
+/* ------------------------------------------------------------------ keys, symmetry */
+static sv_u128 sv_mask_key(const S *s) {
+    sv_u128 k = 0;
+    for (int i = 0; i < RC_NC; i++)
+        for (int w = 0; w < RC_W; w++)
+            if (s->c[i].w[w]) k |= (sv_u128)s->c[i].w[w] << (i * RC_CELLS + 64 * w);
+    return k;
+}
+
+/* codec.Codec.pack: the cell masks in the low bits, each int slot biased by its low */
+static sv_u128 sv_pack(const Sv *sv, const S *s) {
+    sv_u128 k = sv_mask_key(s);
+    for (int j = 0; j < RC_NI; j++) {
+        uint64_t v = (uint64_t)(s->v[j] - sv->low[j]);
+        if (v) k |= (sv_u128)v << sv->shift[j];
+    }
+    return k;
+}
+
+/* -1, 0 or 1 as mask `a` is below, equal to or above `b` as a number */
+static inline int sv_mcmp(M a, M b) {
+    for (int w = RC_W - 1; w >= 0; w--)
+        if (a.w[w] != b.w[w]) return a.w[w] < b.w[w] ? -1 : 1;
+    return 0;
+}
+
+/* sv_canon: the image of `s` under the symmetries that is least, its cell slots compared
+   in the order `ord` (a slot's mask as a number). The index compares in sv->cmp: the
+   previous ply's cells, then the piece types in the order they are placed (sv_shape), so
+   the type that varies slowest in the index decides first; most plies leave it where it
+   stands, and then a child of a position in canonical form needs no other image
+   (sv_alone). Packed keys (rc_solve_output) compare in sv->keycmp, the last slot first,
+   as symmetry.Canonicalizer compares them. */
+#if RC_W == 1 && RC_CELLS <= 32 && defined(__AVX2__)
+/* Boards of up to 32 cells: the images of a mask under 8 symmetries at once, a lookup of
+   8 lanes a byte of the mask (sv_tables: 32 KB per 8 symmetries); the least among the
+   lanes still tied is found slot by slot with no branch on the data (the per-symmetry
+   loop below mispredicts which image is less about as often as not). */
+#define SV_LANES 8
+
+static void sv_canon(const Sv *sv, S *s, const int *ord) {
+    if (sv->nperm < 2) return;
+    const __m256i lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    uint32_t best[RC_NC];  /* the least image so far: at first, `s` itself */
+    for (int i = 0; i < RC_NC; i++) best[i] = (uint32_t)s->c[i].w[0];
+    for (int g = 0; g * SV_LANES < sv->nperm; g++) {
+        const uint32_t *t = sv->ptab + (size_t)g * 4 * 256 * SV_LANES;
+        uint32_t m[RC_NC], live = 255;
+        int cmp = 0;  /* -1: this group's least is below `best` */
+        for (int j = 0; j < RC_NC; j++) {
+            int i = ord[j];
+            uint64_t x = s->c[i].w[0];
+            __m256i v = _mm256_or_si256(
+                _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(t + (x & 255) * SV_LANES)),
+                                _mm256_loadu_si256((const __m256i *)(t + (256 + (x >> 8 & 255)) * SV_LANES))),
+                _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(t + (512 + (x >> 16 & 255)) * SV_LANES)),
+                                _mm256_loadu_si256((const __m256i *)(t + (768 + (x >> 24 & 255)) * SV_LANES))));
+            __m256i dead = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)live), lane_bit),
+                                              _mm256_setzero_si256());
+            v = _mm256_or_si256(v, dead);  /* lanes no longer tied: never the least */
+            __m256i lo = _mm256_min_epu32(v, _mm256_permute2x128_si256(v, v, 1));
+            lo = _mm256_min_epu32(lo, _mm256_shuffle_epi32(lo, 0x4E));
+            lo = _mm256_min_epu32(lo, _mm256_shuffle_epi32(lo, 0xB1));
+            live &= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, lo)));
+            m[i] = (uint32_t)_mm256_cvtsi256_si32(lo);
+            if (!cmp && m[i] != best[i] && (cmp = m[i] < best[i] ? -1 : 1) > 0) break;
+        }
+        if (cmp < 0) memcpy(best, m, sizeof best);
+    }
+    for (int i = 0; i < RC_NC; i++) s->c[i].w[0] = best[i];
+}
+
+/* the image of `m` under symmetry q */
+static inline M sv_image(const Sv *sv, M m, int q) {
+    const uint32_t *t = sv->ptab + (size_t)(q / SV_LANES) * 4 * 256 * SV_LANES + q % SV_LANES;
+    uint64_t x = m.w[0];
+    M out;
+    out.w[0] = (uint64_t)(t[(x & 255) * SV_LANES] | t[(256 + (x >> 8 & 255)) * SV_LANES] |
+                          t[(512 + (x >> 16 & 255)) * SV_LANES] | t[(768 + (x >> 24 & 255)) * SV_LANES]);
+    return out;
+}
+
+/* the tables hold 8 symmetries' images side by side: whole groups of 8 (sv_tables) */
+static int sv_table_perms(const Sv *sv) {
+    return sv->nperm > SV_LANES ? (sv->nperm + SV_LANES - 1) / SV_LANES * SV_LANES : SV_LANES;
+}
+
+static void sv_img_set(Sv *sv, int q, int j, int v, M m) {
+    sv->ptab[(((size_t)(q / SV_LANES) * 4 + (size_t)j) * 256 + (size_t)v) * SV_LANES +
+             (size_t)(q % SV_LANES)] = (uint32_t)m.w[0];
+}
+#else
+/* the image of `m` under symmetry q: a table lookup a byte (on boards of up to 32 cells,
+   4 tables of 32-bit images, which fit the first-level cache for 8 symmetries) */
+#if RC_W == 1 && RC_CELLS <= 32
+static inline M sv_image(const Sv *sv, M m, int q) {
+    const uint32_t *t = sv->ptab + (size_t)q * 4 * 256;
+    uint64_t x = m.w[0];
+    M out;
+    out.w[0] = (uint64_t)(t[x & 255] | t[256 + (x >> 8 & 255)] | t[512 + (x >> 16 & 255)] |
+                          t[768 + (x >> 24 & 255)]);
+    return out;
+}
+static void sv_img_set(Sv *sv, int q, int j, int v, M m) {
+    sv->ptab[((size_t)q * SV_IMG_BYTES + (size_t)j) * 256 + (size_t)v] = (uint32_t)m.w[0];
+}
+#else
+static inline M sv_image(const Sv *sv, M m, int q) {
+    const M *tab = sv->ptab + (size_t)q * SV_IMG_BYTES * 256;
+    M out = m_zero();
+    for (int w = 0; w < RC_W; w++)
+        for (uint64_t x = m.w[w], j = (uint64_t)w * 8; x; x >>= 8, j++)
+            if (x & 255) out = m_or(out, tab[j * 256 + (x & 255)]);
+    return out;
+}
+static void sv_img_set(Sv *sv, int q, int j, int v, M m) {
+    sv->ptab[((size_t)q * SV_IMG_BYTES + (size_t)j) * 256 + (size_t)v] = m;
+}
+#endif
+
+/* images are compared from the first slot of `ord`, and most are dropped after it */
+static void sv_canon(const Sv *sv, S *s, const int *ord) {
+    if (sv->nperm < 2) return;
+    M best[RC_NC], img[RC_NC];
+    for (int i = 0; i < RC_NC; i++) best[i] = s->c[i];
+    for (int q = 0; q < sv->nperm; q++) {
+        if (sv->identity[q]) continue;
+        int j = 0, cmp = 0;
+        for (; j < RC_NC; j++) {
+            img[ord[j]] = sv_image(sv, s->c[ord[j]], q);
+            if ((cmp = sv_mcmp(img[ord[j]], best[ord[j]])) != 0) break;
+        }
+        if (cmp < 0) {
+            for (int k = 0; k <= j; k++) best[ord[k]] = img[ord[k]];
+            for (int k = j + 1; k < RC_NC; k++) best[ord[k]] = sv_image(sv, s->c[ord[k]], q);
+        }
+    }
+    for (int i = 0; i < RC_NC; i++) s->c[i] = best[i];
+}
+
+static int sv_table_perms(const Sv *sv) { return sv->nperm ? sv->nperm : 1; }
+#endif
+
+static size_t sv_tables_size(const Sv *sv) {
+    return (size_t)sv_table_perms(sv) * SV_IMG_BYTES * 256 * sizeof(SvImg);
+}
+
+/* each symmetry's image of each byte value of each byte of a mask (see sv_image; a table
+   past the last symmetry is the identity's); the orders slots are compared in (sv_canon) */
+static void sv_tables(Sv *sv) {
+    sv->ptab = sv_alloc(sv, sv_tables_size(sv));
+    sv->identity = sv_alloc(sv, (size_t)(sv->nperm ? sv->nperm : 1));
+    if (!sv->ptab || !sv->identity) return;
+    for (int q = 0; q < sv_table_perms(sv); q++) {
+        const int32_t *p = q < sv->nperm ? sv->perm + (size_t)q * RC_CELLS : NULL;
+        if (p) {
+            sv->identity[q] = 1;
+            for (int c = 0; c < RC_CELLS; c++) if (p[c] != c) sv->identity[q] = 0;
+        }
+        for (int j = 0; j < SV_IMG_BYTES; j++)
+            for (int v = 0; v < 256; v++) {
+                M m = m_zero();
+                for (int b = 0; b < 8; b++) {
+                    int c = 8 * j + b;
+                    if (!(v >> b & 1) || c >= RC_CELLS) continue;
+                    int to = p ? p[c] : c;
+                    m.w[to >> 6] |= (uint64_t)1 << (to & 63);
+                }
+                sv_img_set(sv, q, j, v, m);
+            }
+    }
+    int n = 0;
+    for (int i = RC_NC - 1; i >= RC_NT; i--) sv->cmp[n++] = i;
+    for (int i = 0; i < RC_NT; i++) sv->cmp[n++] = sv->order[i];
+    for (int i = 0; i < RC_NC; i++) sv->keycmp[i] = RC_NC - 1 - i;
+}
+
+/* whether `s` (in canonical form) is fixed by no symmetry but the identity in the slot
+   compared first: then a child that leaves that slot as it is is in canonical form */
+static int sv_alone(const Sv *sv, const S *s) {
+    M m = s->c[sv->cmp[0]];
+    for (int q = 0; q < sv->nperm; q++)
+        if (!sv->identity[q] && m_eq(sv_image(sv, m, q), m)) return 0;
+    return 1;
+}

@@ -1,0 +1,113 @@
+/* rulecraft native solver: phases run on the threads over units of bitset words; progress.
+   One unit of solver.c's translation unit (after bits.c; solver.c says what the solver
+   does). */
+
+/* ------------------------------------------------------------------ threads, progress */
+static void sv_count(char *out, size_t n, uint64_t v) {  /* 1234567 -> "1,234,567" */
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v), k = 0;
+    for (int i = 0; i < len && (size_t)k + 2 < n; i++) {
+        if (i && (len - i) % 3 == 0) out[k++] = ',';
+        out[k++] = digits[i];
+    }
+    out[k] = 0;
+}
+
+static uint64_t sv_sum(Sv *sv, size_t field) {
+    uint64_t total = 0;
+    for (int t = 0; t < sv->threads; t++)
+        total += __atomic_load_n((uint64_t *)((char *)&sv->work[t] + field), __ATOMIC_RELAXED);
+    return total;
+}
+
+/* at most once a second, from the calling thread: progress text to the callback, which may
+   ask to stop */
+static void sv_tick(Sv *sv, const char *extra) {
+    double now = sv_now();
+    if (!sv->cb || now - sv->last < 1.0) return;
+    sv->last = now;
+    char text[400], a[32], b[32], c[32];
+    double spent = now - sv->phase_t0;
+    uint64_t done = sv_sum(sv, offsetof(SvWork, done));
+    double rate = spent > 0 ? (double)done / spent : 0.0;
+    sv_count(c, sizeof c, sv->used);
+    if (extra) {
+        snprintf(text, sizeof text, "native solve: %s (%s bytes)", extra, c);
+    } else if (sv->phase == 0) {
+        sv_count(a, sizeof a, sv->positions + sv_sum(sv, offsetof(SvWork, found)));
+        sv_count(b, sizeof b, done);
+        snprintf(text, sizeof text, "native solve: reachability, sweep %d: %s positions found, %s "
+                 "expanded (%.0f a second; %s bytes)", sv->depth, a, b, rate, c);
+    } else if (sv->phase == 2) {
+        uint64_t all = sv->done_before + done;
+        double total = now - sv->one_pass_t0, r = total > 0 ? (double)all / total : 0.0;
+        sv_count(a, sizeof a, all);
+        sv_count(b, sizeof b, sv->todo);
+        snprintf(text, sizeof text, "native solve: one pass, %s of %s positions (%.0f a second, "
+                 "about %.0f s left; %s bytes)", a, b, r,
+                 r > 0 && sv->todo > all ? (double)(sv->todo - all) / r : 0.0, c);
+    } else if (sv->phase == 3) {
+        sv_count(a, sizeof a, done);
+        snprintf(text, sizeof text, "native solve: un-moves, level %d: %s positions taken back "
+                 "(%.0f a second; %s bytes)", sv->undo_level + 1, a, rate, c);
+    } else {
+        sv_count(a, sizeof a, done);
+        sv_count(b, sizeof b, sv->ndense);
+        double left = rate > 0 && sv->ndense > done ? (double)(sv->ndense - done) / rate : 0.0;
+        snprintf(text, sizeof text, "native solve: %s of %s of %s positions (%.0f a second, "
+                 "about %.0f s left; %s bytes)", sv->undo ? "children counted" : "arcs", a, b,
+                 rate, left, c);
+    }
+    if (sv->cb(text)) sv_fail(sv, SV_ERR_STOP, "interrupted");
+}
+
+static void *sv_thread(void *arg) {
+    SvWork *w = arg;
+    Sv *sv = w->sv;
+    while (!sv_failed(sv)) {
+        size_t u = __atomic_fetch_add(&sv->next_unit, 1, __ATOMIC_RELAXED);
+        if (u >= sv->nunits) break;
+        sv->fn(sv, w, &sv->units[u]);
+        if (w->tid == 0) sv_tick(sv, NULL);
+    }
+    return NULL;
+}
+
+/* `fn` over every unit, on the threads; the per-thread counters start at zero */
+static void sv_run(Sv *sv, SvUnitFn fn) {
+    pthread_t tid[SV_MAX_THREADS];
+    int made[SV_MAX_THREADS] = {0};
+    sv->fn = fn;
+    sv->next_unit = 0;
+    sv->phase_t0 = sv_now();
+    for (int t = 0; t < sv->threads; t++) sv->work[t].done = sv->work[t].found = 0;
+    for (int t = 1; t < sv->threads; t++) made[t] = !pthread_create(&tid[t], NULL, sv_thread, &sv->work[t]);
+    sv_thread(&sv->work[0]);
+    for (int t = 1; t < sv->threads; t++) {
+        if (made[t]) pthread_join(tid[t], NULL);
+        else sv_thread(&sv->work[t]);  /* a thread that could not start: its share here */
+    }
+}
+
+/* the units of the blocks: all of them (height -2), those with frontier bits (-1), or the
+   blocks of one height that are not ended */
+static int sv_units(Sv *sv, int height) {
+    sv->nunits = 0;
+    for (int i = 0; i < sv->nblocks; i++) {
+        SvBlock *b = sv->blocks[i];
+        if (height == -1 && !b->cur_any) continue;
+        if (height >= 0 && (b->height != height || b->ended)) continue;
+        for (uint64_t w = 0; w < b->words; w += SV_UNIT_WORDS) {
+            if (sv->nunits == sv->capunits) {
+                size_t cap = sv->capunits ? 2 * sv->capunits : 1024;
+                SvUnit *p = realloc(sv->units, cap * sizeof *p);
+                if (!p) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
+                sv->units = p;
+                sv->capunits = cap;
+            }
+            SvUnit u = {b, w, w + SV_UNIT_WORDS < b->words ? w + SV_UNIT_WORDS : b->words, NULL, 0, 0};
+            sv->units[sv->nunits++] = u;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,400 @@
+/* rulecraft native solver: the retrograde solve by un-moves, when every ply can be taken
+   back (RC_UNDO). One unit of solver.c's translation unit (after one_pass.c; solver.c says
+   what the solver does). */
+
+/* ------------------------------------------------------------------ un-moves */
+/* Cyclic games whose plies can all be taken back (cundo.py: RC_UNDO) are solved without
+   arcs, in the one-pass solve's storage: per block, 2 bytes a reached position, holding
+   while undecided its count of distinct children not yet known to be bad for its mover,
+   then its value | remoteness << 2. A first pass counts the children and finds the ends;
+   then level by level from the ends, each position decided at the last level gives its
+   predecessors (sv_preds) a win, or one child fewer (a loss when none is left), at the
+   next: the levels, values and remoteness of the retrograde solve over arcs. */
+#if RC_UNDO
+/* the block of position `s` (put in canonical form) and its index there, `*idx`, its bit
+   and its count of reached positions before it asked of memory (read by sv_preds and
+   sv_take_back); NULL if no block of positions not ended holds it (lookups only: no
+   block is made) */
+static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx) {
+    SvKey k;
+    sv_canon(sv, s, sv->cmp);
+    if (sv_key_of(sv, s, &k)) return NULL;
+    SvBlock *b = NULL;
+    for (int r = 0; r < SV_RECENT && !b; r++)
+        if (w->recent[r] && !memcmp(&w->recent[r]->key, &k, sizeof k)) b = w->recent[r];
+    if (!b) {
+        b = sv_find(sv, &k, sv_hash(&k));
+        if (b) w->recent[w->nrecent++ % SV_RECENT] = b;
+    }
+    if (!b || b->ended || sv_rank(sv, b, s, idx)) return NULL;
+    __builtin_prefetch(&b->reach[*idx >> 6]);
+    __builtin_prefetch(&b->prefix[*idx >> 9]);
+    return b;
+}
+
+static int sv_same(const S *a, const S *b) {
+    for (int i = 0; i < RC_NC; i++) if (!m_eq(a->c[i], b->c[i])) return 0;
+    for (int j = 0; j < RC_NI; j++) if (a->v[j] != b->v[j]) return 0;
+    return 1;
+}
+
+/* the legal plies of `p` that `rule` may make, in `out` (all of them when a compulsory
+   capture decides among the rules); their number, or an error */
+static int sv_plies(const S *p, int rule, Buf *out) {
+    if (!UNDO_PLAIN) return rc_legal(p, out);
+    out->n = 0;
+    int64_t ph = p->v[RC_P] * UNDO_NPH + p->v[RC_PH];
+    if (ph < 0 || ph >= RC_PLAYERS * UNDO_NPH || !UNDO_TAKES[ph * RC_RULES + rule]) return 0;
+    if (rule == RC_RULES - 1) return buf_push(out, act(rule, 0, 0, 0, m_zero())) ? RC_ERR_MEMORY : 1;
+    int e = UNDO_MOVES[rule](p, out);
+    return e < 0 ? e : out->n;
+}
+
+/* `key` (block id << 40 | index) noted as a predecessor, the `*n`-th; -1 on an error */
+static int sv_push_pred(Sv *sv, SvWork *w, size_t *n, uint64_t key) {
+    if (*n == w->cappk) {
+        size_t cap = w->cappk ? 2 * w->cappk : 256;
+        uint64_t *pk = realloc(w->pk, cap * sizeof *pk);
+        if (pk) w->pk = pk;
+        uint16_t **slot = realloc(w->slot, cap * sizeof *slot);
+        if (slot) w->slot = slot;
+        if (!pk || !slot) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return -1; }
+        w->cappk = cap;
+    }
+    w->pk[(*n)++] = key;
+    return 0;
+}
+
+/* `p` noted as a predecessor of `c` if one of its legal plies of rule `rule` (from cell
+   `o` to cell `x`; any, for a pass) leads to `c`; -1 on an error */
+static int sv_pred_try(Sv *sv, SvWork *w, S *p, int rule, int o, int x, const S *c, size_t *n) {
+    if (rc_outcome(p) >= 0) return 0;
+    int k = sv_plies(p, rule, &w->ubuf);
+    if (k < 0) return 0;  /* not a position the rules reach: none of them stops on an error */
+    for (int a = 0; a < k; a++) {
+        const A *ply = &w->ubuf.a[a];
+        if (ply->r != rule || (o >= 0 && (ply->x[1] != o || ply->x[2] != x))) continue;
+        S t;
+        if (rc_apply(p, ply, &t) || !sv_same(&t, c)) continue;
+        uint64_t idx;
+        SvBlock *b = sv_indexed(sv, w, p, &idx);
+        return b ? sv_push_pred(sv, w, n, (uint64_t)b->id << 40 | idx) : 0;
+    }
+    return 0;
+}
+
+/* the positions of `pb` (a block of few positions, sv_few) with a child `kid` (block id
+   << 40 | index) noted as predecessors; -1 on an error */
+static int sv_few_preds(Sv *sv, SvWork *w, const SvBlock *pb, uint64_t kid, size_t *n) {
+    size_t lo = 0, hi = pb->nfew;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (pb->few[mid].kid < kid) lo = mid + 1;
+        else hi = mid;
+    }
+    for (; lo < pb->nfew && pb->few[lo].kid == kid; lo++)
+        if (sv_push_pred(sv, w, n, (uint64_t)pb->id << 40 | pb->few[lo].at)) return -1;
+    return 0;
+}
+
+/* the distinct reached predecessors of `c` (index `ci` of block `cb`), in w->pk; their
+   number or -1 */
+static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, uint64_t ci, const S *c) {
+    size_t n = 0;
+    M occ = m_zero();
+    for (int t = 0; t < RC_NT; t++) occ = m_or(occ, c->c[t]);
+    for (int q = 0; q < cb->npar; q++) {
+        const SvBlock *pb = cb->par[q];
+        if (pb->few) {  /* its arcs listed: no candidates to make */
+            if (sv_few_preds(sv, w, pb, (uint64_t)cb->id << 40 | ci, &n)) return -1;
+            continue;
+        }
+        S p = *c;
+        for (int j = 0; j < RC_NI; j++) p.v[j] = pb->key.v[j];
+        for (int h = 0; h < RC_NC - RC_NT; h++) p.c[RC_NT + h] = pb->key.hist[h];
+        if (UNDO_PASS) {
+            S same = p;
+            if (sv_pred_try(sv, w, &same, RC_RULES - 1, -1, -1, c, &n)) return -1;
+        }
+        if (memcmp(pb->key.cnt, cb->key.cnt, sizeof cb->key.cnt)) continue;
+        for (int e = 0; e < UNDO_N; e++) {
+            if (UNDO_PLAYER[e] != pb->key.v[RC_P]) continue;
+            int t = UNDO_TYPE[e];
+            M pieces = c->c[t];
+            while (m_any(pieces)) {
+                int x = m_poplow(&pieces);
+                M from = m_andn(UNDO_REV[(size_t)e * RC_CELLS + (size_t)x], occ);
+                while (m_any(from)) {
+                    int o = m_poplow(&from);
+                    S back = p;
+                    back.c[t] = m_or(m_andn(c->c[t], m_bit(x)), m_bit(o));
+                    if (sv_pred_try(sv, w, &back, UNDO_RULE[e], o, x, c, &n)) return -1;
+                }
+            }
+        }
+    }
+    uint64_t *k = w->pk;
+    sv_sort_u64(k, n);
+    size_t m = 0;
+    for (size_t a = 0; a < n; a++) {  /* the distinct ones reachability met */
+        const SvBlock *b = sv->blocks[k[a] >> 40];
+        uint64_t i = k[a] & (((uint64_t)1 << 40) - 1);
+        if ((m == 0 || k[a] != k[m - 1]) && (b->reach[i >> 6] >> (i & 63) & 1)) k[m++] = k[a];
+    }
+    return (int)m;
+}
+
+/* each block's parents, from the children reachability noted; 0 or an error */
+static int sv_parents(Sv *sv) {
+    for (int k = 0; k < sv->nblocks; k++) sv->blocks[k]->npar = sv->blocks[k]->loop;
+    for (int j = 0; j < sv->nblocks; j++)
+        for (int i = 0; i < sv->blocks[j]->nkids; i++) sv->blocks[j]->kids[i]->npar++;
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        b->par = calloc((size_t)b->npar + 1, sizeof *b->par);
+        if (!b->par) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
+        b->npar = 0;
+        if (b->loop) b->par[b->npar++] = b;
+    }
+    for (int j = 0; j < sv->nblocks; j++)
+        for (int i = 0; i < sv->blocks[j]->nkids; i++) {
+            SvBlock *c = sv->blocks[j]->kids[i];
+            c->par[c->npar++] = sv->blocks[j];
+        }
+    return 0;
+}
+
+static int sv_cmp_arc(const void *a, const void *b) {
+    const SvArc *x = a, *y = b;
+    if (x->kid != y->kid) return x->kid < y->kid ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+/* the arcs of each block of at most SV_FEW positions (a start block, say), sorted by
+   child: its positions are found as predecessors by lookup, not by un-moves made for
+   every position of its child blocks; 0 or an error */
+static int sv_few(Sv *sv) {
+    SvWork *w = &sv->work[0];
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        if (b->ended || b->count > SV_FEW) continue;
+        size_t n = 0, cap = 16;
+        b->few = malloc(cap * sizeof *b->few);
+        if (!b->few) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
+        SV_EACH_BIT(b->reach, 0, b->words, i) {
+            S s;
+            sv_unrank(sv, b, i, &s);
+            int m = rc_outcome(&s) >= 0 ? 0 : sv_children(sv, w, &s);
+            if (m < 0) return -1;
+            for (int a = 0; a < m; a++) {
+                if (n == cap) {  /* (on failure the list so far is let go with the block) */
+                    SvArc *p = realloc(b->few, 2 * cap * sizeof *p);
+                    if (!p) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
+                    b->few = p;
+                    cap *= 2;
+                }
+                b->few[n++] = (SvArc){(uint64_t)w->cb[a]->id << 40 | w->ci[a], i};
+            }
+        }
+        qsort(b->few, n, sizeof *b->few, sv_cmp_arc);
+        b->nfew = n;
+    }
+    return sv->err;
+}
+
+static inline void sv_mark(SvBlock *b, uint64_t i) {
+    sv_set_bit(b->next, i);
+    __atomic_store_n(&b->cur_any, 1, __ATOMIC_RELAXED);
+}
+
+/* an undecided position's slot: its count `m` of distinct children; a loss with none */
+static void sv_set_count(Sv *sv, SvBlock *b, uint64_t i, uint16_t *out, uint64_t m) {
+    if (m > SV_MAX_REM) {
+        sv_fail(sv, SV_ERR_INDEX, "more than %d distinct children: too many for the un-move "
+                "solve", SV_MAX_REM);
+        return;
+    }
+    *out = (uint16_t)(m << 2);
+    if (!m) {  /* no legal ply and no end rule fired: the mover loses */
+        *out = SV_LOSE;
+        sv_mark(b, i);
+    }
+}
+
+/* the children counted; the positions with no child or ended on the frontier (b->next) */
+static void sv_count_unit(Sv *sv, SvWork *w, SvUnit *u) {
+    SvBlock *b = u->b;
+    if (b->ended || b->tallied) {  /* the frontier of level 0 as they stand (sv_undo); counted */
+        for (uint64_t wd = u->w0; wd < u->w1; wd++)
+            w->done += (uint64_t)__builtin_popcountll(b->reach[wd]);
+        return;
+    }
+    SV_EACH_BIT(b->reach, u->w0, u->w1, i) {
+        S s;
+        uint16_t *out, end = sv_visit(sv, w, b, i, &s, &out);
+        if (end) {
+            if (end != SV_DRAW) sv_mark(b, i);
+            continue;
+        }
+        int n = sv_children(sv, w, &s);
+        if (n < 0) return;
+        uint64_t m = n ? sv_distinct(w, n) : 0;
+        w->arcs += m;
+        sv_set_count(sv, b, i, out, m);
+    }
+}
+
+/* a block's children counts and ends, from its tally, in its values and its frontier of
+   level 0 (sv_count_unit's work, without making a child: reachability made them); the
+   tally let go */
+static void sv_untally(Sv *sv, SvBlock *b) {
+    SvWork *w = &sv->work[0];
+    uint64_t d = 0;
+    SV_EACH_BIT(b->reach, 0, b->words, i) {
+        uint8_t code = b->tally[i];
+        uint16_t *out = &b->val[d++];
+        if (code > SV_TALLY_END) {
+            *out = (uint16_t)(code - SV_TALLY_END);
+            w->ends++;
+            if (*out != SV_DRAW) sv_mark(b, i);
+            continue;
+        }
+        uint64_t m = code;
+        if (code == SV_TALLY_MORE) {
+            S s;
+            sv_unrank(sv, b, i, &s);
+            int n = sv_children(sv, w, &s);
+            if (n < 0) return;
+            m = sv_distinct(w, n);  /* (its arcs are counted: sv_tally) */
+        }
+        sv_set_count(sv, b, i, out, m);
+    }
+    sv_free(sv, b->tally, b->size);
+    b->tally = NULL;
+    b->tallied = 1;
+    char text[100];
+    snprintf(text, sizeof text, "children counted in reachability: block %d of %d", b->id + 1,
+             sv->nblocks);
+    sv_tick(sv, text);
+}
+
+/* position `i` of `b`, decided at the last level, gives its predecessors their due */
+static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
+    uint16_t r1 = (uint16_t)(sv->undo_level + 1);
+    S c;
+    sv_unrank(sv, b, i, &c);
+    w->done++;
+    uint32_t rem;
+    int c_wins = sv_kid_value(b, i, &rem) == SV_WIN;
+    int n = sv_preds(sv, w, b, i, &c);
+    if (n < 0) return;
+    for (int a = 0; a < n; a++) {  /* where the slots are, all asked of memory at once */
+        SvBlock *pb = sv->blocks[w->pk[a] >> 40];
+        w->slot[a] = &pb->val[sv_local(pb, w->pk[a] & (((uint64_t)1 << 40) - 1))];
+        __builtin_prefetch(w->slot[a]);
+    }
+    for (int a = 0; a < n; a++) {
+        SvBlock *pb = sv->blocks[w->pk[a] >> 40];
+        uint64_t pi = w->pk[a] & (((uint64_t)1 << 40) - 1);
+        uint16_t *slot = w->slot[a];
+        int wins = c_wins == (pb->key.v[RC_P] == c.v[RC_P]);  /* its mover wins by it */
+        uint16_t old = __atomic_load_n(slot, __ATOMIC_RELAXED), nv;
+        do {
+            if (old & 3) break;
+            if (wins) nv = (uint16_t)(SV_WIN | r1 << 2);
+            else if (old >> 2 == 0) {
+                sv_fail(sv, SV_ERR_INDEX, "a predecessor with no child left to refute");
+                return;
+            } else nv = old >> 2 == 1 ? (uint16_t)(SV_LOSE | r1 << 2) : (uint16_t)(old - 4);
+        } while (!__atomic_compare_exchange_n(slot, &old, nv, 0, __ATOMIC_RELAXED,
+                                              __ATOMIC_RELAXED));
+        if (!(old & 3) && (nv & 3)) sv_mark(pb, pi);
+    }
+}
+
+/* the positions of a unit decided at the last level taken back, their frontier bits
+   cleared as they are read (so the bitset is clear for the level after next) */
+static void sv_undo_unit(Sv *sv, SvWork *w, SvUnit *u) {
+    SvBlock *b = u->b;
+    for (uint64_t wd = u->w0; wd < u->w1 && !sv_failed(sv); wd++) {
+        uint64_t x = b->cur[wd];
+        if (!x) continue;
+        if (!b->ended) b->cur[wd] = 0;  /* (an ended block's frontier is its reach bitset) */
+        for (; x && !sv_failed(sv); x &= x - 1)
+            sv_take_back(sv, w, b, 64 * wd + (uint64_t)__builtin_ctzll(x));
+    }
+}
+
+/* the whole solve by un-moves (see above) */
+static void sv_undo(Sv *sv) {
+    for (int k = 0; k < sv->nblocks && !sv_failed(sv); k++) {
+        SvBlock *b = sv->blocks[k];
+        if (sv_prefix(sv, b)) return;
+        b->cur_any = 0;
+        if (b->ended) {
+            sv->terminal += b->count;
+        } else {
+            b->next = sv_alloc(sv, (size_t)b->words * 8);
+            b->val = sv_alloc(sv, (size_t)b->count * 2);
+            if (b->tally && !sv_failed(sv)) sv_untally(sv, b);  /* one block's both at once */
+        }
+        sv->ndense += b->count;
+    }
+    for (int k = 0; k < sv->nblocks && !sv_failed(sv); k++)  /* once the tallies are let go */
+        if (!sv->blocks[k]->ended) sv->blocks[k]->cur = sv_alloc(sv, (size_t)sv->blocks[k]->words * 8);
+    sv->narcs = sv->tally_arcs;
+    if (sv_failed(sv) || sv_parents(sv) || sv_few(sv) || sv_units(sv, -2)) return;
+    sv->phase = 1;
+    sv->todo = sv->ndense;
+    sv_run(sv, sv_count_unit);
+    for (int t = 0; t < sv->threads; t++) {
+        sv->narcs += sv->work[t].arcs;
+        sv->terminal += sv->work[t].ends;
+        sv->work[t].arcs = sv->work[t].ends = 0;
+    }
+    uint64_t solved = 0;
+    char text[200], a[32], c[32];
+    for (sv->undo_level = 0; !sv_failed(sv); sv->undo_level++) {
+        for (int k = 0; k < sv->nblocks; k++) {  /* the frontier: what the last level decided */
+            SvBlock *b = sv->blocks[k];
+            if (b->ended) {  /* level 0: an ended block's won or lost positions, in place */
+                int lost_or_won = sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) != SV_DRAW;
+                b->cur = sv->undo_level == 0 && lost_or_won ? b->reach : NULL;
+                b->cur_any = b->cur != NULL;
+                continue;
+            }
+            uint64_t *f = b->cur;  /* clear: sv_undo_unit cleared what it read */
+            b->cur = b->next;
+            b->next = f;
+        }
+        if (sv_units(sv, -1)) break;  /* (the frontiers are let go below, as after the last) */
+        for (int k = 0; k < sv->nblocks; k++) sv->blocks[k]->cur_any = 0;
+        if (!sv->nunits) break;
+        if (sv->undo_level + 1 > SV_MAX_REM) {
+            sv_fail(sv, SV_ERR_INDEX, "a remoteness past %d plies: too long for the un-move "
+                    "solve", SV_MAX_REM);
+            break;
+        }
+        sv->phase = 3;
+        sv_run(sv, sv_undo_unit);
+        for (int t = 0; t < sv->threads; t++) solved += sv->work[t].done;
+        sv_count(a, sizeof a, solved);
+        sv_count(c, sizeof c, sv->ndense);
+        snprintf(text, sizeof text, "un-move retrograde, level %d: %s of %s decided",
+                 sv->undo_level + 1, a, c);
+        sv_tick(sv, text);
+    }
+    sv->levels = sv->undo_level;
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        if (b->ended) {
+            b->cur = NULL;
+            continue;
+        }
+        sv_free(sv, b->cur, (size_t)b->words * 8);
+        sv_free(sv, b->next, (size_t)b->words * 8);
+        b->cur = b->next = NULL;
+        for (uint64_t d = 0; d < b->count; d++) if (!(b->val[d] & 3)) b->val[d] = SV_DRAW;
+    }
+}
+#endif
