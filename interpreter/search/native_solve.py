@@ -25,8 +25,8 @@ from interpreter.search.codec import Codec, SolveError, slot_range
 from interpreter.search.memory import format_bytes
 from interpreter.search.progress import Progress
 from interpreter.search.solution import Solution, SolveStats, Value
-from interpreter.search.solution_file import (DRAW, VALUE_NAMES, fingerprint, uint32_array,
-    write_index)
+from interpreter.search.solution_file import (DRAW, VALUE_NAMES, fingerprint, register_index_reader,
+                                              uint32_array, write_index)
 from interpreter.search.symmetry import Canonicalizer, Perm
 from interpreter.native.build import NativeUnavailable
 from interpreter.native.library import WORD, NativeLibrary
@@ -315,6 +315,9 @@ def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm],
     stats = (ctypes.c_uint64 * 8)()
     lib.lib.rc_solve_stats(handle, stats, (ctypes.c_double * 2)())
     return NativeSolution(game, lib, handle, stats[0], root, None, perms, fp)
+
+
+register_index_reader(open_index)
 
 
 def _arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[Perm],

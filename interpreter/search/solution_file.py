@@ -256,6 +256,18 @@ def _read(f: BinaryIO, size: int, path: str, game: Game, cls: type[Solution]) ->
     return sol
 
 
+# The reader of format 5's body, the native solver's index (search/native_solve.py's
+# `open_index`, registered when that module loads; the search package loads it first).
+# This module may not import it: it imports this one, for the format.
+_INDEX_READERS: list[Callable[..., Solution]] = []
+
+
+def register_index_reader(reader: Callable[..., Solution]) -> None:
+    """Set the function that opens a format-5 body: (game, path, offset, size, perms, root,
+    fingerprint) -> a Solution; ValueError saying what is wrong."""
+    _INDEX_READERS[:] = [reader]
+
+
 def _read_index(f: BinaryIO, size: int, start: int, header: dict, perms: list[Perm],
                 root: State, game: Game, bad: Bad) -> Solution:
     """A solution of format 5, its checksum checked here and its body in C."""
@@ -277,7 +289,10 @@ def _read_index(f: BinaryIO, size: int, start: int, header: dict, perms: list[Pe
         left -= len(chunk)
     if digest.digest() != f.read(CHECKSUM_BYTES + 1):
         raise bad("checksum mismatch: the file is damaged or was edited")
-    from interpreter.search.native_solve import open_index  # noqa: PLC0415 - C only for this format
+    if not _INDEX_READERS:
+        raise bad("a solution of format 5 (the native solver's index) is read by the native "
+                  "solver's module, which was not loaded")
+    open_index = _INDEX_READERS[0]
     name, body_bytes = f.name, size - CHECKSUM_BYTES - start
     if "compression" in header:
         name, body_bytes, start = decompressed(f, start, size - CHECKSUM_BYTES - start,

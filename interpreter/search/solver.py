@@ -32,6 +32,7 @@ from interpreter.runtime.game import Game, State
 from interpreter.search.codec import Codec, SolveError
 from interpreter.search.memory import (AUTO, FALLBACK_MEMORY, available_memory, default_memory_cap,
     format_bytes, memory_limit, parse_size)
+from interpreter.search.native_solve import NativeSolveUnsupported, solve_native
 from interpreter.search.progress import Progress
 from interpreter.search.solution import PlyValue, Solution, SolveStats, Value
 from interpreter.search.solution_file import (CHECKSUM_BYTES, DRAW, FORMAT, LOSE, MAGIC,
@@ -101,7 +102,6 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
                          f"{format_bytes(max_memory)}", "memory")
     prog = Progress(progress, stream)
     if game.native is not None:
-        from interpreter.search.native_solve import NativeSolveUnsupported, solve_native  # noqa: PLC0415
         try:
             sol = solve_native(game, start, perms, prog, max_positions, max_memory)
         except NativeSolveUnsupported as e:
