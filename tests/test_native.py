@@ -107,7 +107,9 @@ def generated_rulesets(count: int, seed: int) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("batch", range(4))
+# Two batches in the default run (each builds a dozen libraries); all four with -m slow.
+@pytest.mark.parametrize("batch", [0, 1, pytest.param(2, marks=pytest.mark.slow),
+                                   pytest.param(3, marks=pytest.mark.slow)])
 def test_generated_rulesets_the_same_on_both(batch):
     """Rulesets over every construct of the language (tests/fuzz's generator)."""
     compared = 0

@@ -70,7 +70,9 @@ def test_hand_known_figures(native_calls):
     assert native_calls == [5478, 765, 5478, 1]
 
 
-@pytest.mark.parametrize("batch", range(3))
+# One batch in the default run (it builds and solves a dozen libraries); all three with -m slow.
+@pytest.mark.parametrize("batch", [0, pytest.param(1, marks=pytest.mark.slow),
+                                   pytest.param(2, marks=pytest.mark.slow)])
 def test_generated_rulesets_solve_the_same(batch, native_calls):
     solved = 0
     one_pass = 0
