@@ -118,7 +118,9 @@ print(json.dumps({"nodes": nodes, "perft": perft_cpu, "plies": plies, "playouts"
 
 def run(python: str, name: str, depth: int, games: int, native: bool = False,
         solves: bool = False) -> dict:
-    argv = [python, "-c", NATIVE_WORKER if native else WORKER, name, str(depth), str(games)]
+    # -I: neither the current directory nor PYTHONPATH on the path, so each side imports
+    # its own install (a checkout's folders would shadow the other side's packages)
+    argv = [python, "-I", "-c", NATIVE_WORKER if native else WORKER, name, str(depth), str(games)]
     out = subprocess.run(argv + (["1" if solves else "0"] if native else []), check=True,
                          capture_output=True, text=True)
     return json.loads(out.stdout)
