@@ -99,9 +99,18 @@ def generate_c(rs: Ruleset) -> CGenerated:
     # game's code, then the fixed code that calls it
     seen: set[str] = set()
     defines = _defines(c, layout, n_players, len(rules), out.defines)
-    source = "\n".join([defines, fixed_c("prelude.c", seen), out.source(), fixed_c("runtime.c", seen),
-                        fixed_c("solver.c", seen), fixed_c("solution_index.c", seen)])
+    source = "\n".join([defines, fixed_c("prelude.c", seen), *_GAME_CODE_OPEN, out.source(),
+                        _GAME_CODE_CLOSE, fixed_c("runtime.c", seen), fixed_c("solver.c", seen),
+                        fixed_c("solution_index.c", seen)])
     return CGenerated(source, rules, layout, out.words)
+
+
+# A generic emitter declares the locals a rule may read (`here`, `frm`, a count), and a
+# given rule may not read some: in the game's code alone, an unused local is no warning.
+# The fixed C keeps every warning an error.
+_GAME_CODE_OPEN = ["#pragma GCC diagnostic push", '#pragma GCC diagnostic ignored "-Wunused-variable"',
+                   '#pragma GCC diagnostic ignored "-Wunused-but-set-variable"']
+_GAME_CODE_CLOSE = "#pragma GCC diagnostic pop"
 
 
 def _defines(c: CExpr, layout: Layout, n_players: int, n_rules: int, more: list[str]) -> str:

@@ -6,7 +6,6 @@ ever does (the model's names are resolved to indices before).
 
 from __future__ import annotations
 
-import re
 from typing import Iterable
 
 from interpreter.python.pysource import Sink, TooLarge
@@ -18,8 +17,6 @@ MAX_C_LINES = 20_000
 MAX_C_BYTES = 1_000_000  # of code
 MAX_TABLE_BYTES = 4_000_000
 
-_LOCAL = re.compile(r"^(M|int|int64_t) ([a-z_][a-z_0-9]* = [^;]*(?:, [a-z_][a-z_0-9]* = [^;]*)*);$")
-_NAMES = re.compile(r"(?:^|, )([a-z_][a-z_0-9]*) = ")
 
 
 class CSource:
@@ -47,17 +44,10 @@ class CSource:
 
     def line(self, indent: int, text: str) -> None:
         self._grow(text)
-        # A local a ruleset's rules may not read (`here` in a rule that never names it):
-        # marked used, so that every warning stays an error. (The emitters that write such
-        # declarations with `line` rely on this; `local` writes them marked already.)
-        found = _LOCAL.match(text)
-        if found:
-            text += "".join(f" (void){name};" for name in _NAMES.findall(found.group(2)))
         self.lines.append("    " * indent + text)
 
     def local(self, indent: int, ctype: str, **values: str) -> None:
-        """`CTYPE name = value, ...;` declared and marked used (`(void)name;`), as a local
-        the rules may not read must be: every warning is an error."""
+        """`CTYPE name = value, ...;` declared and marked used (`(void)name;`)."""
         names = ", ".join(f"{name} = {value}" for name, value in values.items())
         self.line(indent, f"{ctype} {names};" + "".join(f" (void){name};" for name in values))
 
