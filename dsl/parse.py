@@ -114,8 +114,10 @@ def _parse_declaration(chunk: str, path: str, first_line: int) -> syn.Decl | Dia
         return deep
     try:
         return ToSyntax(path, first_line - 1).transform(tree)
-    except VisitError as wrapped:
-        e = wrapped.orig_exc
+    except (VisitError, NumberTooLarge) as raised:
+        # Lark wraps what a transformer's method raises, not what its __default__ (a
+        # construct's builder) does
+        e = raised.orig_exc if isinstance(raised, VisitError) else raised
         if not isinstance(e, NumberTooLarge):
             raise
         return Diagnostic(e.span, f"number {e.text} is larger than the limit of {MAX_NUMBER:,}")

@@ -27,6 +27,9 @@ CASES = {
  "syntax_early": ("end e: A wins if count(p) == 0", "end e: A wins if (count(p) == 0"),
  "syntax_char": ("setup q: c3", "setup q: c3 $"),
  "number_too_large": ("var score per player = 0", "var score per player = 99999999999"),
+ # in a construct's own rule (built by the construct, outside the transformer's methods)
+ "number_too_large_in_a_motion": ("ply go: move own piece step onto empty",
+                                  "ply go: move own piece push 99999999999 onto empty"),
  "unknown_shape": ("board square 3 x 3", "board circle 3"),
  "board_too_large": ("board square 3 x 3", "board square 52 x 200"),
  "board_option": ("board square 3 x 3", "board square 3 x 3 with hexes"),
@@ -105,6 +108,7 @@ EXPECTED = {
     'syntax_early': "t.game:10:32: error: the declaration ends too early: expected ')'\n    end e: A wins if (count(p) == 0\n                                   ^",
     'syntax_char': "t.game:7:13: error: unexpected character '$'\n    setup q: c3 $\n                ^",
     'number_too_large': 't.game:8:24: error: number 99999999999 is larger than the limit of 1,000,000,000\n    var score per player = 99999999999\n                           ^~~~~~~~~~~',
+    'number_too_large_in_a_motion': 't.game:9:29: error: number 99999999999 is larger than the limit of 1,000,000,000\n    ply go: move own piece push 99999999999 onto empty\n                                ^~~~~~~~~~~',
     'unknown_shape': "t.game:2:1: error: unknown board shape 'circle' (known: square, hexagon)\n    board circle 3\n    ^~~~~~~~~~~~~~",
     'board_too_large': 't.game:2:1: error: a board of 10,400 cells is larger than the limit of 4,096 cells\n    board square 52 x 200\n    ^~~~~~~~~~~~~~~~~~~~~',
     'board_option': "t.game:2:1: error: unknown square board option 'hexes' (known: diagonals)\n    board square 3 x 3 with hexes\n    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
