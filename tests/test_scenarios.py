@@ -74,6 +74,7 @@ def test_rulecraft_test_runs_the_folder(capsys):
 
 
 @pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
+@pytest.mark.slow  # builds every bundled ruleset's library (about 40 s); -m slow runs it
 def test_the_scenarios_pass_on_the_native_backend_too(capsys, monkeypatch, tmp_path):
     # the rulings as a check of the C back-end: every scenario, each ruleset compiled to C
     monkeypatch.setenv("RULECRAFT_CACHE", str(tmp_path))
