@@ -64,6 +64,10 @@ class MotionConstruct:
     emit_c_support: Callable[..., None] | None = None
     emit_c_moves: Callable[..., None] | None = None
     emit_c_apply: Callable[..., None] | None = None
+    # The un-move solver (native/cundo.py): (tables, board, model node) -> per cell, the
+    # cells from which one of its plies could reach it on an empty board; None: its
+    # plies are not taken back
+    reverse_reach: Callable[..., list[int]] | None = None
 
     @classmethod
     def of(cls, module: ModuleType) -> MotionConstruct:
@@ -77,7 +81,7 @@ class MotionConstruct:
 
 
 _FUNCTIONS = {"applies", "to_syntax", "check", "lower", "emit_support", "emit_moves", "emit_apply",
-              "emit_c_support", "emit_c_moves", "emit_c_apply"}
+              "emit_c_support", "emit_c_moves", "emit_c_apply", "reverse_reach"}
 
 
 def _construct_modules() -> list[ModuleType]:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model n
     from interpreter.python.pyrules import RuleGen
 
     from dsl.to_syntax import ToSyntax
+    from interpreter.runtime.tables import Tables
 
 
 @dataclass(eq=False)
@@ -260,3 +261,14 @@ def _check_segments(p: syn.PlyDecl, error: Callable[..., None], cells: int) -> N
                              "this ply removes none", "add `then remove CELLS`")
     if p.motion.segments is not None and not 1 <= p.motion.segments <= cells:
         error(p.motion.span, f"a chain has 1 to {cells} segments on this board")
+
+
+def reverse_reach(tables: Tables, board: boards.Board, motion: Slide) -> list[int]:
+    """Per cell, the cells on a straight line into it along the motion's directions (the
+    un-move solver; a chained slide is chain.py's, which takes no ply back)."""
+    back = [0] * tables.n
+    for d in straight(board, motion.dirs):
+        for o, ray in enumerate(tables.rays(d)):
+            for x in ray:
+                back[x] |= 1 << o
+    return back

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
+from dsl import board as boards
 from dsl import model
 from dsl import syntax as syn
 
@@ -16,6 +17,7 @@ if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model n
     from interpreter.python.pyrules import RuleGen
 
     from dsl.to_syntax import ToSyntax
+    from interpreter.runtime.tables import Tables
 
 
 @dataclass(eq=False)
@@ -96,3 +98,8 @@ def _c_from_targets(g: CRuleGen) -> None:
 
 def emit_c_apply(g: CRuleGen) -> None:
     g.apply_move()
+
+
+def reverse_reach(tables: Tables, board: boards.Board, motion: Step) -> list[int]:
+    """Per cell, the cells one step back along the motion's directions (the un-move solver)."""
+    return tables.reverse_adjacency(None if motion.dirs is None else list(motion.dirs))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
+from dsl import board as boards
 from dsl import model
 from dsl import syntax as syn
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model n
     from interpreter.python.pyrules import RuleGen
 
     from dsl.to_syntax import ToSyntax
+    from interpreter.runtime.tables import Tables
 
 
 @dataclass(eq=False)
@@ -96,3 +98,8 @@ def emit_c_moves(g: CRuleGen) -> None:
 
 def emit_c_apply(g: CRuleGen) -> None:
     g.apply_move()
+
+
+def reverse_reach(tables: Tables, board: boards.Board, motion: Walk) -> list[int]:
+    """Per cell, every other cell: a walk's path may bend anywhere (the un-move solver)."""
+    return [tables.full & ~(1 << c) for c in range(tables.n)]

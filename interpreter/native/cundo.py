@@ -18,9 +18,7 @@ solved with stored arcs.
 from __future__ import annotations
 
 from dsl import model
-from dsl.constructs.slide import Slide, straight
-from dsl.constructs.step import Step
-from dsl.constructs.walk import Walk
+from dsl.constructs import motion_construct
 
 from interpreter.python.pyapply import lands_on_empty
 from interpreter.runtime.tables import Tables
@@ -31,11 +29,7 @@ _SLOT_EFFECTS = (model.Assign, model.TurnTo)  # effects that change int slots on
 
 def reversible(ply: model.Ply) -> bool:
     """Whether a ply of this rule can be taken back (see the module docstring)."""
-    motion = ply.motion
-    if isinstance(motion, Slide):
-        if motion.chained:
-            return False
-    elif not isinstance(motion, (Step, Walk)):
+    if motion_construct(ply.motion).reverse_reach is None:  # its construct takes no ply back
         return False
     return (lands_on_empty(ply.onto) and not ply.removals()
             and all(isinstance(e, _SLOT_EFFECTS) for e in ply.effects))
@@ -51,17 +45,11 @@ def game_reversible(rs: model.Ruleset) -> bool:
 
 
 def reverse_reach(tables: Tables, rs: model.Ruleset, motion: model.Motion) -> list[int]:
-    """Per cell, the cells from which `motion` could reach it on an empty board."""
-    if isinstance(motion, Step):
-        return tables.reverse_adjacency(None if motion.dirs is None else list(motion.dirs))
-    if isinstance(motion, Walk):  # a path may bend anywhere: every other cell
-        return [tables.full & ~(1 << c) for c in range(tables.n)]
-    back = [0] * tables.n
-    for d in straight(rs.board, motion.dirs):
-        for o, ray in enumerate(tables.rays(d)):
-            for x in ray:
-                back[x] |= 1 << o
-    return back
+    """Per cell, the cells from which `motion` could reach it on an empty board (its
+    construct's `reverse_reach`)."""
+    reach = motion_construct(motion).reverse_reach
+    assert reach is not None, "reverse_reach of a motion whose plies are not taken back"
+    return reach(tables, rs.board, motion)
 
 
 def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
