@@ -63,8 +63,8 @@ if solves:
     t = time.process_time()
     positions = len(solve(game))
     solve_cpu = time.process_time() - t
-print(json.dumps({"nodes": nodes, "perft": perft_cpu, "plies": str(stats), "playouts": play_cpu,
-                  "actions": positions, "movegen": solve_cpu}))
+print(json.dumps({"nodes": nodes, "perft": perft_cpu, "results": stats, "playouts": play_cpu,
+                  "positions": positions, "solve": solve_cpu}))
 '''
 
 WORKER = IMPORT + r'''
@@ -136,7 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("rulesets", nargs="*")
     args = p.parse_args(argv)
     rows = {}
+    # the CPU times compared, and the counts both sides must agree on
     keys = ("perft", "playouts", "solve") if args.native else ("perft", "playouts", "movegen")
+    counts = ("nodes", "results", "positions") if args.native else ("nodes", "plies", "actions")
     for name in args.rulesets or list(WORK):
         depth, games = WORK.get(name, (3, 20))
         solves = False
@@ -146,14 +148,13 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.rounds):
             for side, python in (("before", args.before), ("after", args.after)):
                 r = run(python, name, depth, games, args.native, solves)
-                r["solve"] = r["movegen"]
                 if side in best:
-                    for key in ("perft", "playouts", "movegen", "solve"):
+                    for key in keys:
                         best[side][key] = min(best[side][key], r[key])
                 else:
                     best[side] = r
         b, a = best["before"], best["after"]
-        for key in ("nodes", "plies", "actions"):
+        for key in counts:
             if b[key] != a[key]:
                 print(f"{name}: the two sides differ ({key} {b[key]} vs {a[key]})", file=sys.stderr)
                 return 1

@@ -441,4 +441,7 @@ def test_take_solves_by_hand(tmp_path):
 def test_take_refuses_from(tmp_path):
     with pytest.raises(RulesetError) as e:
         variant(tmp_path, "takes", TAKES.replace("where here != d1", "where from != d1"))
-    assert "a taken piece stands at `here`" in str(e.value)
+    assert str(e.value) == (
+        f"{tmp_path / 'takes.game'}:7:39: error: 'from' is no cell in a `take` ply: a taken piece "
+        "stands at `here`\n    ply grab: take opponent's stone where from != d1\n"
+        "                                          ^~~~")

@@ -56,7 +56,7 @@ class Printer:
     def field(self, e: st.Field) -> str:
         raise NotImplementedError
 
-    def context(self, e: st.ModelExpr) -> Any:
+    def context(self, cx: st.Context) -> Any:
         raise NotImplementedError
 
     def call_args(self, e: st.Call, args: list[str]) -> list[str]:
@@ -89,7 +89,7 @@ class Printer:
         elif isinstance(s, st.Return):
             self.line(indent, self.return_line(f, None if s.value is None else self.expr(s.value)))
         elif isinstance(s, st.Effects):
-            cx = self.context(s.expr)
+            cx = self.context(s.context)
             for eff in s.effects:
                 self._emit_effect(eff, cx, indent)
         elif isinstance(s, st.Loop):
@@ -124,7 +124,7 @@ class Printer:
         if isinstance(e, st.BinOp):
             return f"{self._operand(e.left)} {e.op} {self._operand(e.right)}"
         if isinstance(e, st.ModelExpr):
-            return self._compile_expr(e.expr, self.context(e))
+            return self._compile_expr(e.expr, self.context(e.context))
         raise TypeError(f"not an expression: {e!r}")
 
     def _operand(self, e: st.Expr) -> str:

@@ -98,15 +98,23 @@ class BinOp:
 
 
 @dataclass(frozen=True)
-class ModelExpr:
-    """An expression of the game model, in a context (the state's name, the player,
-    what `stuck` and `next` mean): the back-end's expression compiler writes it."""
+class Context:
+    """Where the model's expressions and effects are read: the state's name, the player
+    who made the ply, the local that says whether the player to move is stuck, and
+    whether `next` is the mover (while plies are generated) or the state's player."""
 
-    expr: model.Expr
     state: str
     player: int
     stuck: str | None = None
     next_is_mover: bool = True
+
+
+@dataclass(frozen=True)
+class ModelExpr:
+    """An expression of the game model: the back-end's expression compiler writes it."""
+
+    expr: model.Expr
+    context: Context
 
 
 Expr = Union[Var, Num, Field, Index, Call, Not, And, Or, BinOp, ModelExpr]
@@ -149,7 +157,7 @@ class Effects:
     """The model's effects (`then ...` of an end rule), by the back-end's effect writer."""
 
     effects: tuple[model.Effect, ...]
-    expr: ModelExpr  # the context the effects' expressions are read in (its expr unused)
+    context: Context
 
 
 @dataclass(frozen=True)

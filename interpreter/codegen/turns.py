@@ -9,9 +9,9 @@ from __future__ import annotations
 from dsl import model
 from dsl.model import Outcome, Word
 
-from interpreter.codegen.stmt import (And, BinOp, Call, Case, Effects, Expr, Field, Function, If, Index, Kind,
-                                      Let, Loop, ModelExpr, Not, Num, Or, Param, PhaseSwitch, Return, Set,
-                                      Slot, Stmt, Var)
+from interpreter.codegen.stmt import (And, BinOp, Call, Case, Context, Effects, Expr, Field, Function,
+                                      If, Index, Kind, Let, Loop, ModelExpr, Not, Num, Or, Param,
+                                      PhaseSwitch, Return, Set, Slot, Stmt, Var)
 
 
 def lazy_tail(rs: model.Ruleset) -> int | None:
@@ -42,8 +42,11 @@ def ends_function(rs: model.Ruleset, p: int) -> Function:
     b = "b"
     out = Field(b, Slot.OUT)
 
+    # after a ply by p: `next` is the state's player to move, `stuck` a local
+    cx = Context(b, p, stuck="stuck", next_is_mover=False)
+
     def expr(e: model.Expr) -> ModelExpr:
-        return ModelExpr(e, b, p, stuck="stuck", next_is_mover=False)
+        return ModelExpr(e, cx)
 
     body: list[Stmt] = []
     stuck_known = changed = False
@@ -61,7 +64,7 @@ def ends_function(rs: model.Ruleset, p: int) -> Function:
         if end.outcome is Outcome.GOES_ON:
             # The game goes on, changed; the rules below see the changed position.
             changed = True
-            then: list[Stmt] = [Effects(tuple(end.effects), expr(cond))]
+            then: list[Stmt] = [Effects(tuple(end.effects), cx)]
             if stuck_known:
                 then.append(Set(Var("stuck"), has_move))
             body.append(If(And(Not(Var("settle")), expr(cond)), tuple(then)))

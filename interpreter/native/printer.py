@@ -61,8 +61,8 @@ class CPrinter(Printer):
     def field(self, e: st.Field) -> str:
         return getattr(self.c, e.slot.value)(e.state)
 
-    def context(self, e: st.ModelExpr) -> CCtx:
-        return CCtx(e.state, e.player, stuck=e.stuck, next_is_mover=e.next_is_mover)
+    def context(self, cx: st.Context) -> CCtx:
+        return CCtx(cx.state, cx.player, stuck=cx.stuck, next_is_mover=cx.next_is_mover)
 
     def call_args(self, e: st.Call, args: list[str]) -> list[str]:
         return args + [str(p.default) for p in (e.params or ())[len(args):]]

@@ -70,5 +70,5 @@ class PythonPrinter(Printer):
     def field(self, e: st.Field) -> str:
         return f"{e.state}[{getattr(self.L, e.slot.value)}]"
 
-    def context(self, e: st.ModelExpr) -> Ctx:
-        return Ctx(e.state, e.player, stuck=e.stuck, next_is_mover=e.next_is_mover)
+    def context(self, cx: st.Context) -> Ctx:
+        return Ctx(cx.state, cx.player, stuck=cx.stuck, next_is_mover=cx.next_is_mover)

@@ -49,8 +49,9 @@ class Game:
 
     @property
     def backend(self) -> str:
-        """Which back-end: "native" when the game has a native library (with "auto", perft and playouts run
-        in it while a ply at a time runs in Python: `rules.name` says which), else "python"."""
+        """Which back-end: "native" when the game has a native library (with "auto", perft
+        and playouts run in it while a ply at a time runs in Python: `rules.name` says
+        which), else "python"."""
         return "python" if self.native is None else "native"
 
     # ------------------------------------------------------------ protocol
@@ -119,10 +120,8 @@ class Game:
 
     def returns(self, state: State) -> tuple[float, ...]:
         """+1 for the winner, -1 for the loser, 0 each for a draw or a game going on."""
-        w = self.winner(state)
-        if w is None:
-            return (0.0,) * self._n
-        return tuple(1.0 if i == w else -1.0 for i in range(self._n))
+        out = self.outcome(state)
+        return (0.0,) * self._n if out is None else out.returns(self._n)
 
     def to_move(self, state: State) -> int:
         return state[self._P]
