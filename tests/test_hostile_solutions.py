@@ -536,7 +536,8 @@ def test_running_out_of_memory_for_real():
     # solve runs into MemoryError, which must end in the message and exit 2
     script = (
         "import resource, sys\n"
-        "from interpreter import cli, load_game\n"
+        "from interpreter import load_game\n"
+        "from interpreter.apps import cli\n"
         "load_game('three-musketeers')\n"
         "vm = int(open('/proc/self/statm').read().split()[0]) * resource.getpagesize()\n"
         "resource.setrlimit(resource.RLIMIT_AS, (vm + (40 << 20), vm + (40 << 20)))\n"

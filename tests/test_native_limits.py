@@ -104,7 +104,7 @@ def test_the_bundled_rulesets_fit_the_c_limit_many_times_over():
     for name in bundled_names():
         source = generate_c(load(name)).source
         lines, size = source.count("\n") - fixed.count("\n"), len(source) - len(fixed)
-        assert lines < 900 < MAX_C_LINES // 20 and size < 160_000 < MAX_C_BYTES // 6, name
+        assert lines < 1000 <= MAX_C_LINES // 20 and size < 160_000 < MAX_C_BYTES // 6, name
 
 
 @needs_cc

@@ -124,13 +124,22 @@ def test_an_effects_text_parses_into_its_syntax_node(name):
 def test_a_motion_module_declares_what_the_registry_needs(name):
     c = SYNTAX[name]
     assert issubclass(c.node, model.Motion) and c.node.name == name
-    for hook in ("to_syntax", "check", "lower", "emit_support", "emit_moves", "emit_apply",
-                 "emit_c_moves", "emit_c_apply"):
+    for hook in ("to_syntax", "check", "lower", "emit_support", "emit_moves", "emit_apply"):
         assert callable(getattr(c, hook)), f"dsl/constructs/{name}.py: no {hook}"
     assert c.action in ("move", "place", "push", "chain")
     assert constructs.MOTIONS[c.node] is c  # the back-ends find it by its node
     # ToSyntax builds a construct's rule by the registry, unless a method has the rule's name
     assert not hasattr(ToSyntax, name), f"ToSyntax.{name} would shadow the construct"
+
+
+@pytest.mark.parametrize("module", sorted(n for n in (*SYNTAX, *VARIANTS, "effects", "functions")))
+def test_a_construct_writes_its_code_once_for_both_back_ends(module):
+    # One generator per construct: no hook or branch of one back-end's language. The
+    # writer passed in (interpreter/codegen/writer.py) is the one way to code.
+    text = open(os.path.join(os.path.dirname(constructs.__file__), f"{module}.py"), encoding="utf-8").read()
+    for twin in ("emit_c", "emit_python", "CRuleGen", "pyrules", "crules", "m_and(", "m_or(", "->c[",
+                 ".bit_length()", "bit_count()"):
+        assert twin not in text, f"dsl/constructs/{module}.py writes one back-end's code: {twin}"
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
@@ -145,7 +154,7 @@ def test_an_effect_declares_what_the_registry_needs(name):
     e = EFFECTS[name]
     assert issubclass(e.node, model.Effect) and constructs.effects.BY_NODE[e.node] is e
     assert e.only in ("", "plies", "end rules")
-    assert all(callable(f) for f in (e.to_syntax, e.check, e.lower, e.emit_python, e.emit_c))
+    assert all(callable(f) for f in (e.to_syntax, e.check, e.lower, e.emit))
     assert not hasattr(ToSyntax, name), f"ToSyntax.{name} would shadow the construct"
 
 

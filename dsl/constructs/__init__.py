@@ -6,8 +6,9 @@ checker, the lowering, the back-ends, the editors' support all read it.
 
 A motion's module holds what is particular to it: its syntax node's builder, its checks,
 its model node, what a back-end may assume of its plies, and how its plies are found and
-made (`emit_moves`, `emit_apply`, written through the back-end object passed in: these
-modules import only the model and the syntax tree). A module states only what differs
+made (`emit_moves`, `emit_apply`, written once through the rule generator passed in,
+interpreter/codegen/rules.py, whose writer each back-end prints in its own language:
+these modules import only the model and the syntax tree). A module states only what differs
 from a `MotionConstruct`'s defaults. Every module of this package that defines `NODE` is
 a motion, its keyword the module's name (and the name of its rule in grammar/game.lark);
 one that defines `VARIANT_OF` generates some plies of another motion's node (`chain`:
@@ -57,13 +58,10 @@ class MotionConstruct:
     to_syntax: Callable[..., Any] | None = None
     check: Callable[..., None] = _nothing  # (syntax ply, error, board size): its own checks
     lower: Callable[..., model.Motion] | None = None  # (syntax, dirs, expr) -> its model node
-    emit_support: Callable[..., None] = _nothing  # Python written before its generators
+    # Its code, for both back-ends (interpreter/codegen/rules.py's RuleGen passed in):
+    emit_support: Callable[..., None] = _nothing  # functions its generators call
     emit_moves: Callable[..., None] | None = None  # a generator's body (once per sink)
     emit_apply: Callable[..., None] | None = None  # its apply function
-    # The native back-end's C, the same plies in the same order (interpreter/native):
-    emit_c_support: Callable[..., None] | None = None
-    emit_c_moves: Callable[..., None] | None = None
-    emit_c_apply: Callable[..., None] | None = None
     # The un-move solver (native/cundo.py): (tables, board, model node) -> per cell, the
     # cells from which one of its plies could reach it on an empty board; None: its
     # plies are not taken back
@@ -81,7 +79,7 @@ class MotionConstruct:
 
 
 _FUNCTIONS = {"applies", "to_syntax", "check", "lower", "emit_support", "emit_moves", "emit_apply",
-              "emit_c_support", "emit_c_moves", "emit_c_apply", "reverse_reach"}
+              "reverse_reach"}
 
 
 def _construct_modules() -> list[ModuleType]:
@@ -102,7 +100,7 @@ VARIANTS: dict[str, MotionConstruct] = {c.name: c for c in _VARIANTS}
 CHAINED = VARIANTS["chain"]  # the chained slides (its name, for tests/test_actions.py)
 
 # The effects by name, the syntax tree's `Effect.kind`, for the parser, the checker and the
-# lowering (the back-ends find them by model class: `effects.emit_python`, `effects.emit_c`).
+# lowering (the back-ends find them by model class: `effects.emit`).
 EFFECTS: dict[str, EffectConstruct] = {e.name: e for e in effects.EFFECTS}
 
 

@@ -18,7 +18,8 @@ from dsl import model
 from dsl import syntax as syn
 
 if TYPE_CHECKING:  # the checker, the lowering and the back-end pass themselves in
-    from interpreter.python.pyexpr import Ctx, ExprCompiler
+    from interpreter.codegen.context import Ctx
+    from interpreter.codegen.writer import Writer
 
     from dsl.check_rules import RuleChecks
     from dsl.lower import Lowering
@@ -41,8 +42,7 @@ class EffectConstruct:
     to_syntax: Callable[..., syn.Effect]  # (ToSyntax, span, its rule's children) -> its syntax node
     check: Callable[..., None]  # (RuleChecks, syntax node, in an end rule, after each ply)
     lower: Callable[..., model.Effect]  # (Lowering, syntax node) -> its model node
-    emit_python: Callable[..., None] = _nothing  # (ExprCompiler, node, Ctx, indent)
-    emit_c: Callable[..., None] = _nothing  # (CExpr, node, ctx, indent)
+    emit: Callable[..., None] = _nothing  # (the back-end's writer, node, Ctx): its code
 
     def may_stand(self, in_end: bool, after: bool) -> bool:
         """Whether it may be an effect of an end rule (`in_end`), `after each ply` (`after`),
@@ -54,15 +54,10 @@ class EffectConstruct:
         return True
 
 
-def emit_python(c: ExprCompiler, eff: model.Effect, cx: Ctx, indent: int) -> None:
-    """An effect on the position list `cx.s` (a `remove` is made with the ply, not here)."""
-    BY_NODE[type(eff)].emit_python(c, eff, cx, indent)
-
-
-def emit_c(c, eff: model.Effect, cx, indent: int) -> None:
-    """An effect on the state `cx.s` in C (the native back-end's CExpr passes itself in);
-    a variable leaving its range returns RC_ERR_RANGE, where Python raises."""
-    BY_NODE[type(eff)].emit_c(c, eff, cx, indent)
+def emit(w: Writer, eff: model.Effect, cx: Ctx) -> None:
+    """An effect on the position `cx.s`, through the back-end's writer (a `remove` is made
+    with the ply, not here)."""
+    BY_NODE[type(eff)].emit(w, eff, cx)
 
 
 # ---------------------------------------------------------------- VAR[INDEX] op VALUE [when COND]
@@ -93,31 +88,23 @@ def _lower_assign(low: Lowering, eff: syn.Effect) -> model.Effect:
     return model.Assign(eff.span, eff.var, low.opt(eff.index), eff.op, low.expr(eff.value), low.opt(eff.guard))
 
 
-def _assign_python(c: ExprCompiler, eff: model.Assign, cx: Ctx, indent: int) -> None:
+def _assign(w: Writer, eff: model.Assign, cx: Ctx) -> None:
     """`var op value [when guard]`, and the check that the variable keeps to its range."""
-    target = c.var_slot(eff.var, eff.index, cx)
-    if eff.guard is not None:
-        c.out.line(indent, f"if {c.expr(eff.guard, cx)}:")
-        indent += 1
-    c.out.line(indent, f"{target} {eff.op} {c.expr(eff.value, cx)}")
-    var = next(v for v in c.rs.vars if v.name == eff.var)
+    target = w.var_slot(eff.var, eff.index, cx)
+    var = next(v for v in w.rs.vars if v.name == eff.var)
     fixed = eff.op == "=" and isinstance(eff.value, model.Num)
-    if not (fixed and var.low <= eff.value.value <= var.high):  # else: checked statically
-        c.out.line(indent, f"if not {var.low} <= {target} <= {var.high}: {c.range_guard(var)}({target})")
+    checked = fixed and var.low <= eff.value.value <= var.high  # statically
 
+    def body() -> None:
+        w.update(target, eff.op, w.expr(eff.value, cx))
+        if not checked:
+            w.range_check(var, target)
 
-def _assign_c(c, eff: model.Assign, cx, indent: int) -> None:
-    out = c.out
-    target = c.var_slot(eff.var, eff.index, cx)
-    guard = f"if ({c.expr(eff.guard, cx)}) " if eff.guard is not None else ""
-    out.line(indent, f"{guard}{{")
-    out.line(indent + 1, f"{target} {eff.op} {c.expr(eff.value, cx)};")
-    var = next(v for v in c.rs.vars if v.name == eff.var)
-    fixed = eff.op == "=" and isinstance(eff.value, model.Num)
-    if not (fixed and var.low <= eff.value.value <= var.high):
-        out.line(indent + 1, f"if (!({var.low}LL <= {target} && {target} <= {var.high}LL)) "
-                             f"return RC_ERR_RANGE;")
-    out.line(indent, "}")
+    if eff.guard is None:
+        body()
+    else:
+        with w.if_(w.expr(eff.guard, cx)):
+            body()
 
 
 # ---------------------------------------------------------------- remove CELLS
@@ -144,23 +131,11 @@ def _lower_reset(low: Lowering, eff: syn.Effect) -> model.Effect:
     return model.Reset(eff.span)
 
 
-def _reset_python(c: ExprCompiler, eff: model.Reset, cx: Ctx, indent: int) -> None:
-    out, L, b = c.out, c.L, cx.s
-    out.line(indent, f"{b}[:{L.types}] = SETUP")
-    for slot in L.reserve_offsets.values():
-        out.line(indent, f"{b}[{slot}] = INITIAL[{slot}]")
-
-
-def _reset_c(c, eff: model.Reset, cx, indent: int) -> None:
-    out, L, b = c.out, c.L, cx.s
-    for i in range(L.types):
-        out.line(indent, f"{b}->c[{i}] = SETUP[{i}];")
-    for slot in L.reserve_offsets.values():
-        out.line(indent, f"{c.slot(b, slot)} = {c.rs.types[_reserve_type(L, slot)].reserve};")
-
-
-def _reserve_type(layout, slot: int) -> int:
-    return next(t for t, s in layout.reserve_offsets.items() if s == slot)
+def _reset(w: Writer, eff: model.Reset, cx: Ctx) -> None:
+    """The pieces of the setup, and every reserve full again."""
+    w.reset_pieces(cx.s)
+    for t, slot in w.L.reserve_offsets.items():
+        w.set(w.slot(cx.s, slot), str(w.rs.types[t].reserve))
 
 
 # ---------------------------------------------------------------- turn to PLAYER
@@ -178,26 +153,19 @@ def _lower_turn_to(low: Lowering, eff: syn.Effect) -> model.Effect:
     return model.TurnTo(eff.span, low.expr(eff.player))
 
 
-def _turn_to_python(c: ExprCompiler, eff: model.TurnTo, cx: Ctx, indent: int) -> None:
-    out, L, b = c.out, c.L, cx.s
-    out.line(indent, f"{b}[{L.P}] = {c.expr(eff.player, cx)}")
-    out.line(indent, f"{b}[{L.PH}] = TURN_START")
-
-
-def _turn_to_c(c, eff: model.TurnTo, cx, indent: int) -> None:
-    out, b = c.out, cx.s
-    out.line(indent, f"{c.P(b)} = {c.expr(eff.player, cx)};")
-    out.line(indent, f"{c.PH(b)} = TURN_START;")
+def _turn_to(w: Writer, eff: model.TurnTo, cx: Ctx) -> None:
+    w.set(w.slot(cx.s, w.L.P), w.expr(eff.player, cx))
+    w.set(w.slot(cx.s, w.L.PH), "TURN_START")
 
 
 EFFECTS = (
     EffectConstruct("assign", None, "VAR op VALUE", "", model.Assign, _assign_syntax, _check_assign,
-                    _lower_assign, _assign_python, _assign_c),
+                    _lower_assign, _assign),
     EffectConstruct("remove", "remove", "remove", "plies", model.Remove, _remove_syntax, _check_remove,
                     _lower_remove),
     EffectConstruct("reset", "reset", "reset setup", "end rules", model.Reset, _reset_syntax, _nothing,
-                    _lower_reset, _reset_python, _reset_c),
+                    _lower_reset, _reset),
     EffectConstruct("turn_to", "turn", "turn to", "end rules", model.TurnTo, _turn_to_syntax,
-                    _check_turn_to, _lower_turn_to, _turn_to_python, _turn_to_c),
+                    _check_turn_to, _lower_turn_to, _turn_to),
 )
 BY_NODE = {e.node: e for e in EFFECTS}  # for the back-ends

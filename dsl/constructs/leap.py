@@ -14,8 +14,7 @@ from dsl import syntax as syn
 from dsl.constructs.slide import straight
 
 if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model never imports them
-    from interpreter.native.crules import CRuleGen
-    from interpreter.python.pyrules import RuleGen
+    from interpreter.codegen.rules import RuleGen
 
     from dsl.to_syntax import ToSyntax
 
@@ -47,40 +46,18 @@ def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
 
 
 def emit_moves(g: RuleGen) -> None:
-    rays = tuple(g.c.const(("rays", d), g.t.rays(d), "RAY") for d in straight(g.rs.board, g.motion.dirs))
+    w = g.w
     g.head(occ=True)
-    g.each_piece()
-    g.line(3, f"for ray in ({', '.join(rays)},):")
-    g.line(4, "line = ray[c]")
-    g.line(4, "if len(line) < 2 or not BIT[line[0]] & occ: continue")
-    g.line(4, "path = BIT[line[0]]")
-    g.line(4, "here = BIT[line[1]]")
-    if g.tgt_level < 2:
-        g.line(4, "if not here & tgt: continue")
-    g.candidate(4, "t, c, line[1]")
+    with g.each_piece():
+        with w.each_dir(straight(g.rs.board, g.motion.dirs), "c", bind=True):
+            w.skip_if(w.any_of(f"{w.ray_len()} < 2", w.not_(w.has("occ", w.ray_at(0)))))
+            w.let("cells", "path", w.bit(w.ray_at(0)))
+            w.let("cell", "d", w.ray_at(1))
+            w.let("cells", "here", w.bit("d"))
+            if g.tgt_level < 2:
+                w.skip_if(w.not_(w.has("tgt", "d", "here")))
+            g.candidate(["t", "c", "d"])
 
 
 def emit_apply(g: RuleGen) -> None:
-    g.apply_move()
-
-
-def emit_c_moves(g: CRuleGen) -> None:
-    rays = g.c.rays(straight(g.rs.board, g.motion.dirs))
-    g.head(occ=True)
-    g.each_piece()
-    g.line(3, f"for (int di = 0; di < {rays.count}; di++) {{")
-    g.line(4, f"const int *line = {rays.flat}[di] + {rays.off}[di][c];")
-    g.line(4, f"int len = {rays.off}[di][c + 1] - {rays.off}[di][c];")
-    g.line(4, "if (len < 2 || !m_has(occ, line[0])) continue;")
-    g.line(4, "M path = m_bit(line[0]); (void)path;")
-    g.line(4, "int d = line[1];")
-    g.line(4, "M here = m_bit(d);")
-    if g.tgt_level < 2:
-        g.line(4, "if (!m_has(tgt, d)) continue;")
-    g.candidate(4, "t, c, d")
-    g.line(3, "}")
-    g.end_piece()
-
-
-def emit_c_apply(g: CRuleGen) -> None:
     g.apply_move()

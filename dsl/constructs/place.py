@@ -12,8 +12,7 @@ from dsl import model
 from dsl import syntax as syn
 
 if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model never imports them
-    from interpreter.native.crules import CRuleGen
-    from interpreter.python.pyrules import RuleGen
+    from interpreter.codegen.rules import RuleGen
 
     from dsl.to_syntax import ToSyntax
 
@@ -49,43 +48,25 @@ def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
 
 
 def emit_moves(g: RuleGen) -> None:
-    slots = g.c.const(("slots", tuple(g.types)),
-                      tuple((t, g.L.reserve_offsets.get(t, -1)) for t in g.types), "SLOTS")
+    w, L = g.w, g.L
+    slots = [(t, w.number_slot(L.reserve_offsets[t]) if t in L.reserve_offsets else -1) for t in g.types]
     g.head(occ=False)
-    g.line(1, "frm = 0")
-    g.hoisted("piece", 1)
-    g.line(1, f"for t, slot in {slots}:")
-    g.line(2, "if slot >= 0 and s[slot] <= 0: continue")
-    g.base(2)
-    g.dests(2, g.all_or_target(), "t, here.bit_length() - 1")
+    w.let("cells", "frm", w.ZERO)
+    g.hoisted("piece")
+    with w.each_record(("slots", tuple(slots)), slots, [("cell", "t"), ("cell", "slot")], None, "SLOTS"):
+        w.skip_if(w.all_("slot >= 0", f"{w.number_at('s', 'slot')} <= 0"))  # none left in reserve
+        g.base()
+        g.dests(g.all_or_target(), ["t", "d"])
 
 
 def emit_apply(g: RuleGen) -> None:
-    reserve_slots = {t: g.L.reserve_offsets[t] for t in g.types if t in g.L.reserve_offsets}
-    put = ["b[t] |= here"]
-    if reserve_slots:
-        table = g.c.const(("reserve slots", tuple(reserve_slots.items())), reserve_slots, "RESERVE")
-        put += [f"slot = {table}.get(t)", "if slot is not None: b[slot] -= 1"]
-    g.apply(["frm = 0", "here = BIT[a[2]]"], "a[3]" if g.removal else None, put)
+    w, L = g.w, g.L
 
+    def put() -> None:
+        w.or_into(w.pieces("b", "t"), "here")
+        for t in g.types:
+            if t in L.reserve_offsets:
+                with w.if_(f"t == {t}"):
+                    w.add_to(w.slot("b", L.reserve_offsets[t]), "-1")
 
-def emit_c_moves(g: CRuleGen) -> None:
-    slots = [g.c.int_index[g.L.reserve_offsets[t]] if t in g.L.reserve_offsets else -1 for t in g.types]
-    types = g.out.int_table(("types", tuple(g.types)), g.types, "TY")
-    where = g.out.int_table(("reserve", tuple(slots)), slots, "RS")
-    g.head(occ=False)
-    g.line(1, "M frm = m_zero(); (void)frm;")
-    g.line(1, f"for (int k = 0; k < {len(g.types)}; k++) {{")
-    g.line(2, f"int t = {types}[k], slot = {where}[k];")
-    g.line(2, "if (slot >= 0 && s->v[slot] <= 0) continue;")
-    g.base(2)
-    g.dests(2, g.all_or_target(), "t, d")
-    g.line(1, "}")
-
-
-def emit_c_apply(g: CRuleGen) -> None:
-    put = ["b->c[t] = m_or(b->c[t], here);"]
-    for t in g.types:
-        if t in g.L.reserve_offsets:
-            put.append(f"if (t == {t}) {g.c.slot('b', g.L.reserve_offsets[t])} -= 1;")
-    g.apply(["M frm = m_zero();", "M here = m_bit(a->x[1]);"], "a->rem" if g.removal else None, put)
+    g.apply([("cells", "frm", w.ZERO), ("cells", "here", w.bit(g.field("to_cell")))], put)

@@ -16,8 +16,7 @@ from dsl import syntax as syn
 from dsl.constructs.walk import route_free
 
 if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model never imports them
-    from interpreter.native.crules import CRuleGen
-    from interpreter.python.pyrules import RuleGen
+    from interpreter.codegen.rules import RuleGen
 
     from dsl.to_syntax import ToSyntax
     from interpreter.runtime.tables import Tables
@@ -118,139 +117,73 @@ def _norms(board: boards.Board, dirs: list[str]) -> list[int]:
 
 
 def emit_moves(g: RuleGen) -> None:
+    w = g.w
     g.head(occ=True)
     dirs = straight(g.rs.board, g.motion.dirs)
+    values = None
     if g.projected is not None:
-        g.line(1, f"targets = _points({g.plain_expr(g.projected)}, LATTICE)")
-        for i, (dx, dy) in enumerate(_vectors(g.rs.board, dirs)):
-            g.line(1, f"M{i} = _maxdot(targets, {dx}, {dy})")
-    g.each_piece()
-    _rays(g, dirs)
+        # Ending n steps along d is closer to some target e than the start f
+        # iff 2 (e - f).d > n |d|^2: one bound per line, then a product per step.
+        vectors = _vectors(g.rs.board, dirs)
+        best = w.maxdots(g.plain_expr(g.projected), vectors)
+        values = {"dx": [str(dx) for dx, _ in vectors], "dy": [str(dy) for _, dy in vectors],
+                  "dd": [str(n) for n in _norms(g.rs.board, dirs)], "best": best}
+    with g.each_piece():
+        _rays(g, dirs, values)
 
 
-def _rays(g: RuleGen, dirs: list[str]) -> None:
-    motion: Slide = g.motion
-    rays = tuple(g.c.const(("rays", d), g.t.rays(d), "RAY") for d in dirs)
+def _rays(g: RuleGen, dirs: list[str], values: dict[str, list[str]] | None) -> None:
+    w, motion = g.w, g.motion
     # Two lines from one cell may reach the same cell (3-A-Side's goals): one ply.
     dedupe = g.t.rays_overlap(dirs)
     least = motion.least or 1
     bounded = motion.limit is not None or motion.least is not None
     if motion.limit is not None:
-        g.line(3, f"limit = {g.plain_expr(motion.limit)}")
-        g.line(3, f"if limit < {least}: continue")
+        w.let("num", "limit", g.plain_expr(motion.limit))
+        w.skip_if(f"limit < {least}")
     elif motion.least is not None:
-        g.line(3, f"limit = {least}")  # `slide N`: exactly N steps
+        w.let("num", "limit", str(least))  # `slide N`: exactly N steps
     if dedupe:
-        g.line(3, "seen = 0")
-    if g.projected is not None:
-        # Ending k steps along d is closer to some target e than the start f
-        # iff 2 (e - f).d > k |d|^2: one bound per line, then a product per step.
-        lines = ", ".join(f"({r}, {dx}, {dy}, {dd}, M{i})" for i, (r, (dx, dy), dd) in
-                          enumerate(zip(rays, _vectors(g.rs.board, dirs), _norms(g.rs.board, dirs))))
-        g.line(3, "fx, fy = LATTICE[c]")
-        g.line(3, f"for ray, dx, dy, dd, best in ({lines},):")
-        g.line(4, "bound = 2 * (best - fx * dx - fy * dy)")
-    else:
-        g.line(3, f"for ray in ({', '.join(rays)},):")
-    g.line(4, "n = 0")
-    g.line(4, "path = 0")
-    for var in (g.adj_path or {}).values():
-        g.line(4, f"{var} = 0")
-    g.line(4, "for d in ray[c]:")
-    if bounded or g.projected is not None:
-        g.line(5, "n += 1")
-    if bounded:
-        g.line(5, "if n > limit: break")
-    if g.projected is not None:
-        g.line(5, "if n * dd >= bound: break")  # no farther cell is closer either
-    g.line(5, "here = BIT[d]")
-    g.target(2, 5)
-    g.line(5, "if here & tgt" + (" & base" if g.riders else "")
-           + (f" and n >= {least}" if least > 1 else "")
-           + (" and not here & seen" if dedupe else "")
-           + (f" and {g.where}" if g.where else "") + ":")
-    if dedupe:
-        g.line(6, "seen |= here")
-    g.found(6, "t, c, d")
-    g.line(5, "if here & occ: break")
-    g.line(5, "path |= here")
-    for key, var in (g.adj_path or {}).items():
-        g.line(5, f"{var} |= {g.c.adj(key)}[d]")
+        w.let("cells", "seen", w.ZERO)
+    if values is not None:
+        w.let("num", "fx", "LATTICE[c][0]")
+        w.let("num", "fy", "LATTICE[c][1]")
+    with w.each_dir(dirs, "c", values):
+        if values is not None:
+            w.let("num", "bound", "2 * (best - fx * dx - fy * dy)")
+        w.let("num", "n", "0")
+        w.let("cells", "path", w.ZERO)
+        for var in (g.adj_path or {}).values():
+            w.let("cells", var, w.ZERO)
+        with w.each_ray_cell("d"):
+            if bounded or values is not None:
+                w.add_to("n", "1")
+            if bounded:
+                w.stop_if("n > limit")
+            if values is not None:
+                w.stop_if("n * dd >= bound")  # no farther cell is closer either
+            w.let("cells", "here", w.bit("d"))
+            g.target(2)
+            test = [w.has("tgt", "d", "here")]
+            if g.riders:
+                test.append(w.has("base", "d", "here"))
+            if least > 1:
+                test.append(f"n >= {least}")
+            if dedupe:
+                test.append(w.not_(w.has("seen", "d", "here")))
+            if g.where:
+                test.append(g.where)
+            with w.if_(w.all_(*test)):
+                if dedupe:
+                    w.or_into("seen", "here")
+                g.found(["t", "c", "d"])
+            w.stop_if(w.has("occ", "d", "here"))
+            w.or_into("path", "here")
+            for key, var in (g.adj_path or {}).items():
+                w.or_into(var, f"{w.adj(key)}[d]")
 
 
 def emit_apply(g: RuleGen) -> None:
-    g.apply_move()
-
-
-def emit_c_moves(g: CRuleGen) -> None:
-    """As `emit_moves`, with the same projection of `closer(here, from, T)` on the lines."""
-    motion: Slide = g.motion
-    dirs = straight(g.rs.board, motion.dirs)
-    rays = g.c.rays(dirs)
-    dedupe = g.t.rays_overlap(dirs)
-    least = motion.least or 1
-    bounded = motion.limit is not None or motion.least is not None
-    g.head(occ=True)
-    if g.projected is not None:
-        _c_projection(g, dirs)
-    g.each_piece()
-    if motion.limit is not None:
-        g.line(3, f"int64_t limit = {g.plain_expr(motion.limit)};")
-        g.line(3, f"if (limit < {least}) continue;")
-    elif motion.least is not None:
-        g.line(3, f"int64_t limit = {least};")
-    if dedupe:
-        g.line(3, "M seen = m_zero();")
-    g.line(3, f"for (int di = 0; di < {rays.count}; di++) {{")
-    g.line(4, f"const int *ray = {rays.flat}[di] + {rays.off}[di][c];")
-    g.line(4, f"int len = {rays.off}[di][c + 1] - {rays.off}[di][c];")
-    g.line(4, "int64_t n = 0; (void)n;")
-    g.line(4, "M path = m_zero(); (void)path;")
-    for var in (g.adj_path or {}).values():
-        g.line(4, f"M {var} = m_zero();")
-    if g.projected is not None:
-        # ending n steps along the line is closer to a target than the start iff
-        # 2 (e - f).d > n |d|^2: one bound per line, then a product per step
-        g.line(4, "int64_t bound = 2 * (best[di] - LATTICE[c][0] * pdx[di] - LATTICE[c][1] * pdy[di]);")
-    g.line(4, "for (int k = 0; k < len; k++) {")
-    g.line(5, "int d = ray[k];")
-    g.line(5, "n++;")
-    if bounded:
-        g.line(5, "if (n > limit) break;")
-    if g.projected is not None:
-        g.line(5, "if (n * pdd[di] >= bound) break;")
-    g.line(5, "M here = m_bit(d);")
-    g.target(2, 5)
-    test = "m_has(tgt, d)" + (" && m_has(base, d)" if g.riders else "") \
-        + (f" && n >= {least}" if least > 1 else "") + (" && !m_has(seen, d)" if dedupe else "") \
-        + (f" && ({g.where})" if g.where else "")
-    g.line(5, f"if ({test}) {{")
-    if dedupe:
-        g.line(6, "seen = m_or(seen, here);")
-    g.found(6, "t, c, d")
-    g.line(5, "}")
-    g.line(5, "if (m_has(occ, d)) break;")
-    g.line(5, "path = m_or(path, here);")
-    for key, var in (g.adj_path or {}).items():
-        g.line(5, f"{var} = m_or({var}, {g.c.adj(key)}[d]);")
-    g.line(4, "}")
-    g.line(3, "}")
-    g.end_piece()
-
-
-def _c_projection(g: CRuleGen, dirs: list[str]) -> None:
-    """Per call: each line's direction, its squared length and the targets' largest
-    projection on it (`best`), for `closer(here, from, T)` (see `_rays`)."""
-    vectors, norms = _vectors(g.rs.board, dirs), _norms(g.rs.board, dirs)
-    g.line(1, f"M targets = {g.plain_expr(g.projected)};")
-    g.line(1, f"const int64_t pdx[] = {{{', '.join(str(dx) for dx, _ in vectors)}}};")
-    g.line(1, f"const int64_t pdy[] = {{{', '.join(str(dy) for _, dy in vectors)}}};")
-    g.line(1, f"const int64_t pdd[] = {{{', '.join(map(str, norms))}}};")
-    g.line(1, f"int64_t best[{len(dirs)}];")
-    g.line(1, f"rc_maxdots(targets, LATTICE, pdx, pdy, {len(dirs)}, best);")
-
-
-def emit_c_apply(g: CRuleGen) -> None:
     g.apply_move()
 
 

@@ -13,8 +13,7 @@ from dsl import model
 from dsl import syntax as syn
 
 if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model never imports them
-    from interpreter.native.crules import CRuleGen
-    from interpreter.python.pyrules import RuleGen
+    from interpreter.codegen.rules import RuleGen
 
     from dsl.to_syntax import ToSyntax
     from interpreter.runtime.tables import Tables
@@ -42,61 +41,28 @@ def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
 
 
 def emit_moves(g: RuleGen) -> None:
-    motion: Step = g.motion
+    w, motion = g.w, g.motion
     g.head(occ=False)
-    g.each_piece(before=_from_targets if g.tgt_level == 0 else None)
-    g.dests(3, f"{g.c.adj(motion.dirs)}[c]" + (" & tgt" if g.tgt_level < 2 else ""),
-            "t, c, here.bit_length() - 1")
+    with g.each_piece(before=_from_targets if g.tgt_level == 0 else None):
+        mask = f"{w.adj(motion.dirs)}[c]"
+        g.dests(w.and_(mask, "tgt") if g.tgt_level < 2 else mask, ["t", "c", "d"])
 
 
 def _from_targets(g: RuleGen) -> None:
     """Fewer targets than pieces (an enemy's steps into a few empty cells): walk them back."""
-    dirs = g.motion.dirs
-    back = g.c.const(("back", dirs), g.t.reverse_adjacency(None if dirs is None else list(dirs)), "BACK")
-    g.line(2, "if pieces.bit_count() > tgt.bit_count():")
-    g.line(3, "dests = tgt")
-    g.out.bits(3, "dests", "here")
-    g.line(4, "d = here.bit_length() - 1")
-    g.line(4, f"sources = {back}[d] & pieces")
-    g.out.bits(4, "sources", "frm")
-    g.line(5, "c = frm.bit_length() - 1")
-    g.hoisted("piece", 5)
-    g.candidate(5, "t, c, d")
-    g.line(3, "continue")
+    w, dirs = g.w, g.motion.dirs
+    back = w.masks(("back", dirs), g.t.reverse_adjacency(None if dirs is None else list(dirs)), "BACK")
+    with w.if_(f"{w.count('pieces')} > {w.count('tgt')}"):
+        w.let("cells", "dests", "tgt")
+        with w.each_bit("dests", "here", "d", eager=True):
+            w.let("cells", "sources", w.and_(f"{back}[d]", "pieces"))
+            with w.each_bit("sources", "frm", "c", eager=True):
+                g.hoisted("piece")
+                g.candidate(["t", "c", "d"])
+        w.skip()
 
 
 def emit_apply(g: RuleGen) -> None:
-    g.apply_move()
-
-
-def emit_c_moves(g: CRuleGen) -> None:
-    motion: Step = g.motion
-    adj = g.c.adj(motion.dirs)
-    g.head(occ=False)
-    g.each_piece(before=_c_from_targets if g.tgt_level == 0 else None)
-    g.dests(3, f"m_and({adj}[c], tgt)" if g.tgt_level < 2 else f"{adj}[c]", "t, c, d")
-    g.end_piece()
-
-
-def _c_from_targets(g: CRuleGen) -> None:
-    """As `_from_targets`: fewer targets than pieces, each target's sources."""
-    dirs = g.motion.dirs
-    back = g.out.mask_table(("back", dirs), g.t.reverse_adjacency(None if dirs is None else list(dirs)), "BACK")
-    g.line(2, "if (m_pop(pieces) > m_pop(tgt)) {")
-    g.line(3, "M dests = tgt;")
-    g.out.bits(3, "dests", "d")
-    g.line(4, "M here = m_bit(d);")
-    g.line(4, f"M sources = m_and({back}[d], pieces);")
-    g.out.bits(4, "sources", "c")
-    g.line(5, "M frm = m_bit(c); (void)frm;")
-    g.candidate(5, "t, c, d")
-    g.out.close(4)
-    g.out.close(3)
-    g.line(3, "continue;")
-    g.line(2, "}")
-
-
-def emit_c_apply(g: CRuleGen) -> None:
     g.apply_move()
 
 

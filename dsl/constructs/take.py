@@ -13,8 +13,7 @@ from dsl import model
 from dsl import syntax as syn
 
 if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model never imports them
-    from interpreter.native.crules import CRuleGen
-    from interpreter.python.pyrules import RuleGen
+    from interpreter.codegen.rules import RuleGen
 
     from dsl.to_syntax import ToSyntax
 
@@ -49,29 +48,16 @@ def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
 
 def emit_moves(g: RuleGen) -> None:
     """Each piece of the selected kinds on the target cells (`onto`), as `here`."""
+    w = g.w
     g.head(occ=False)
-    g.line(1, "frm = 0")
-    g.hoisted("piece", 1)
-    g.line(1, f"for t in {g.c.type_tuple(g.types)}:")
-    g.base(2)
-    g.dests(2, f"s[t] & {g.all_or_target()}", "t, here.bit_length() - 1")
+    w.let("cells", "frm", w.ZERO)
+    g.hoisted("piece")
+    with w.each_type(g.types):
+        g.base()
+        g.dests(w.and_(w.pieces("s", "t"), g.all_or_target()), ["t", "d"])
 
 
 def emit_apply(g: RuleGen) -> None:
     # What stands at `here` goes, as under a landing piece: the piece taken, its riders.
-    g.apply(["frm = 0", "here = BIT[a[2]]"], "a[3]" if g.removal else None, [])
-
-
-def emit_c_moves(g: CRuleGen) -> None:
-    types = g.out.int_table(("types", tuple(g.types)), g.types, "TY")
-    g.head(occ=False)
-    g.line(1, "M frm = m_zero(); (void)frm;")
-    g.line(1, f"for (int k = 0; k < {len(g.types)}; k++) {{")
-    g.line(2, f"int t = {types}[k];")
-    g.base(2)
-    g.dests(2, f"m_and(s->c[t], {g.all_or_target()})", "t, d")
-    g.line(1, "}")
-
-
-def emit_c_apply(g: CRuleGen) -> None:
-    g.apply(["M frm = m_zero();", "M here = m_bit(a->x[1]);"], "a->rem" if g.removal else None, [])
+    w = g.w
+    g.apply([("cells", "frm", w.ZERO), ("cells", "here", w.bit(g.field("to_cell")))], lambda: None)

@@ -14,8 +14,7 @@ from dsl import model
 from dsl import syntax as syn
 
 if TYPE_CHECKING:  # the parser and the back-end pass themselves in; the model never imports them
-    from interpreter.native.crules import CRuleGen
-    from interpreter.python.pyrules import RuleGen
+    from interpreter.codegen.rules import RuleGen
 
     from dsl.to_syntax import ToSyntax
     from interpreter.runtime.tables import Tables
@@ -60,43 +59,23 @@ def check(p: syn.PlyDecl, error: Callable[..., None], cells: int) -> None:
 
 
 def emit_moves(g: RuleGen) -> None:
-    motion: Walk = g.motion
+    w, motion = g.w, g.motion
     g.head(occ=True)
-    g.each_piece()
-    g.line(3, f"limit = {g.plain_expr(motion.limit)}")
-    g.line(3, "seen = frontier = frm")
-    g.line(3, "reached = 0")
-    g.line(3, "for _ in range(limit):")
-    g.line(4, f"step = _adjacent(frontier, {g.c.adj(motion.dirs)}) & ~seen")
-    g.line(4, "reached |= step")
-    g.line(4, "seen |= step")
-    g.line(4, "frontier = step & ~occ")  # a walk goes on through empty cells only
-    g.line(4, "if not frontier: break")
-    g.dests(3, "reached" + (" & tgt" if g.tgt_level < 2 else ""), "t, c, here.bit_length() - 1")
+    with g.each_piece():
+        w.let("num", "limit", g.plain_expr(motion.limit))
+        w.let("cells", "seen", "frm")
+        w.let("cells", "frontier", "frm")
+        w.let("cells", "reached", w.ZERO)
+        with w.each_index("limit", "i"):
+            w.let("cells", "step", w.andn(w.call("adjacent", "frontier", w.adj(motion.dirs)), "seen"))
+            w.or_into("reached", "step")
+            w.or_into("seen", "step")
+            w.set("frontier", w.andn("step", "occ"))  # a walk goes on through empty cells only
+            w.stop_if(w.none("frontier"))
+        g.dests(w.and_("reached", "tgt") if g.tgt_level < 2 else "reached", ["t", "c", "d"])
 
 
 def emit_apply(g: RuleGen) -> None:
-    g.apply_move()
-
-
-def emit_c_moves(g: CRuleGen) -> None:
-    motion: Walk = g.motion
-    g.head(occ=True)
-    g.each_piece()
-    g.line(3, f"int64_t limit = {g.plain_expr(motion.limit)};")
-    g.line(3, "M seen = frm, frontier = frm, reached = m_zero();")
-    g.line(3, "for (int64_t i = 0; i < limit; i++) {")
-    g.line(4, f"M step = m_andn(rc_adjacent(frontier, {g.c.adj(motion.dirs)}), seen);")
-    g.line(4, "reached = m_or(reached, step);")
-    g.line(4, "seen = m_or(seen, step);")
-    g.line(4, "frontier = m_andn(step, occ);")  # a walk goes on through empty cells only
-    g.line(4, "if (!m_any(frontier)) break;")
-    g.line(3, "}")
-    g.dests(3, "m_and(reached, tgt)" if g.tgt_level < 2 else "reached", "t, c, d")
-    g.end_piece()
-
-
-def emit_c_apply(g: CRuleGen) -> None:
     g.apply_move()
 
 

@@ -5,22 +5,23 @@ and its expression compiler and effect writer for the model's own parts."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from interpreter.codegen import stmt as st
+from interpreter.codegen.writer import Writer
 
 
 class Printer:
-    """A plan printed through `line(indent, text)`; subclasses fill in the syntax."""
+    """A plan printed through a back-end's writer `w` (its lines, its expressions and
+    effects); subclasses fill in the syntax of the statements."""
 
     NOT = ""  # the format of a negation: "not {}" / "!{}"
     AND = ""  # of a conjunction: "{} and {}" / "{} && {}"
     OR = ""  # of a disjunction: "{} or {}" / "{} || {}"
     HELPERS: dict[str, str] = {}  # the runtime's helpers, as the generated code names them
 
-    def __init__(self, line: Callable[[int, str], None], compile_expr: Callable[[Any, Any], str],
-                 emit_effect: Callable[[Any, Any, int], None]):
-        self.line, self._compile_expr, self._emit_effect = line, compile_expr, emit_effect
+    def __init__(self, w: Writer):
+        self.w, self.line = w, w.out.line
 
     # ------------------------------------------------------------ the syntax (subclasses)
     def open_function(self, f: st.Function) -> None:
@@ -90,8 +91,9 @@ class Printer:
             self.line(indent, self.return_line(f, None if s.value is None else self.expr(s.value)))
         elif isinstance(s, st.Effects):
             cx = self.context(s.context)
-            for eff in s.effects:
-                self._emit_effect(eff, cx, indent)
+            with self.w.at(indent):
+                for eff in s.effects:
+                    self.w.effect(eff, cx)
         elif isinstance(s, st.Loop):
             opening, closing = self.loop_lines(s.count)
             self.line(indent, opening)
@@ -124,7 +126,7 @@ class Printer:
         if isinstance(e, st.BinOp):
             return f"{self._operand(e.left)} {e.op} {self._operand(e.right)}"
         if isinstance(e, st.ModelExpr):
-            return self._compile_expr(e.expr, self.context(e.context))
+            return self.w.expr(e.expr, self.context(e.context))
         raise TypeError(f"not an expression: {e!r}")
 
     def _operand(self, e: st.Expr) -> str:

@@ -1,7 +1,7 @@
-"""End rules, turn order, the pass ply and the game's entry points, in C.
+"""End rules, turn order and the game's entry points, in C.
 
 `ends_P` and `finish_P` are the turn logic's plans (interpreter/codegen/turns.py)
-printed; `pass_P`, `rc_has_move`, the skip of `when possible` phases, and the ABI's
+printed; `rc_has_move`, the skip of `when possible` phases, and the ABI's
 `rc_legal` (compulsory capture applied), `rc_apply` and `rc_outcome` are written here.
 """
 
@@ -10,34 +10,21 @@ from __future__ import annotations
 from dsl import model
 
 from interpreter.codegen import turns
-from interpreter.native import capply
-from interpreter.native.cexpr import CExpr
+from interpreter.native.cwriter import CWriter
 from interpreter.native.printer import CPrinter
 
 
-def emit_ends(c: CExpr, p: int) -> None:
+def emit_ends(c: CWriter, p: int) -> None:
     """`ends_P(b, moves, settle)`: the end rules after a ply by `p` (turns.ends_function)."""
     CPrinter(c).function(turns.ends_function(c.rs, p))
 
 
-def emit_finish(c: CExpr, p: int, skips: bool) -> None:
+def emit_finish(c: CWriter, p: int, skips: bool) -> None:
     """`finish_P(b, ph)`: the next phase or turn, then the end rules (turns.finish_function)."""
     CPrinter(c).function(turns.finish_function(p, len(c.rs.players), skips))
 
 
-def emit_pass(c: CExpr, p: int) -> None:
-    """`pass_P`: nothing moves; the effects after each ply apply."""
-    out = c.out
-    out.function(f"int pass_{p}(const S *s, S *b)")
-    out.line(1, "M here = m_zero(), frm = m_zero(); (void)here; (void)frm;")
-    capply.emit_captured(c, None, p, None)
-    out.line(1, "*b = *s;")
-    capply.emit_effects(c, None, p)
-    out.line(1, f"return finish_{p}(b, {c.PH('s')});")
-    out.end()
-
-
-def emit_turns(c: CExpr, phases: list[model.TurnPhase], codes: dict, n_players: int) -> None:
+def emit_turns(c: CWriter, phases: list[model.TurnPhase], codes: dict, n_players: int) -> None:
     """`rc_has_move` and `rc_skip`: the turn logic's plans (turns.has_move_function,
     turns.skip_function), as the Python back-end's `has_move` and `_skip`."""
     printer = CPrinter(c)
@@ -45,7 +32,7 @@ def emit_turns(c: CExpr, phases: list[model.TurnPhase], codes: dict, n_players: 
     printer.function(turns.skip_function(len(phases), n_players))
 
 
-def emit_legal(c: CExpr, phases: list[model.TurnPhase], codes: dict, n_players: int, pass_code: int) -> None:
+def emit_legal(c: CWriter, phases: list[model.TurnPhase], codes: dict, n_players: int, pass_code: int) -> None:
     """`rc_legal`: every legal ply in Game.legal_actions' order, compulsory capture applied."""
     out = c.out
     out.function("int rc_legal(const S *s, Buf *out)")
@@ -69,7 +56,7 @@ def emit_legal(c: CExpr, phases: list[model.TurnPhase], codes: dict, n_players: 
     out.end()
 
 
-def emit_captures(c: CExpr, rules: list, maximum: bool) -> None:
+def emit_captures(c: CWriter, rules: list, maximum: bool) -> None:
     """`rc_captured` (the opponent's pieces on some cells) and the compulsory-capture filter."""
     out, rs = c.out, c.rs
     out.function("int64_t rc_captured(const S *s, M taken, int p)")
@@ -99,7 +86,7 @@ def emit_captures(c: CExpr, rules: list, maximum: bool) -> None:
     if narrow:  # as Game.count_captures: the cells taken that hold the opponent's pieces
         out.line(1, "M theirs = m_zero();")
         for p in range(len(rs.players)):
-            union = c.types_expr([i for i, t in enumerate(rs.types) if t.owner == 1 - p], "s")
+            union = c.types_union([i for i, t in enumerate(rs.types) if t.owner == 1 - p], "s")
             out.line(1, f"if ({c.P('s')} == {p}) theirs = {union};")
         count = "m_pop(m_and(rc_taken(s, &out->a[i]), theirs))"
     else:
@@ -113,7 +100,7 @@ def emit_captures(c: CExpr, rules: list, maximum: bool) -> None:
     out.end()
 
 
-def emit_dispatch(c: CExpr, rules: list, n_players: int) -> None:
+def emit_dispatch(c: CWriter, rules: list, n_players: int) -> None:
     """`rc_apply`: the action's rule's apply function (or the pass of the player to move)."""
     out = c.out
     out.function("int rc_apply(const S *s, const A *a, S *b)")
@@ -130,7 +117,7 @@ def emit_dispatch(c: CExpr, rules: list, n_players: int) -> None:
     out.end()
 
 
-def emit_outcome(c: CExpr, n_players: int) -> None:
+def emit_outcome(c: CWriter, n_players: int) -> None:
     """`rc_outcome`: the state's outcome, a stuck player to move settled lazily (the
     plan turns.outcome_function, as the Python back-end's `outcome`)."""
     CPrinter(c).function(turns.outcome_function(c.rs))

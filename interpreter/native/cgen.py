@@ -16,10 +16,10 @@ from dsl.model import Ruleset
 
 from interpreter.python.compile import RuleInfo, _phases, _runtime
 from interpreter.runtime.layout import Layout, make_layout
-from interpreter.runtime.actions import action_format
 from interpreter.runtime.tables import Tables
-from interpreter.native import cends, crules, cundo
-from interpreter.native.cexpr import CExpr
+from interpreter.codegen.rules import emit_rules
+from interpreter.native import cends, cundo
+from interpreter.native.cwriter import CWriter
 from interpreter.native.csource import CSource
 
 GENERATOR_VERSION = 1  # part of the cache key: a change here rebuilds every library
@@ -66,28 +66,14 @@ def generate_c(rs: Ruleset) -> CGenerated:
     layout = make_layout(rs)
     phases, turn_start, next_phase = _phases(rs)
     out = CSource(tables.n)
-    c = CExpr(rs, tables, layout, out)
+    c = CWriter(rs, tables, layout, out)
     n_players = len(rs.players)
     _tables(c, rs, tables, layout, phases, next_phase, turn_start)
-    rules: list[RuleInfo] = []
-    moved = []
-    for ply in rs.plies:
-        for p in range(n_players):
-            types = rs.selected(ply.kind, ply.owner, p)
-            if not types:
-                continue
-            code = len(rules)
-            construct = crules.emit_rule(c, ply, p, code, types)
-            fmt = action_format(construct.action, any(rs.types[t].size > 1 for t in types),
-                                bool(ply.removals()), len(types) > 1)
-            rules.append(RuleInfo(code, ply.name, p, fmt, kinds=len(types)))
-            moved.append((code, ply, p, types))
-    rules.append(RuleInfo(len(rules), "pass", None, action_format("pass")))
+    rules, moved = emit_rules(c)
     skips = any(ph.when_possible for ph in phases)
     for p in range(n_players):
         cends.emit_ends(c, p)
         cends.emit_finish(c, p, skips)
-        cends.emit_pass(c, p)
     codes = {(r.name, r.player): r.code for r in rules}
     cundo.emit_undo(out, rs, tables, moved, phases, codes)
     cends.emit_turns(c, phases, codes, n_players)
@@ -113,7 +99,7 @@ _GAME_CODE_OPEN = ["#pragma GCC diagnostic push", '#pragma GCC diagnostic ignore
 _GAME_CODE_CLOSE = "#pragma GCC diagnostic pop"
 
 
-def _defines(c: CExpr, layout: Layout, n_players: int, n_rules: int, more: list[str]) -> str:
+def _defines(c: CWriter, layout: Layout, n_players: int, n_rules: int, more: list[str]) -> str:
     """The configuration macros rulecraft.h expects (its part 1), then those the emitters
     defined (`more`: RC_UNDO and the un-move tables' sizes)."""
     cells = len(layout.cell_slots())
@@ -126,7 +112,7 @@ def _defines(c: CExpr, layout: Layout, n_players: int, n_rules: int, more: list[
         *more, ""])
 
 
-def _tables(c: CExpr, rs: Ruleset, tables: Tables, layout: Layout, phases, next_phase: list[int],
+def _tables(c: CWriter, rs: Ruleset, tables: Tables, layout: Layout, phases, next_phase: list[int],
             turn_start: int) -> None:
     """The tables every game's code reads (pyruntime.Runtime's, in C)."""
     out = c.out

@@ -1,4 +1,4 @@
-"""A small builder of C source: named constant tables, functions, bit loops and ply sinks.
+"""A small builder of C source: named constant tables and functions.
 
 Only integers and identifiers made here reach the source: no text of a .game file
 ever does (the model's names are resolved to indices before).
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from interpreter.python.pysource import Sink, TooLarge
+from interpreter.python.pysource import TooLarge
 
 # Generated C (the fixed runtime and solver aside): gcc takes about 10 s a megabyte of
-# code, so these keep a build to seconds; a bundled game needs under 900 lines and 160 KB.
+# code, so these keep a build to seconds; a bundled game needs under 1,000 lines and 160 KB.
 # Tables (a board's masks) build a few times faster: the largest board's are 3 MB.
 MAX_C_LINES = 20_000
 MAX_C_BYTES = 1_000_000  # of code
@@ -30,7 +30,6 @@ class CSource:
         self.protos: list[str] = []
         self.lines: list[str] = []
         self._ids: dict[tuple, str] = {}
-        self.sink = Sink.LIST
         self.code_bytes = self.table_bytes = 0
 
     def _grow(self, text: str, table: bool = False) -> None:
@@ -45,11 +44,6 @@ class CSource:
     def line(self, indent: int, text: str) -> None:
         self._grow(text)
         self.lines.append("    " * indent + text)
-
-    def local(self, indent: int, ctype: str, **values: str) -> None:
-        """`CTYPE name = value, ...;` declared and marked used (`(void)name;`)."""
-        names = ", ".join(f"{name} = {value}" for name, value in values.items())
-        self.line(indent, f"{ctype} {names};" + "".join(f" (void){name};" for name in values))
 
     def decl(self, text: str) -> None:
         """A declaration before the functions; a `#define` goes before rulecraft.h with the
@@ -109,34 +103,6 @@ class CSource:
             off.append(off[-1] + len(r))
         flat = self.mask_table(key + ("flat",), [m for r in rows for m in r], prefix)
         return flat, self.int_table(key + ("off",), off, prefix)
-
-    # ------------------------------------------------------------ loops and sinks
-    def bits(self, indent: int, mask: str, cell: str) -> None:
-        """`while` over the cells of the M variable `mask` (which it empties): `int cell`
-        and `M cell_m` (its one-bit mask) inside, at indent + 1."""
-        self.line(indent, f"while (m_any({mask})) {{")
-        self.local(indent + 1, "int", **{cell: f"m_poplow(&{mask})"})
-
-    def close(self, indent: int) -> None:
-        self.line(indent, "}")
-
-    def generator(self, code: int, sink: Sink) -> None:
-        self.sink = sink
-        if sink is Sink.LIST:
-            self.function(f"int moves_{code}(const S *s, Buf *out)")
-        else:
-            self.function(f"int has_{code}(const S *s)")
-
-    def ply(self, indent: int, payload: str) -> None:
-        """A ply found (`payload`: the action's fields): listed, or the answer."""
-        if self.sink is Sink.LIST:
-            self.line(indent, f"if (buf_push(out, act({payload}))) return RC_ERR_MEMORY;")
-        else:
-            self.line(indent, "return 1;")
-
-    def end_generator(self) -> None:
-        self.line(1, "return 0;")
-        self.end()
 
     def source(self) -> str:
         return "\n".join(self.decls + [""] + self.protos + [""] + self.lines) + "\n"

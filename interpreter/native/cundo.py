@@ -20,7 +20,7 @@ from __future__ import annotations
 from dsl import model
 from dsl.constructs import motion_construct
 
-from interpreter.python.pyapply import lands_on_empty
+from interpreter.codegen.apply import lands_on_empty
 from interpreter.runtime.tables import Tables
 from interpreter.native.csource import CSource
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dsl.constructs import effects
-
 from interpreter.codegen import stmt as st
+from interpreter.codegen.context import Ctx
 from interpreter.codegen.printer import Printer
-from interpreter.native.cexpr import CCtx, CExpr
+from interpreter.native.cwriter import CWriter
 
 _PARAM = {st.Kind.STATE: "S *", st.Kind.IN_STATE: "const S *", st.Kind.FLAG: "int ", st.Kind.INT: "int64_t "}
 _LOCAL = {st.Kind.FLAG: "int", st.Kind.INT: "int"}
@@ -22,8 +21,8 @@ class CPrinter(Printer):
     OR = "{} || {}"
     HELPERS = {"has_move": "rc_has_move", "skip": "rc_skip", "outcome": "rc_outcome"}
 
-    def __init__(self, c: CExpr):
-        super().__init__(c.out.line, c.expr, lambda eff, cx, indent: effects.emit_c(c, eff, cx, indent))
+    def __init__(self, c: CWriter):
+        super().__init__(c)
         self.c, self.out = c, c.out
 
     def open_function(self, f: st.Function) -> None:
@@ -61,8 +60,8 @@ class CPrinter(Printer):
     def field(self, e: st.Field) -> str:
         return getattr(self.c, e.slot.value)(e.state)
 
-    def context(self, cx: st.Context) -> CCtx:
-        return CCtx(cx.state, cx.player, stuck=cx.stuck, next_is_mover=cx.next_is_mover)
+    def context(self, cx: st.Context) -> Ctx:
+        return Ctx(cx.state, cx.player, stuck=cx.stuck, next_is_mover=cx.next_is_mover)
 
     def call_args(self, e: st.Call, args: list[str]) -> list[str]:
         return args + [str(p.default) for p in (e.params or ())[len(args):]]

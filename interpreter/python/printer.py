@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dsl.constructs import effects
-
 from interpreter.codegen import stmt as st
+from interpreter.codegen.context import Ctx
 from interpreter.codegen.printer import Printer
-from interpreter.python.pyexpr import Ctx, ExprCompiler
+from interpreter.python.pywriter import PyWriter
 
 
 class PythonPrinter(Printer):
@@ -18,8 +17,8 @@ class PythonPrinter(Printer):
     OR = "{} or {}"
     HELPERS = {"has_move": "has_move", "skip": "_skip"}
 
-    def __init__(self, c: ExprCompiler):
-        super().__init__(c.out.line, c.expr, lambda eff, cx, indent: effects.emit_python(c, eff, cx, indent))
+    def __init__(self, c: PyWriter):
+        super().__init__(c)
         self.L = c.L
 
     def function(self, f: st.Function) -> None:

@@ -99,9 +99,10 @@ def _aligned(cells: int, through: list[list[int]]) -> bool:
     return False
 
 
-def _run(cells: int, n: int, windows) -> bool:
-    """`n` (1 or more) of `cells` next to each other in a straight line: windows[n] holds the runs."""
-    if not 1 <= n <= windows.longest:
+def _run(cells: int, n: int, windows: list[list[int]], longest: int) -> bool:
+    """`n` (1 or more) of `cells` next to each other in a straight line: windows[n] holds
+    the runs of n cells, up to the longest line's."""
+    if not 1 <= n <= longest:
         return False
     for w in windows[n]:
         if cells & w == w:

@@ -39,6 +39,10 @@ class SolveError(Exception):
         self.limit = limit
 
 
+class OutOfMemory(SolveError):
+    """A solve or search that ran out of memory (MemoryError) before its cap stopped it."""
+
+
 class Field(NamedTuple):
     """Where one slot that is not a cell mask sits in a key."""
 

@@ -21,7 +21,7 @@ from array import array
 from dsl.placements import placements
 
 from interpreter.runtime.game import Game, State
-from interpreter.search.codec import Codec, SolveError, slot_range
+from interpreter.search.codec import Codec, OutOfMemory, SolveError, slot_range
 from interpreter.search.memory import format_bytes
 from interpreter.search.progress import Progress
 from interpreter.search.solution import Solution, SolveStats, Value
@@ -360,7 +360,8 @@ def _error(code: int, message: str, found: int, max_positions: int | None,
     if code == ERR_MEMORY and max_memory is not None and "memory cap" in message:
         return SolveError(f"stopped at {found:,} positions: the solve would need more than the "
                           f"memory cap of {format_bytes(max_memory)}", "memory")
-    if code == ERR_MEMORY:
-        return SolveError(f"stopped at {found:,} positions: out of memory", "memory")
+    if code == ERR_MEMORY:  # an allocation failed below the cap: the machine had less
+        return OutOfMemory(f"stopped at {found:,} positions: ran out of memory (the machine had less free "
+                           "memory than the cap assumed): give a lower max_memory")
     return NativeSolveUnsupported(message, notice=False)
 

@@ -29,7 +29,7 @@ from array import array
 from typing import NamedTuple, TextIO
 
 from interpreter.runtime.game import Game, State
-from interpreter.search.codec import Codec, SolveError
+from interpreter.search.codec import Codec, OutOfMemory, SolveError
 from interpreter.search.memory import (AUTO, FALLBACK_MEMORY, available_memory, default_memory_cap,
     format_bytes, memory_limit, parse_size)
 from interpreter.search.native_solve import NativeSolveUnsupported, solve_native
@@ -52,10 +52,6 @@ __all__ = ["AUTO", "BYTES_PER_EDGE", "BYTES_PER_POSITION", "CHECKSUM_BYTES", "DR
 # the dict from key to index while enumerating, the lists and arrays after), with a margin.
 BYTES_PER_POSITION = 150
 BYTES_PER_EDGE = 8
-
-
-class OutOfMemory(SolveError):
-    """A solve or search that ran out of memory (MemoryError) before its cap stopped it."""
 
 
 def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm] = False,

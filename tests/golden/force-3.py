@@ -30,13 +30,13 @@ def moves_0(s):
     tgt = ((s[0]) & ~(s[1] | s[2]))
     frm = 0
     for t, slot in SLOTS0:
-        if slot >= 0 and s[slot] <= 0: continue
-        base = s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL
+        if (slot >= 0 and s[slot] <= 0): continue
+        base = (s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL)
         dests = tgt
         while dests:
             here = dests & -dests
             dests ^= here
-            if not here & base: continue
+            if not (here & base): continue
             add((0, t, here.bit_length() - 1))
     return acts
 
@@ -44,13 +44,13 @@ def has_0(s):
     tgt = ((s[0]) & ~(s[1] | s[2]))
     frm = 0
     for t, slot in SLOTS0:
-        if slot >= 0 and s[slot] <= 0: continue
-        base = s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL
+        if (slot >= 0 and s[slot] <= 0): continue
+        base = (s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL)
         dests = tgt
         while dests:
             here = dests & -dests
             dests ^= here
-            if not here & base: continue
+            if not (here & base): continue
             return True
     return False
 
@@ -61,7 +61,7 @@ def taken_0(s, a):
     occ = 0
     for i in CLEAR[t]:
         occ |= s[i]
-    return (occ & here & ~frm)
+    return ((occ & here) & ~frm)
 
 def apply_0(s, a):
     t = a[1]
@@ -72,9 +72,11 @@ def apply_0(s, a):
     for i in CLEAR[t]:
         b[i] &= keep
     b[t] |= here
-    slot = RESERVE1.get(t)
-    if slot is not None: b[slot] -= 1
-    b[7] = b[8] = b[9] = 0
+    if t == 1:
+        b[5] += -1
+    b[7] = 0
+    b[8] = 0
+    b[9] = 0
     return finish_0(b, s[4])
 
 def moves_1(s):
@@ -82,28 +84,28 @@ def moves_1(s):
     add = acts.append
     tgt = ((s[0]) & ~(s[1] | s[2]))
     frm = 0
-    for t, slot in SLOTS2:
-        if slot >= 0 and s[slot] <= 0: continue
-        base = s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL
+    for t, slot in SLOTS1:
+        if (slot >= 0 and s[slot] <= 0): continue
+        base = (s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL)
         dests = tgt
         while dests:
             here = dests & -dests
             dests ^= here
-            if not here & base: continue
+            if not (here & base): continue
             add((1, t, here.bit_length() - 1))
     return acts
 
 def has_1(s):
     tgt = ((s[0]) & ~(s[1] | s[2]))
     frm = 0
-    for t, slot in SLOTS2:
-        if slot >= 0 and s[slot] <= 0: continue
-        base = s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL
+    for t, slot in SLOTS1:
+        if (slot >= 0 and s[slot] <= 0): continue
+        base = (s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL)
         dests = tgt
         while dests:
             here = dests & -dests
             dests ^= here
-            if not here & base: continue
+            if not (here & base): continue
             return True
     return False
 
@@ -114,7 +116,7 @@ def taken_1(s, a):
     occ = 0
     for i in CLEAR[t]:
         occ |= s[i]
-    return (occ & here & ~frm)
+    return ((occ & here) & ~frm)
 
 def apply_1(s, a):
     t = a[1]
@@ -125,9 +127,11 @@ def apply_1(s, a):
     for i in CLEAR[t]:
         b[i] &= keep
     b[t] |= here
-    slot = RESERVE3.get(t)
-    if slot is not None: b[slot] -= 1
-    b[7] = b[8] = b[9] = 0
+    if t == 2:
+        b[6] += -1
+    b[7] = 0
+    b[8] = 0
+    b[9] = 0
     return finish_1(b, s[4])
 
 def moves_2(s):
@@ -135,34 +139,34 @@ def moves_2(s):
     add = acts.append
     tgt = ((s[0]) & ~(s[1] | s[2]))
     for t in (1,):
-        base = s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL
+        base = (s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL)
         pieces = s[t]
         while pieces:
             frm = pieces & -pieces
             pieces ^= frm
             c = frm.bit_length() - 1
-            dests = tgt & ~frm
+            dests = (tgt & ~frm)
             while dests:
                 here = dests & -dests
                 dests ^= here
-                if not here & base: continue
+                if not (here & base): continue
                 add((2, t, c, here.bit_length() - 1))
     return acts
 
 def has_2(s):
     tgt = ((s[0]) & ~(s[1] | s[2]))
     for t in (1,):
-        base = s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL
+        base = (s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL)
         pieces = s[t]
         while pieces:
             frm = pieces & -pieces
             pieces ^= frm
             c = frm.bit_length() - 1
-            dests = tgt & ~frm
+            dests = (tgt & ~frm)
             while dests:
                 here = dests & -dests
                 dests ^= here
-                if not here & base: continue
+                if not (here & base): continue
                 return True
     return False
 
@@ -173,7 +177,7 @@ def taken_2(s, a):
     occ = 0
     for i in CLEAR[t]:
         occ |= s[i]
-    return (occ & here & ~frm)
+    return ((occ & here) & ~frm)
 
 def apply_2(s, a):
     t = a[1]
@@ -183,11 +187,13 @@ def apply_2(s, a):
     keep = ~here
     for i in CLEAR[t]:
         b[i] &= keep
-    b[t] = (s[t] & ~frm) | here
+    b[t] = ((s[t] & ~frm) | here)
     for u in ABOVE[t]:
-        if s[u] & frm:
-            b[u] = (b[u] & ~frm) | here
-    b[7] = b[8] = b[9] = 0
+        if (s[u] & frm):
+            b[u] = ((b[u] & ~frm) | here)
+    b[7] = 0
+    b[8] = 0
+    b[9] = 0
     return finish_0(b, s[4])
 
 def moves_3(s):
@@ -195,34 +201,34 @@ def moves_3(s):
     add = acts.append
     tgt = ((s[0]) & ~(s[1] | s[2]))
     for t in (2,):
-        base = s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL
+        base = (s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL)
         pieces = s[t]
         while pieces:
             frm = pieces & -pieces
             pieces ^= frm
             c = frm.bit_length() - 1
-            dests = tgt & ~frm
+            dests = (tgt & ~frm)
             while dests:
                 here = dests & -dests
                 dests ^= here
-                if not here & base: continue
+                if not (here & base): continue
                 add((3, t, c, here.bit_length() - 1))
     return acts
 
 def has_3(s):
     tgt = ((s[0]) & ~(s[1] | s[2]))
     for t in (2,):
-        base = s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL
+        base = (s[SUPPORT[t]] if SUPPORT[t] >= 0 else FULL)
         pieces = s[t]
         while pieces:
             frm = pieces & -pieces
             pieces ^= frm
             c = frm.bit_length() - 1
-            dests = tgt & ~frm
+            dests = (tgt & ~frm)
             while dests:
                 here = dests & -dests
                 dests ^= here
-                if not here & base: continue
+                if not (here & base): continue
                 return True
     return False
 
@@ -233,7 +239,7 @@ def taken_3(s, a):
     occ = 0
     for i in CLEAR[t]:
         occ |= s[i]
-    return (occ & here & ~frm)
+    return ((occ & here) & ~frm)
 
 def apply_3(s, a):
     t = a[1]
@@ -243,11 +249,13 @@ def apply_3(s, a):
     keep = ~here
     for i in CLEAR[t]:
         b[i] &= keep
-    b[t] = (s[t] & ~frm) | here
+    b[t] = ((s[t] & ~frm) | here)
     for u in ABOVE[t]:
-        if s[u] & frm:
-            b[u] = (b[u] & ~frm) | here
-    b[7] = b[8] = b[9] = 0
+        if (s[u] & frm):
+            b[u] = ((b[u] & ~frm) | here)
+    b[7] = 0
+    b[8] = 0
+    b[9] = 0
     return finish_1(b, s[4])
 
 def moves_4(s):
@@ -256,13 +264,13 @@ def moves_4(s):
     tgt = (511 & ~(s[0] | s[1] | s[2]))
     for t in (0,):
         pieces = s[t]
-        if pieces.bit_count() > tgt.bit_count():
+        if (pieces).bit_count() > (tgt).bit_count():
             dests = tgt
             while dests:
                 here = dests & -dests
                 dests ^= here
                 d = here.bit_length() - 1
-                sources = BACK4[d] & pieces
+                sources = (BACK2[d] & pieces)
                 while sources:
                     frm = sources & -sources
                     sources ^= frm
@@ -276,7 +284,7 @@ def moves_4(s):
             pieces ^= frm
             c = frm.bit_length() - 1
             h4_0 = ((s[7] in (3, 4)) and (frm == s[9]))
-            dests = ADJ5[c] & tgt
+            dests = (ADJ3[c] & tgt)
             while dests:
                 here = dests & -dests
                 dests ^= here
@@ -288,13 +296,13 @@ def has_4(s):
     tgt = (511 & ~(s[0] | s[1] | s[2]))
     for t in (0,):
         pieces = s[t]
-        if pieces.bit_count() > tgt.bit_count():
+        if (pieces).bit_count() > (tgt).bit_count():
             dests = tgt
             while dests:
                 here = dests & -dests
                 dests ^= here
                 d = here.bit_length() - 1
-                sources = BACK4[d] & pieces
+                sources = (BACK2[d] & pieces)
                 while sources:
                     frm = sources & -sources
                     sources ^= frm
@@ -308,7 +316,7 @@ def has_4(s):
             pieces ^= frm
             c = frm.bit_length() - 1
             h4_0 = ((s[7] in (3, 4)) and (frm == s[9]))
-            dests = ADJ5[c] & tgt
+            dests = (ADJ3[c] & tgt)
             while dests:
                 here = dests & -dests
                 dests ^= here
@@ -327,10 +335,10 @@ def apply_4(s, a):
     keep = ~here
     for i in CLEAR[t]:
         b[i] &= keep
-    b[t] = (s[t] & ~frm) | here
+    b[t] = ((s[t] & ~frm) | here)
     for u in ABOVE[t]:
-        if s[u] & frm:
-            b[u] = (b[u] & ~frm) | here
+        if (s[u] & frm):
+            b[u] = ((b[u] & ~frm) | here)
     b[7] = 3
     b[8] = frm
     b[9] = here
@@ -342,13 +350,13 @@ def moves_5(s):
     tgt = (511 & ~(s[0] | s[1] | s[2]))
     for t in (0,):
         pieces = s[t]
-        if pieces.bit_count() > tgt.bit_count():
+        if (pieces).bit_count() > (tgt).bit_count():
             dests = tgt
             while dests:
                 here = dests & -dests
                 dests ^= here
                 d = here.bit_length() - 1
-                sources = BACK4[d] & pieces
+                sources = (BACK2[d] & pieces)
                 while sources:
                     frm = sources & -sources
                     sources ^= frm
@@ -362,7 +370,7 @@ def moves_5(s):
             pieces ^= frm
             c = frm.bit_length() - 1
             h5_0 = ((s[7] in (3, 4)) and (frm == s[9]))
-            dests = ADJ5[c] & tgt
+            dests = (ADJ3[c] & tgt)
             while dests:
                 here = dests & -dests
                 dests ^= here
@@ -374,13 +382,13 @@ def has_5(s):
     tgt = (511 & ~(s[0] | s[1] | s[2]))
     for t in (0,):
         pieces = s[t]
-        if pieces.bit_count() > tgt.bit_count():
+        if (pieces).bit_count() > (tgt).bit_count():
             dests = tgt
             while dests:
                 here = dests & -dests
                 dests ^= here
                 d = here.bit_length() - 1
-                sources = BACK4[d] & pieces
+                sources = (BACK2[d] & pieces)
                 while sources:
                     frm = sources & -sources
                     sources ^= frm
@@ -394,7 +402,7 @@ def has_5(s):
             pieces ^= frm
             c = frm.bit_length() - 1
             h5_0 = ((s[7] in (3, 4)) and (frm == s[9]))
-            dests = ADJ5[c] & tgt
+            dests = (ADJ3[c] & tgt)
             while dests:
                 here = dests & -dests
                 dests ^= here
@@ -413,10 +421,10 @@ def apply_5(s, a):
     keep = ~here
     for i in CLEAR[t]:
         b[i] &= keep
-    b[t] = (s[t] & ~frm) | here
+    b[t] = ((s[t] & ~frm) | here)
     for u in ABOVE[t]:
-        if s[u] & frm:
-            b[u] = (b[u] & ~frm) | here
+        if (s[u] & frm):
+            b[u] = ((b[u] & ~frm) | here)
     b[7] = 3
     b[8] = frm
     b[9] = here
@@ -425,49 +433,53 @@ def apply_5(s, a):
 def moves_6(s):
     acts = []
     add = acts.append
-    tgt = ((511 & ~(s[0] | s[1] | s[2])) & ~K6)
+    tgt = ((511 & ~(s[0] | s[1] | s[2])) & ~K4)
     h6_0 = (s[7] in (3, 4))
     movable = (s[0])
     dests = tgt
     while dests:
         here = dests & -dests
         dests ^= here
-        for di, line, far in PUSH7[here.bit_length() - 1]:
-            if movable & line != line: continue
+        d = here.bit_length() - 1
+        for di, line, far in PUSH5[d]:
+            if not ((movable & line) == line): continue
             frm = BIT[far]
             if not (not ((h6_0 and (frm == s[9])) and (here == s[8]))): continue
-            add((6, di, far, here.bit_length() - 1))
+            add((6, di, far, d))
     return acts
 
 def has_6(s):
-    tgt = ((511 & ~(s[0] | s[1] | s[2])) & ~K6)
+    tgt = ((511 & ~(s[0] | s[1] | s[2])) & ~K4)
     h6_0 = (s[7] in (3, 4))
     movable = (s[0])
     dests = tgt
     while dests:
         here = dests & -dests
         dests ^= here
-        for di, line, far in PUSH7[here.bit_length() - 1]:
-            if movable & line != line: continue
+        d = here.bit_length() - 1
+        for di, line, far in PUSH5[d]:
+            if not ((movable & line) == line): continue
             frm = BIT[far]
             if not (not ((h6_0 and (frm == s[9])) and (here == s[8]))): continue
             return True
     return False
 
 def taken_6(s, a):
-    return BIT[a[3]] & (s[0] | s[1] | s[2])
+    return (BIT[a[3]] & (s[0] | s[1] | s[2]))
 
 def apply_6(s, a):
-    clear, pairs = SHIFT8[(a[1], a[3])]
+    key = a[1] * 9 + a[3]
+    clear = SC6[key]
     frm = BIT[a[2]]
     here = BIT[a[3]]
     b = list(s)
     for i in range(3):
         m = s[i]
-        if m & clear:
-            moved = m & ~clear
-            for src, dst in pairs:
-                if m & src: moved |= dst
+        if (m & clear):
+            moved = (m & ~clear)
+            for src, dst in SHIFT7[key]:
+                if BIT[src] & m:
+                    moved |= BIT[dst]
             b[i] = moved
     b[7] = 4
     b[8] = frm
@@ -477,60 +489,82 @@ def apply_6(s, a):
 def moves_7(s):
     acts = []
     add = acts.append
-    tgt = ((511 & ~(s[0] | s[1] | s[2])) & ~K6)
+    tgt = ((511 & ~(s[0] | s[1] | s[2])) & ~K4)
     h7_0 = (s[7] in (3, 4))
     movable = (s[0])
     dests = tgt
     while dests:
         here = dests & -dests
         dests ^= here
-        for di, line, far in PUSH7[here.bit_length() - 1]:
-            if movable & line != line: continue
+        d = here.bit_length() - 1
+        for di, line, far in PUSH5[d]:
+            if not ((movable & line) == line): continue
             frm = BIT[far]
             if not (not ((h7_0 and (frm == s[9])) and (here == s[8]))): continue
-            add((7, di, far, here.bit_length() - 1))
+            add((7, di, far, d))
     return acts
 
 def has_7(s):
-    tgt = ((511 & ~(s[0] | s[1] | s[2])) & ~K6)
+    tgt = ((511 & ~(s[0] | s[1] | s[2])) & ~K4)
     h7_0 = (s[7] in (3, 4))
     movable = (s[0])
     dests = tgt
     while dests:
         here = dests & -dests
         dests ^= here
-        for di, line, far in PUSH7[here.bit_length() - 1]:
-            if movable & line != line: continue
+        d = here.bit_length() - 1
+        for di, line, far in PUSH5[d]:
+            if not ((movable & line) == line): continue
             frm = BIT[far]
             if not (not ((h7_0 and (frm == s[9])) and (here == s[8]))): continue
             return True
     return False
 
 def taken_7(s, a):
-    return BIT[a[3]] & (s[0] | s[1] | s[2])
+    return (BIT[a[3]] & (s[0] | s[1] | s[2]))
 
 def apply_7(s, a):
-    clear, pairs = SHIFT8[(a[1], a[3])]
+    key = a[1] * 9 + a[3]
+    clear = SC6[key]
     frm = BIT[a[2]]
     here = BIT[a[3]]
     b = list(s)
     for i in range(3):
         m = s[i]
-        if m & clear:
-            moved = m & ~clear
-            for src, dst in pairs:
-                if m & src: moved |= dst
+        if (m & clear):
+            moved = (m & ~clear)
+            for src, dst in SHIFT7[key]:
+                if BIT[src] & m:
+                    moved |= BIT[dst]
             b[i] = moved
     b[7] = 4
     b[8] = frm
     b[9] = here
     return finish_1(b, s[4])
 
+def pass_0(s, a):
+    here = 0
+    frm = 0
+    b = list(s)
+    b[7] = 0
+    b[8] = 0
+    b[9] = 0
+    return finish_0(b, s[4])
+
+def pass_1(s, a):
+    here = 0
+    frm = 0
+    b = list(s)
+    b[7] = 0
+    b[8] = 0
+    b[9] = 0
+    return finish_1(b, s[4])
+
 def ends_0(b, moves=False, settle=False):
-    if _run((b[1]), 3, WIN9):
+    if _run((b[1]), 3, WIN8, 3):
         b[10] = 0
         return tuple(b)
-    if _run((b[2]), 3, WIN9):
+    if _run((b[2]), 3, WIN8, 3):
         b[10] = 1
         return tuple(b)
     b[10] = -1
@@ -547,10 +581,10 @@ def finish_0(b, ph):
     return ends_0(b)
 
 def ends_1(b, moves=False, settle=False):
-    if _run((b[2]), 3, WIN9):
+    if _run((b[2]), 3, WIN8, 3):
         b[10] = 1
         return tuple(b)
-    if _run((b[1]), 3, WIN9):
+    if _run((b[1]), 3, WIN8, 3):
         b[10] = 0
         return tuple(b)
     b[10] = -1
@@ -565,18 +599,6 @@ def finish_1(b, ph):
         b[3] = 1
         b[4] = nph
     return ends_1(b)
-
-def pass_0(s, a):
-    here = frm = 0
-    b = list(s)
-    b[7] = b[8] = b[9] = 0
-    return finish_0(b, s[4])
-
-def pass_1(s, a):
-    here = frm = 0
-    b = list(s)
-    b[7] = b[8] = b[9] = 0
-    return finish_1(b, s[4])
 
 def apply_pass(s, a):
     return PASS[s[3]](s, a)

@@ -30,13 +30,13 @@ def moves_0(s):
     tgt = (s[1])
     for t in (0,):
         pieces = s[t]
-        if pieces.bit_count() > tgt.bit_count():
+        if (pieces).bit_count() > (tgt).bit_count():
             dests = tgt
             while dests:
                 here = dests & -dests
                 dests ^= here
                 d = here.bit_length() - 1
-                sources = BACK0[d] & pieces
+                sources = (BACK0[d] & pieces)
                 while sources:
                     frm = sources & -sources
                     sources ^= frm
@@ -47,7 +47,7 @@ def moves_0(s):
             frm = pieces & -pieces
             pieces ^= frm
             c = frm.bit_length() - 1
-            dests = ADJ1[c] & tgt
+            dests = (ADJ1[c] & tgt)
             while dests:
                 here = dests & -dests
                 dests ^= here
@@ -58,13 +58,13 @@ def has_0(s):
     tgt = (s[1])
     for t in (0,):
         pieces = s[t]
-        if pieces.bit_count() > tgt.bit_count():
+        if (pieces).bit_count() > (tgt).bit_count():
             dests = tgt
             while dests:
                 here = dests & -dests
                 dests ^= here
                 d = here.bit_length() - 1
-                sources = BACK0[d] & pieces
+                sources = (BACK0[d] & pieces)
                 while sources:
                     frm = sources & -sources
                     sources ^= frm
@@ -75,7 +75,7 @@ def has_0(s):
             frm = pieces & -pieces
             pieces ^= frm
             c = frm.bit_length() - 1
-            dests = ADJ1[c] & tgt
+            dests = (ADJ1[c] & tgt)
             while dests:
                 here = dests & -dests
                 dests ^= here
@@ -87,7 +87,7 @@ def taken_0(s, a):
     frm = BIT[a[2]]
     here = BIT[a[3]]
     occ = (s[0] | s[1])
-    return (occ & here & ~frm)
+    return ((occ & here) & ~frm)
 
 def apply_0(s, a):
     t = a[1]
@@ -97,7 +97,7 @@ def apply_0(s, a):
     keep = ~here
     b[0] &= keep
     b[1] &= keep
-    b[t] = (s[t] & ~frm) | here
+    b[t] = ((s[t] & ~frm) | here)
     return finish_0(b, s[3])
 
 def moves_1(s):
@@ -106,13 +106,13 @@ def moves_1(s):
     tgt = (33554431 & ~(s[0] | s[1]))
     for t in (1,):
         pieces = s[t]
-        if pieces.bit_count() > tgt.bit_count():
+        if (pieces).bit_count() > (tgt).bit_count():
             dests = tgt
             while dests:
                 here = dests & -dests
                 dests ^= here
                 d = here.bit_length() - 1
-                sources = BACK0[d] & pieces
+                sources = (BACK0[d] & pieces)
                 while sources:
                     frm = sources & -sources
                     sources ^= frm
@@ -123,7 +123,7 @@ def moves_1(s):
             frm = pieces & -pieces
             pieces ^= frm
             c = frm.bit_length() - 1
-            dests = ADJ1[c] & tgt
+            dests = (ADJ1[c] & tgt)
             while dests:
                 here = dests & -dests
                 dests ^= here
@@ -134,13 +134,13 @@ def has_1(s):
     tgt = (33554431 & ~(s[0] | s[1]))
     for t in (1,):
         pieces = s[t]
-        if pieces.bit_count() > tgt.bit_count():
+        if (pieces).bit_count() > (tgt).bit_count():
             dests = tgt
             while dests:
                 here = dests & -dests
                 dests ^= here
                 d = here.bit_length() - 1
-                sources = BACK0[d] & pieces
+                sources = (BACK0[d] & pieces)
                 while sources:
                     frm = sources & -sources
                     sources ^= frm
@@ -151,7 +151,7 @@ def has_1(s):
             frm = pieces & -pieces
             pieces ^= frm
             c = frm.bit_length() - 1
-            dests = ADJ1[c] & tgt
+            dests = (ADJ1[c] & tgt)
             while dests:
                 here = dests & -dests
                 dests ^= here
@@ -169,7 +169,19 @@ def apply_1(s, a):
     keep = ~here
     b[0] &= keep
     b[1] &= keep
-    b[t] = (s[t] & ~frm) | here
+    b[t] = ((s[t] & ~frm) | here)
+    return finish_1(b, s[3])
+
+def pass_0(s, a):
+    here = 0
+    frm = 0
+    b = list(s)
+    return finish_0(b, s[3])
+
+def pass_1(s, a):
+    here = 0
+    frm = 0
+    b = list(s)
     return finish_1(b, s[3])
 
 def ends_0(b, moves=False, settle=False):
@@ -205,16 +217,6 @@ def finish_1(b, ph):
         b[2] = 1
         b[3] = nph
     return ends_1(b)
-
-def pass_0(s, a):
-    here = frm = 0
-    b = list(s)
-    return finish_0(b, s[3])
-
-def pass_1(s, a):
-    here = frm = 0
-    b = list(s)
-    return finish_1(b, s[3])
 
 def apply_pass(s, a):
     return PASS[s[2]](s, a)
