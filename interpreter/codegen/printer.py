@@ -19,6 +19,8 @@ class Printer:
     AND = ""  # of a conjunction: "{} and {}" / "{} && {}"
     OR = ""  # of a disjunction: "{} or {}" / "{} || {}"
     HELPERS: dict[str, str] = {}  # the runtime's helpers, as the generated code names them
+    PLIES = ""  # the list of plies a function builds, as an expression
+    NO_PLIES = ""  # no ply
 
     def __init__(self, w: Writer):
         self.w, self.line = w, w.out.line
@@ -63,6 +65,15 @@ class Printer:
     def call_args(self, e: st.Call, args: list[str]) -> list[str]:
         return args
 
+    def collect(self, s: st.Collect) -> str:
+        raise NotImplementedError
+
+    def add_pass(self, s: st.AddPass) -> str:
+        raise NotImplementedError
+
+    def must_capture(self, s: st.MustCapture) -> str:
+        raise NotImplementedError
+
     # ------------------------------------------------------------ the walk
     def function(self, f: st.Function) -> None:
         self.open_function(f)
@@ -102,6 +113,12 @@ class Printer:
                 self.line(indent, closing)
         elif isinstance(s, st.PhaseSwitch):
             self.phase_switch(s, indent, f)
+        elif isinstance(s, st.Collect):
+            self.line(indent, self.collect(s))
+        elif isinstance(s, st.AddPass):
+            self.line(indent, self.add_pass(s))
+        elif isinstance(s, st.MustCapture):
+            self.line(indent, self.must_capture(s))
         else:
             raise TypeError(f"not a statement: {s!r}")
 
@@ -127,6 +144,10 @@ class Printer:
             return f"{self._operand(e.left)} {e.op} {self._operand(e.right)}"
         if isinstance(e, st.ModelExpr):
             return self.w.expr(e.expr, self.context(e.context))
+        if isinstance(e, st.Plies):
+            return self.PLIES
+        if isinstance(e, st.NoPlies):
+            return self.NO_PLIES
         raise TypeError(f"not an expression: {e!r}")
 
     def _operand(self, e: st.Expr) -> str:

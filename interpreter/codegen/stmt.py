@@ -31,6 +31,7 @@ class Kind(enum.Enum):
     IN_STATE = "in_state"  # a state the function only reads
     FLAG = "flag"  # a yes/no
     INT = "int"  # a whole number
+    PLIES = "plies"  # the plies a function lists (in C, the caller's buffer)
 
 
 # ---------------------------------------------------------------- expressions
@@ -117,7 +118,17 @@ class ModelExpr:
     context: Context
 
 
-Expr = Union[Var, Num, Field, Index, Call, Not, And, Or, BinOp, ModelExpr]
+@dataclass(frozen=True)
+class Plies:
+    """The plies the function has listed (in C, their count: the list is the caller's)."""
+
+
+@dataclass(frozen=True)
+class NoPlies:
+    """An empty list of plies (in C, a count of none)."""
+
+
+Expr = Union[Var, Num, Field, Index, Call, Not, And, Or, BinOp, ModelExpr, Plies, NoPlies]
 
 
 # ---------------------------------------------------------------- statements
@@ -185,7 +196,33 @@ class PhaseSwitch:
     cases: tuple[Case, ...]
 
 
-Stmt = Union[Let, Set, If, Return, Effects, Loop, PhaseSwitch]
+@dataclass(frozen=True)
+class Collect:
+    """The plies of a move generator added to the list (`first`: they start it)."""
+
+    func: str
+    first: bool
+
+
+@dataclass(frozen=True)
+class AddPass:
+    """The pass ply (rule `code`) added to the list (`first`: it starts it)."""
+
+    code: int
+    first: bool
+
+
+@dataclass(frozen=True)
+class MustCapture:
+    """Compulsory capture on the list of player `player`'s plies in state `state`: if some
+    ply takes pieces, only those that do (`maximum`: those that take the most)."""
+
+    state: str
+    player: int
+    maximum: bool
+
+
+Stmt = Union[Let, Set, If, Return, Effects, Loop, PhaseSwitch, Collect, AddPass, MustCapture]
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The turn logic of a game, planned once for both back-ends: the end rules after a ply
 (`ends_P`), the next phase or turn then the end rules (`finish_P`), whether the player
-to move has a ply (`has_move`), the skip of `when possible` phases with nothing to do
+to move has a ply (`has_move`), its legal plies (`legal`), the skip of `when possible` phases with nothing to do
 (`skip`), and the outcome, a stuck player to move settled when the end rules leave it
 to be settled when asked (`outcome`, `lazy_tail`, `stuck_outcome`)."""
 
@@ -9,9 +9,10 @@ from __future__ import annotations
 from dsl import model
 from dsl.model import Outcome, Word
 
-from interpreter.codegen.stmt import (And, BinOp, Call, Case, Context, Effects, Expr, Field, Function,
-                                      If, Index, Kind, Let, Loop, ModelExpr, Not, Num, Or, Param,
-                                      PhaseSwitch, Return, Set, Slot, Stmt, Var)
+from interpreter.codegen.stmt import (AddPass, And, BinOp, Call, Case, Collect, Context, Effects, Expr,
+                                      Field, Function, If, Index, Kind, Let, Loop, ModelExpr, MustCapture,
+                                      NoPlies, Not, Num, Or, Param, PhaseSwitch, Plies, Return, Set, Slot,
+                                      Stmt, Var)
 
 
 def lazy_tail(rs: model.Ruleset) -> int | None:
@@ -133,6 +134,29 @@ def has_move_function(phases: list[model.TurnPhase], codes: dict[tuple[str, int]
             body.append(Return(Num(1 if ph.allows_pass else 0)))
             cases.append(Case(p, k, tuple(body)))
     return Function("has_move", (Param("s", Kind.IN_STATE),),
+                    (PhaseSwitch("s", len(phases), tuple(cases)),), state="s")
+
+
+def legal_function(rs: model.Ruleset, phases: list[model.TurnPhase], codes: dict[tuple[str, int], int],
+                   pass_code: int) -> Function:
+    """`legal(s)`: every legal ply of the player to move, in order: each rule of the phase
+    in turn, then the pass where the phase allows it; compulsory capture applied."""
+    cases = []
+    for p in range(len(rs.players)):
+        for k, ph in enumerate(phases):
+            body: list[Stmt] = [If(BinOp(">=", Field("s", Slot.OUT), Num(0)), (Return(NoPlies()),))]
+            gens = [codes[(name, p)] for name in ph.plies if (name, p) in codes]
+            body += [Collect(f"moves_{code}", i == 0) for i, code in enumerate(gens)]
+            if ph.allows_pass:
+                body.append(AddPass(pass_code, not gens))
+            if not gens and not ph.allows_pass:
+                body.append(Return(NoPlies()))
+            else:
+                if rs.compulsory is not None:
+                    body.append(MustCapture("s", p, rs.compulsory.value == "maximum"))
+                body.append(Return(Plies()))
+            cases.append(Case(p, k, tuple(body)))
+    return Function("legal", (Param("s", Kind.IN_STATE), Param("out", Kind.PLIES)),
                     (PhaseSwitch("s", len(phases), tuple(cases)),), state="s")
 
 

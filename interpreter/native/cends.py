@@ -24,36 +24,13 @@ def emit_finish(c: CWriter, p: int, skips: bool) -> None:
     CPrinter(c).function(turns.finish_function(p, len(c.rs.players), skips))
 
 
-def emit_turns(c: CWriter, phases: list[model.TurnPhase], codes: dict, n_players: int) -> None:
-    """`rc_has_move` and `rc_skip`: the turn logic's plans (turns.has_move_function,
-    turns.skip_function), as the Python back-end's `has_move` and `_skip`."""
+def emit_turns(c: CWriter, phases: list[model.TurnPhase], codes: dict, n_players: int, pass_code: int) -> None:
+    """`rc_has_move`, `rc_legal` and `rc_skip`: the turn logic's plans (turns.py), as the
+    Python back-end's `has_move`, `legal` and `_skip`."""
     printer = CPrinter(c)
     printer.function(turns.has_move_function(phases, codes, n_players))
+    printer.function(turns.legal_function(c.rs, phases, codes, pass_code))
     printer.function(turns.skip_function(len(phases), n_players))
-
-
-def emit_legal(c: CWriter, phases: list[model.TurnPhase], codes: dict, n_players: int, pass_code: int) -> None:
-    """`rc_legal`: every legal ply in Game.legal_actions' order, compulsory capture applied."""
-    out = c.out
-    out.function("int rc_legal(const S *s, Buf *out)")
-    out.line(1, "out->n = 0;")
-    out.line(1, f"if ({c.OUT('s')} >= 0) return 0;")
-    out.line(1, "int e = 0;")
-    out.line(1, f"switch ((int){c.P('s')} * {len(phases)} + (int){c.PH('s')}) {{")
-    for p in range(n_players):
-        for k, ph in enumerate(phases):
-            out.line(1, f"case {p * len(phases) + k}:")
-            for name in ph.plies:
-                if (name, p) in codes:
-                    out.line(2, f"if ((e = moves_{codes[(name, p)]}(s, out)) < 0) return e;")
-            if ph.allows_pass:
-                out.line(2, f"if (buf_push(out, act({pass_code}, 0, 0, 0, m_zero()))) return RC_ERR_MEMORY;")
-            out.line(2, "break;")
-    out.line(1, "}")
-    if c.rs.compulsory is not None:
-        out.line(1, "if (out->n && (e = rc_must_capture(s, out)) < 0) return e;")
-    out.line(1, "return out->n;")
-    out.end()
 
 
 def emit_captures(c: CWriter, rules: list, maximum: bool) -> None:

@@ -76,9 +76,8 @@ def generate_c(rs: Ruleset) -> CGenerated:
         cends.emit_finish(c, p, skips)
     codes = {(r.name, r.player): r.code for r in rules}
     cundo.emit_undo(out, rs, tables, moved, phases, codes)
-    cends.emit_turns(c, phases, codes, n_players)
+    cends.emit_turns(c, phases, codes, n_players, rules[-1].code)
     cends.emit_captures(c, rules, rs.compulsory is not None and rs.compulsory.value == "maximum")
-    cends.emit_legal(c, phases, codes, n_players, rules[-1].code)
     cends.emit_dispatch(c, rules, n_players)
     cends.emit_outcome(c, n_players)
     # the order rulecraft.h describes: the configuration, the header and primitives, the

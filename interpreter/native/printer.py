@@ -7,7 +7,8 @@ from interpreter.codegen.context import Ctx
 from interpreter.codegen.printer import Printer
 from interpreter.native.cwriter import CWriter
 
-_PARAM = {st.Kind.STATE: "S *", st.Kind.IN_STATE: "const S *", st.Kind.FLAG: "int ", st.Kind.INT: "int64_t "}
+_PARAM = {st.Kind.STATE: "S *", st.Kind.IN_STATE: "const S *", st.Kind.FLAG: "int ", st.Kind.INT: "int64_t ",
+          st.Kind.PLIES: "Buf *"}
 _LOCAL = {st.Kind.FLAG: "int", st.Kind.INT: "int"}
 
 
@@ -19,7 +20,9 @@ class CPrinter(Printer):
     NOT = "!{}"
     AND = "{} && {}"
     OR = "{} || {}"
-    HELPERS = {"has_move": "rc_has_move", "skip": "rc_skip", "outcome": "rc_outcome"}
+    HELPERS = {"has_move": "rc_has_move", "skip": "rc_skip", "outcome": "rc_outcome", "legal": "rc_legal"}
+    PLIES = "out->n"
+    NO_PLIES = "0"
 
     def __init__(self, c: CWriter):
         super().__init__(c)
@@ -27,9 +30,12 @@ class CPrinter(Printer):
 
     def open_function(self, f: st.Function) -> None:
         self.out.function(f"int {self.name(f.name)}({', '.join(_PARAM[p.kind] + p.name for p in f.params)})")
-        unused = [p.name for p in f.params if p.kind not in (st.Kind.STATE, st.Kind.IN_STATE)]
+        unused = [p.name for p in f.params if p.kind not in (st.Kind.STATE, st.Kind.IN_STATE, st.Kind.PLIES)]
         if unused:  # a ruleset's rules may never read them: every warning is an error
             self.line(1, " ".join(f"(void){name};" for name in unused))
+        for p in f.params:
+            if p.kind is st.Kind.PLIES:  # the caller's buffer: the function lists afresh
+                self.line(1, f"{p.name}->n = 0;")
 
     def close_function(self, f: st.Function) -> None:
         self.out.end()
@@ -59,6 +65,15 @@ class CPrinter(Printer):
 
     def field(self, e: st.Field) -> str:
         return getattr(self.c, e.slot.value)(e.state)
+
+    def collect(self, s: st.Collect) -> str:
+        return f"{{ int e = {s.func}(s, out); if (e < 0) return e; }}"
+
+    def add_pass(self, s: st.AddPass) -> str:
+        return f"if (buf_push(out, act({s.code}, 0, 0, 0, m_zero()))) return RC_ERR_MEMORY;"
+
+    def must_capture(self, s: st.MustCapture) -> str:
+        return "if (out->n) { int e = rc_must_capture(s, out); if (e < 0) return e; }"
 
     def context(self, cx: st.Context) -> Ctx:
         return Ctx(cx.state, cx.player, stuck=cx.stuck, next_is_mover=cx.next_is_mover)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Iterator
 
 from dsl.diagnostics import Diagnostic, RulesetError
 from dsl.model import Ruleset, TurnPhase
@@ -14,75 +14,42 @@ from interpreter.python import pyends, pysource
 from interpreter.runtime.actions import Shape
 from interpreter.runtime.layout import Layout, make_layout
 from interpreter.runtime.protocol import Action, RuleInfo, State
-from interpreter.python.pyruntime import Runtime, _captured
+from interpreter.python.pyruntime import Runtime, _captures
 from interpreter.python.pysource import PySource, TooLarge
 from interpreter.python.pywriter import PyWriter
 from interpreter.runtime.tables import Tables
 
 
 class PythonRules:
-    """The Python back-end's rules of one game (the runtime protocol's `Rules`): generated
-    Python, compiled once, and the turn logic around its generators."""
+    """The Python back-end's rules of one game (the runtime protocol's `Rules`): the
+    generated module's functions, compiled once."""
 
     name = "python"
 
-    def __init__(self, layout: Layout, tables: Tables, rule_infos: list[RuleInfo], apply: list,
-                 gens: list[list[list]], pass_ok: list[bool], turn_start: int, ends: list,
-                 source: str, chains: dict, has_move: Callable, outcome: Callable | None,
-                 captures: Callable, count_captures: Callable, compulsory: str | None,
-                 namespace: dict[str, object]):
+    def __init__(self, layout: Layout, tables: Tables, rule_infos: list[RuleInfo], ns: dict,
+                 n_players: int, turn_start: int, n_phases: int, source: str, lazy_outcome: bool):
         self.layout, self.tables, self.rule_infos = layout, tables, rule_infos
         self.source = source  # the generated module, kept for reading and debugging
-        self.namespace = namespace  # its globals: the tables and functions it defined
-        self.chains = chains  # code -> the route search of a chained rule (for notation)
+        self.namespace = ns  # its globals: the tables and functions it defined
         self.turn_start = turn_start  # phases before it make up the first turn
-        self.phases = len(pass_ok)
-        self.has_move = has_move  # state -> whether the player to move has a legal ply
-        self.captures = captures  # (state, action) -> the opponent's pieces it takes
-        self.count_captures = count_captures  # (state, actions to move) -> captures of each
-        self._apply, self._gens, self._pass_ok, self._ends = apply, gens, pass_ok, ends
-        self._outcome, self._compulsory = outcome, compulsory  # outcome: where it may be lazy
-        self._pass_action: Action = (rule_infos[-1].code,)
-        self._P, self._PH, self._OUT = layout.P, layout.PH, layout.OUT
+        self.phases = n_phases
+        self.chains = {r.code: ns[f"chains_{r.code}"] for r in rule_infos  # a chained rule's
+                       if r.format.shape is Shape.CHAIN}  # route search (for notation)
+        self.has_move = ns["has_move"]  # state -> whether the player to move has a legal ply
+        self._legal = ns["legal"]
+        self._apply = [ns[f"apply_{r.code}"] for r in rule_infos[:-1]] + [ns["apply_pass"]]
+        self._ends = [ns[f"ends_{p}"] for p in range(n_players)]
+        self._outcome = ns["outcome"] if lazy_outcome else None  # a stuck player to move settled when asked
+        self._taken = ns["TAKEN"]
+        opp = ns["OPP"]
+        self._rule_opp = [None if r.player is None else opp[r.player] for r in rule_infos]
+        self._OUT = layout.OUT
 
     def legal(self, state: State) -> list[Action]:
-        if state[self._OUT] >= 0:
-            return []
-        ph = state[self._PH]
-        gens = self._gens[state[self._P]][ph]
-        if len(gens) == 1:
-            actions = gens[0](state)  # a fresh list
-        else:
-            actions = []
-            for gen in gens:
-                actions += gen(state)
-        if self._pass_ok[ph]:
-            actions.append(self._pass_action)
-        if self._compulsory is not None and actions:
-            return self._must_capture(state, actions)
-        return actions
-
-    def _must_capture(self, state: State, actions: list[Action]) -> list[Action]:
-        # compulsory capture: the plies that capture, if any; maximum: those capturing most
-        counts = self.count_captures(state, actions)
-        best = max(counts)
-        if best == 0:
-            return actions
-        if self._compulsory == "maximum":
-            return [a for a, n in zip(actions, counts) if n == best]
-        return [a for a, n in zip(actions, counts) if n > 0]
+        return self._legal(state)
 
     def iter_legal(self, state: State) -> Iterator[Action]:
-        if state[self._OUT] >= 0:
-            return
-        if self._compulsory is not None:  # the filter needs every ply first
-            yield from self.legal(state)
-            return
-        ph = state[self._PH]
-        for gen in self._gens[state[self._P]][ph]:
-            yield from gen(state)
-        if self._pass_ok[ph]:
-            yield self._pass_action
+        yield from self._legal(state)
 
     def apply(self, state: State, action: Action) -> State:
         return self._apply[action[0]](state, action)
@@ -93,14 +60,18 @@ class PythonRules:
             return self._outcome(state)  # a stuck player to move is settled now
         return out
 
+    def captures(self, state: State, action: Action) -> int:
+        """The opponent's pieces action `a` takes off the board (0 for a pass)."""
+        return _captures(state, action, self._taken, self._rule_opp)
+
     def settle(self, s: list[int], effects: bool = True) -> State:
         """Evaluate the end rules on a position reached other than by a ply (without
         `effects`, only those that decide an outcome: a position read from its text was
         written after the others ran)."""
         # The mover is whoever would have made the last ply: the same player within a
         # turn, the previous player at a turn's start.
-        at_start = s[self._PH] in (0, self.turn_start)
-        mover = (s[self._P] - 1) % len(self._ends) if at_start else s[self._P]
+        at_start = s[self.layout.PH] in (0, self.turn_start)
+        mover = (s[self.layout.P] - 1) % len(self._ends) if at_start else s[self.layout.P]
         return self._ends[mover](list(s), settle=not effects)
 
 
@@ -139,8 +110,12 @@ def _emit(rs: Ruleset, c: PyWriter, phases: list[TurnPhase]) -> list[RuleInfo]:
         pyends.emit_finish(c, p, skips)
     c.out.line(0, "def apply_pass(s, a):")
     c.out.line(1, f"return PASS[s[{c.L.P}]](s, a)")
+    c.out.line(0, "")
+    # what each rule's action takes, by rule code (a pass: nothing)
+    c.out.line(0, f"TAKEN = [{', '.join(f'taken_{r.code}' for r in rules[:-1])}, _takes_nothing]")
+    c.out.line(0, "")
     codes = {(r.name, r.player): r.code for r in rules}
-    pyends.emit_turns(c, phases, codes, len(rs.players))
+    pyends.emit_turns(c, phases, codes, len(rs.players), rules[-1].code)
     return rules
 
 
@@ -190,48 +165,7 @@ def _compile(rs: Ruleset) -> PythonRules:
     ns = g.globals
     # The source is built from checked names' indices and integers only (see pysource).
     exec(compile(g.source, f"<rulecraft {rs.path}>", "exec"), ns)  # noqa: S102
-    phases, turn_start, next_phase = _phases(rs)
-    n_players, rules = len(rs.players), g.rules
-    codes = {(r.name, r.player): r.code for r in rules}
-    gens = [[[ns[f"moves_{codes[(name, p)]}"] for name in ph.plies if (name, p) in codes]
-             for ph in phases] for p in range(n_players)]
-    pass_ok = [ph.allows_pass for ph in phases]
-    ns.update(PASS=[ns[f"pass_{p}"] for p in range(n_players)])
-    apply = [ns[f"apply_{r.code}"] for r in rules[:-1]] + [ns["apply_pass"]]
-    ends = [ns[f"ends_{p}"] for p in range(n_players)]
-    chains = {r.code: ns[f"chains_{r.code}"] for r in rules if r.format.shape is Shape.CHAIN}
-    captures, count_captures = _capture_functions(g.layout, rules, [ns[f"taken_{r.code}"] for r in rules[:-1]],
-                                                  ns["OPP"])
-    return PythonRules(g.layout, g.tables, rules, apply, gens, pass_ok, turn_start, ends, g.source,
-                       chains, ns["has_move"], ns["outcome"] if turns.stuck_outcome(rs) else None,
-                       captures, count_captures,
-                       None if rs.compulsory is None else rs.compulsory.value, ns)
-
-
-def _capture_functions(layout: Layout, rules: list[RuleInfo], taken: list,
-                       opp: list) -> tuple[Callable, Callable]:
-    """captures(state, action) and count_captures(state, actions): the one definition of
-    what a ply takes (taken_N), counted in the opponent's pieces."""
-    P = layout.P
-
-    def captures(s, a) -> int:
-        """The opponent's pieces action `a` takes off the board (0 for a pass)."""
-        rule = rules[a[0]]
-        if rule.player is None:
-            return 0
-        return _captured(s, taken[a[0]](s, a), opp[rule.player])
-
-    counters = taken + [lambda s, a: 0]  # a pass takes nothing
-    narrow = all(size == 1 for side in opp for _, size in side)
-
-    def count_captures(s, actions) -> list[int]:
-        """captures(s, a) for each of the player to move's actions, the opponent's pieces
-        gathered once (the compulsory-capture filter's hot path)."""
-        if not narrow:
-            return [captures(s, a) for a in actions]
-        theirs = 0
-        for i, _ in opp[s[P]]:
-            theirs |= s[i]
-        return [(counters[a[0]](s, a) & theirs).bit_count() for a in actions]
-
-    return captures, count_captures
+    phases, turn_start, _ = _phases(rs)
+    ns.update(PASS=[ns[f"pass_{p}"] for p in range(len(rs.players))])
+    return PythonRules(g.layout, g.tables, g.rules, ns, len(rs.players), turn_start, len(phases), g.source,
+                       turns.stuck_outcome(rs) is not None)

@@ -16,6 +16,8 @@ class PythonPrinter(Printer):
     AND = "{} and {}"
     OR = "{} or {}"
     HELPERS = {"has_move": "has_move", "skip": "_skip"}
+    PLIES = "acts"
+    NO_PLIES = "[]"
 
     def __init__(self, c: PyWriter):
         super().__init__(c)
@@ -38,14 +40,14 @@ class PythonPrinter(Printer):
         rows = ", ".join(f"[{', '.join(row)}]" for _, row in sorted(table.items()))
         self.line(0, f"{name.upper().lstrip('_')}_BY_PHASE = [{rows}]")
         self.open_function(f)
-        args = ", ".join(p.name for p in f.params)
+        args = ", ".join(p.name for p in f.params if p.kind is not st.Kind.PLIES)
         self.line(1, f"return {name.upper().lstrip('_')}_BY_PHASE[{sw.state}[{self.L.P}]][{sw.state}[{self.L.PH}]]({args})")
         self.close_function(f)
 
     def open_function(self, f: st.Function) -> None:
         params = ", ".join(p.name if p.default is None else
                            f"{p.name}={bool(p.default) if p.kind is st.Kind.FLAG else p.default}"
-                           for p in f.params)
+                           for p in f.params if p.kind is not st.Kind.PLIES)
         self.line(0, f"def {self.name(f.name)}({params}):")
 
     def close_function(self, f: st.Function) -> None:
@@ -68,6 +70,19 @@ class PythonPrinter(Printer):
 
     def field(self, e: st.Field) -> str:
         return f"{e.state}[{getattr(self.L, e.slot.value)}]"
+
+    def collect(self, s: st.Collect) -> str:
+        return f"acts {'=' if s.first else '+='} {s.func}(s)"  # a generator's list is fresh
+
+    def add_pass(self, s: st.AddPass) -> str:
+        return f"acts = [({s.code},)]" if s.first else f"acts.append(({s.code},))"
+
+    def must_capture(self, s: st.MustCapture) -> str:
+        theirs = [i for i, t in enumerate(self.w.rs.types) if t.owner == 1 - s.player]
+        # one-cell pieces: a ply's captures are its taken cells that hold the opponent's
+        narrow = all(self.w.rs.types[i].size == 1 for i in theirs)
+        mask = self.w.types_union(theirs, s.state) if narrow else "None"
+        return f"acts = _must_capture({s.state}, acts, TAKEN, {mask}, OPP[{s.player}], {s.maximum})"
 
     def context(self, cx: st.Context) -> Ctx:
         return Ctx(cx.state, cx.player, stuck=cx.stuck, next_is_mover=cx.next_is_mover)

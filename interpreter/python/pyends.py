@@ -21,10 +21,12 @@ def emit_finish(c: PyWriter, p: int, skips: bool) -> None:
 
 
 def emit_turns(c: PyWriter, phases: list[TurnPhase], codes: dict[tuple[str, int], int],
-               n_players: int) -> None:
-    """`has_move`, `_skip` and `outcome`: the turn logic's plans (interpreter/codegen/turns.py),
-    which the native back-end prints as rc_has_move, rc_skip and rc_outcome."""
+               n_players: int, pass_code: int) -> None:
+    """`has_move`, `legal`, `_skip` and `outcome`: the turn logic's plans
+    (interpreter/codegen/turns.py), which the native back-end prints as rc_has_move,
+    rc_legal, rc_skip and rc_outcome."""
     printer = PythonPrinter(c)
     printer.function(turns.has_move_function(phases, codes, n_players))
+    printer.function(turns.legal_function(c.rs, phases, codes, pass_code))
     printer.function(turns.skip_function(len(phases), n_players))
     printer.function(turns.outcome_function(c.rs))

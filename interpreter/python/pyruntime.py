@@ -50,6 +50,35 @@ def _captured(s, taken: int, opponent_types) -> int:
     return n
 
 
+def _captures(s, a, taken: list, rule_opp: list) -> int:
+    """How many of the opponent's pieces action `a` takes (none for a pass)."""
+    opp = rule_opp[a[0]]
+    return 0 if opp is None else _captured(s, taken[a[0]](s, a), opp)
+
+
+def _must_capture(s, acts: list, taken: list, theirs: int | None, opp, maximum: bool) -> list:
+    """Compulsory capture: of the plies `acts`, those that take pieces (`maximum`: the most),
+    if any does. `theirs`: the opponent's cells, where every piece covers one cell (a ply's
+    captures are then its taken cells among them); else each is counted by `_captured`."""
+    if not acts:
+        return acts
+    if theirs is not None:
+        counts = [(taken[a[0]](s, a) & theirs).bit_count() for a in acts]
+    else:
+        counts = [_captured(s, taken[a[0]](s, a), opp) for a in acts]
+    best = max(counts)
+    if best == 0:
+        return acts
+    if maximum:
+        return [a for a, n in zip(acts, counts) if n == best]
+    return [a for a, n in zip(acts, counts) if n > 0]
+
+
+def _takes_nothing(s, a) -> int:
+    """`taken` of a pass."""
+    return 0
+
+
 def _points(cells: int, lattice) -> list[tuple[int, int]]:
     """The lattice coordinates of the cells in a mask."""
     out = []
@@ -131,6 +160,8 @@ class Runtime:
     _within: Callable[[int, int], bool] = _within
     _relate: Callable[[int, Any, Any], int] = _relate
     _captured: Callable[[Any, int, Any], int] = _captured
+    _must_capture: Callable[..., list] = _must_capture
+    _takes_nothing: Callable[[Any, Any], int] = _takes_nothing
     _points: Callable[[int, Any], list[tuple[int, int]]] = _points
     _closer: Callable[..., bool] = _closer
     _maxdot: Callable[[Any, int, int], int] = _maxdot

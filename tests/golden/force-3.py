@@ -17,6 +17,8 @@ _union = R._union
 _within = R._within
 _relate = R._relate
 _captured = R._captured
+_must_capture = R._must_capture
+_takes_nothing = R._takes_nothing
 _points = R._points
 _closer = R._closer
 _maxdot = R._maxdot
@@ -602,6 +604,9 @@ def finish_1(b, ph):
 
 def apply_pass(s, a):
     return PASS[s[3]](s, a)
+
+TAKEN = [taken_0, taken_1, taken_2, taken_3, taken_4, taken_5, taken_6, taken_7, _takes_nothing]
+
 def has_move_0_0(s):
     if has_0(s):
         return 1
@@ -627,6 +632,28 @@ def has_move_1_0(s):
 HAS_MOVE_BY_PHASE = [[has_move_0_0], [has_move_1_0]]
 def has_move(s):
     return HAS_MOVE_BY_PHASE[s[3]][s[4]](s)
+
+def legal_0_0(s):
+    if s[10] >= 0:
+        return []
+    acts = moves_0(s)
+    acts += moves_2(s)
+    acts += moves_4(s)
+    acts += moves_6(s)
+    return acts
+
+def legal_1_0(s):
+    if s[10] >= 0:
+        return []
+    acts = moves_1(s)
+    acts += moves_3(s)
+    acts += moves_5(s)
+    acts += moves_7(s)
+    return acts
+
+LEGAL_BY_PHASE = [[legal_0_0], [legal_1_0]]
+def legal(s):
+    return LEGAL_BY_PHASE[s[3]][s[4]](s)
 
 def _skip(b):
     for _ in range(4):

@@ -17,6 +17,8 @@ _union = R._union
 _within = R._within
 _relate = R._relate
 _captured = R._captured
+_must_capture = R._must_capture
+_takes_nothing = R._takes_nothing
 _points = R._points
 _closer = R._closer
 _maxdot = R._maxdot
@@ -220,6 +222,9 @@ def finish_1(b, ph):
 
 def apply_pass(s, a):
     return PASS[s[2]](s, a)
+
+TAKEN = [taken_0, taken_1, _takes_nothing]
+
 def has_move_0_0(s):
     if has_0(s):
         return 1
@@ -233,6 +238,22 @@ def has_move_1_0(s):
 HAS_MOVE_BY_PHASE = [[has_move_0_0], [has_move_1_0]]
 def has_move(s):
     return HAS_MOVE_BY_PHASE[s[2]][s[3]](s)
+
+def legal_0_0(s):
+    if s[4] >= 0:
+        return []
+    acts = moves_0(s)
+    return acts
+
+def legal_1_0(s):
+    if s[4] >= 0:
+        return []
+    acts = moves_1(s)
+    return acts
+
+LEGAL_BY_PHASE = [[legal_0_0], [legal_1_0]]
+def legal(s):
+    return LEGAL_BY_PHASE[s[2]][s[3]](s)
 
 def _skip(b):
     for _ in range(4):
