@@ -37,16 +37,18 @@ class PythonRules:
                        if r.format.shape is Shape.CHAIN}  # route search (for notation)
         self.has_move = ns["has_move"]  # state -> whether the player to move has a legal ply
         self._legal = ns["legal"]
+        # legal's own table of its per-(player, phase) functions: one call less a position
+        self._legal_by_phase = ns["LEGAL_BY_PHASE"]
         self._apply = [ns[f"apply_{r.code}"] for r in rule_infos[:-1]] + [ns["apply_pass"]]
         self._ends = [ns[f"ends_{p}"] for p in range(n_players)]
         self._outcome = ns["outcome"] if lazy_outcome else None  # a stuck player to move settled when asked
         self._taken = ns["TAKEN"]
         opp = ns["OPP"]
         self._rule_opp = [None if r.player is None else opp[r.player] for r in rule_infos]
-        self._OUT = layout.OUT
+        self._P, self._PH, self._OUT = layout.P, layout.PH, layout.OUT
 
     def legal(self, state: State) -> list[Action]:
-        return self._legal(state)
+        return self._legal_by_phase[state[self._P]][state[self._PH]](state)
 
     def iter_legal(self, state: State) -> Iterator[Action]:
         yield from self._legal(state)
