@@ -152,7 +152,10 @@ def test_solve_on_the_command_line_with_either_backend(capsys):
         assert cli.main(["solve", "3-spot", "--json", "--backend", b]) == 0
         outs.append(json.loads(capsys.readouterr().out))
     assert outs[0] == outs[1] == {"value": "win", "remoteness": 47, "positions": 177233,
-                                  "best": ["c1+c2-a3+b3"]}
+                                  "best": ["c1+c2-a3+b3"],
+                                  "winning": [{"ply": "c1+c2-a3+b3", "remoteness": 47},
+                                              {"ply": "c1+c2-c2+c3", "remoteness": 51},
+                                              {"ply": "c1+c2-b3+c3", "remoteness": 55}]}
 
 
 def test_all_symmetries_merge_positions_the_setup_told_apart(capsys):

@@ -599,7 +599,16 @@ def test_cli_solve_json(capsys):
     out, _ = capsys.readouterr()
     assert code == 0
     assert json.loads(out) == {"value": "draw", "remoteness": None, "positions": 5478,
-                               "best": ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]}
+                               "best": ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"],
+                               "winning": []}
+
+
+def test_cli_solve_lists_every_winning_ply_quickest_first(capsys):
+    code = cli.main(["solve", "tic-tac-toe", "--position", "OO./.../XX. X"])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[-2:] == ["best: c1", "winning plies, quickest first: c1 (in 1), c3 (in 3)"]
 
 
 def test_cli_solve_position_symmetry_and_save(capsys, tmp_path):
@@ -610,6 +619,10 @@ def test_cli_solve_position_symmetry_and_save(capsys, tmp_path):
     data = json.loads(out)
     assert code == 0 and data["value"] == "win" and data["remoteness"] == 1
     assert data["best"] == ["c1"]
+    # X (a1, b1) against O (a3, b3): c1 wins at once; c3 blocks O and threatens both c1
+    # and b2 (the diagonal a1-b2-c3), so X wins on its next ply; any other ply lets O
+    # complete the top rank
+    assert data["winning"] == [{"ply": "c1", "remoteness": 1}, {"ply": "c3", "remoteness": 3}]
     code = cli.main(["analyze", "tic-tac-toe", "--position", "OO./.../XX. X",
                      "--solution", str(path), "--json"])
     data = json.loads(capsys.readouterr()[0])

@@ -130,6 +130,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - begin
     value, remoteness = sol.lookup(state)
     best = [game.action_to_text(state, a) for a in sol.best_actions(state)]
+    winning = _winning(sol, state) if value == "win" else []
     if args.save:
         try:
             sol.save(args.save)
@@ -139,7 +140,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         except SolveError as e:
             raise _fail(args, f"--save: {e}") from None
     if args.json:
-        emit_json({"value": value, "remoteness": remoteness, "positions": len(sol), "best": best})
+        emit_json({"value": value, "remoteness": remoteness, "positions": len(sol), "best": best,
+                   "winning": [{"ply": text, "remoteness": n} for text, n in winning]})
         return 0
     st = sol.stats
     print(f"{game.title}: {_describe(game, state, value, remoteness)}")
@@ -153,9 +155,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
           f"(for the player to move)")
     if best:
         print(f"best: {', '.join(best)}")
+    if winning:
+        print(f"winning plies, quickest first: {', '.join(f'{text} (in {n})' for text, n in winning)}")
     if args.save:
         print(f"saved: {printable(args.save)}")
     return 0
+
+
+def _winning(sol: Solution, state: State) -> list[tuple[str, int]]:
+    """Every first ply that wins, with the plies to the end under perfect play, quickest
+    first (in the order of the legal plies among equals)."""
+    wins = [p for p in sol.analyze(state) if p.value == "win"]
+    return [(p.text, p.remoteness) for p in sorted(wins, key=lambda p: p.remoteness)]
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
