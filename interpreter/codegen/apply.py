@@ -134,12 +134,6 @@ def piece_groups(rs: model.Ruleset) -> list[tuple[int, ...]]:
     return [tuple(g) for g in groups.values() if len(g) > 1]
 
 
-def previous_index(rs: model.Ruleset, name: str) -> int:
-    """How the previous ply's rule is remembered: 1 + its index, or 1 + the rule count for a pass."""
-    names = [p.name for p in rs.plies]
-    return 1 + (names.index(name) if name in names else len(names))
-
-
 def emit_memory(w: Writer, ply: model.Ply | None) -> None:
     """Remember this ply (its rule, from and here) for the rules that read the previous one."""
     M = w.L.memory
@@ -147,7 +141,7 @@ def emit_memory(w: Writer, ply: model.Ply | None) -> None:
         return
     name = ply.name if ply is not None else "pass"
     if name in w.rs.remembers:
-        w.set(w.slot("b", M), str(previous_index(w.rs, name)))
+        w.set(w.slot("b", M), str(w.previous_index(name)))
         w.set(w.slot("b", M + 1), "frm")
         w.set(w.slot("b", M + 2), "here")
     else:  # no rule tells this ply apart from none: forgotten, so one position is one state

@@ -61,7 +61,7 @@ def slot_range(game: Game, slot: Slot) -> tuple[int, int]:
         return 0, L.players - 1
     if kind is SlotKind.PHASE:
         return 0, max(1, len(rs.first_turn or []) + len(rs.turn)) - 1
-    if kind is SlotKind.LAST_RULE:  # codegen.previous_index: 1 + a rule's index, or a pass
+    if kind is SlotKind.LAST_RULE:  # Expressions.previous_index: 1 + a rule's index, or a pass
         return 0, len(rs.plies) + 1
     if kind is SlotKind.OUTCOME:
         return -1, L.players
