@@ -115,7 +115,7 @@ def _tables(c: CWriter, rs: Ruleset, tables: Tables, layout: Layout, phases, nex
             turn_start: int) -> None:
     """The tables every game's code reads (pyruntime.Runtime's, in C)."""
     out = c.out
-    rt = _runtime(rs, tables, layout, next_phase, turn_start)
+    rt = _runtime(rs, tables, layout, phases, next_phase, turn_start)
     out.decl(f"static const M FULL = {out.mask(tables.full)};")
     out.decl(f"static const int NEXT[] = {{{', '.join(map(str, next_phase))}}};")
     out.decl(f"static const int TURN_START = {turn_start};")
