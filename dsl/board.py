@@ -114,7 +114,7 @@ class Board:
         """Regions every board of its shape has: ranks and files of a square board
         (`rank1`, `file_a`), rows of a hexagon (`row1` is the north row)."""
         out: dict[str, frozenset[int]] = {}
-        if self.shape == "square":
+        if self.shape in ("square", "rhombus"):
             for c, name in enumerate(self.names):
                 if c in self.goals:
                     continue
@@ -149,10 +149,16 @@ def build_square(width: int, height: int | None, options: list[str]) -> Board:
     if width * height > MAX_CELLS:
         raise BoardError(f"a board of {width * height:,} cells is larger than the limit "
                          f"of {MAX_CELLS:,} cells")
-    unknown = [o for o in options if o != "diagonals"]
+    unknown = [o for o in options if o not in ("diagonals", "alternate diagonals")]
     if unknown:
-        raise BoardError(f"unknown square board option '{unknown[0]}' (known: diagonals)")
-    used = ["n", "e", "s", "w"] + (["ne", "se", "sw", "nw"] if "diagonals" in options else [])
+        raise BoardError(f"unknown square board option '{unknown[0]}' (known: diagonals, alternate diagonals)")
+    if len(options) > 1:
+        raise BoardError("a square board takes one option: `with diagonals` or `with alternate diagonals`")
+    diagonals = bool(options)
+    # Alternate diagonals are the lines drawn on alquerque-style boards: through a1 and
+    # every other cell (file + rank even), so no diagonal arc leaves a cell of odd parity.
+    alternate = options == ["alternate diagonals"]
+    used = ["n", "e", "s", "w"] + (["ne", "se", "sw", "nw"] if diagonals else [])
     g = Arcs()
     names, coords = [], []
     for rank in range(height):
@@ -167,10 +173,12 @@ def build_square(width: int, height: int | None, options: list[str]) -> Board:
             for d in used:
                 dx, dy = SQUARE_DIRS[d]
                 f2, r2 = file + dx, rank + dy
+                if alternate and dx and dy and (file + rank) % 2:
+                    continue
                 if 0 <= f2 < width and 0 <= r2 < height:
                     g.add_edge(i, r2 * width + f2, dirs=(d,))
     groups = {"orthogonal": SQUARE_GROUPS["orthogonal"], "all": used}
-    if "diagonals" in options:
+    if diagonals:
         groups["diagonal"] = SQUARE_GROUPS["diagonal"]
     rows = [[r * width + f for f in range(width)] for r in reversed(range(height))]
     lattice = [(int(x), int(y)) for x, y in coords]
@@ -220,7 +228,44 @@ def build_hexagon(side: int, height: int | None, options: list[str]) -> Board:
                  rows, [0] * rows_n, "hexagon", side, rows_n, lattice, (1, 3))
 
 
-GENERATORS = {"square": build_square, "hexagon": build_hexagon}
+def build_rhombus(width: int, height: int | None, options: list[str]) -> Board:
+    """A parallelogram of hexagonal cells (Hex's board): W files by H ranks on the triangular
+    lattice, each rank half a cell east of the one below. Named like a square board (a1 is
+    the south-west corner); cell (f, r) neighbours (f±1, r), (f, r±1), (f+1, r-1), (f-1, r+1)."""
+    height = width if height is None else height
+    if options:
+        raise BoardError(f"unknown rhombus option '{options[0]}'")
+    if width < 1 or height < 1:
+        raise BoardError("a rhombus board needs a width and a height of at least 1")
+    if width > len(FILE_LETTERS):
+        raise BoardError(f"a rhombus board is at most {len(FILE_LETTERS)} files wide "
+                         f"(files are named a-z, then A-Z)")
+    if width * height > MAX_CELLS:
+        raise BoardError(f"a board of {width * height:,} cells is larger than the limit "
+                         f"of {MAX_CELLS:,} cells")
+    g = Arcs()
+    names, coords, lattice, at = [], [], [], {}
+    for rank in range(height):
+        for file in range(width):
+            i = len(names)
+            x2 = 2 * file + rank  # half units
+            names.append(f"{FILE_LETTERS[file]}{rank + 1}")
+            coords.append((x2 / 2, rank * 3 ** 0.5 / 2))
+            lattice.append((x2, rank))
+            at[(x2, rank)] = i
+            g.add_node(i)
+    for (x2, y), i in at.items():
+        for d, (dx, dy) in HEX_DIRS.items():
+            j = at.get((x2 + dx, y + dy))
+            if j is not None:
+                g.add_edge(i, j, dirs=(d,))
+    used = ["e", "ne", "nw", "w", "sw", "se"]
+    rows = [[r * width + f for f in range(width)] for r in reversed(range(height))]
+    return Board(g, names, {n: i for i, n in enumerate(names)}, coords, used, {"all": used},
+                 rows, [0] * height, "rhombus", width, height, lattice, (1, 3))
+
+
+GENERATORS = {"square": build_square, "hexagon": build_hexagon, "rhombus": build_rhombus}
 
 
 def build(shape: str, width: int, height: int | None, options: list[str]) -> Board:

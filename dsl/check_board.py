@@ -20,7 +20,9 @@ class BoardChecks(CheckerState):
         try:
             board = boards.build(d.shape, d.width, d.height, [o for o, _ in d.options])
         except boards.BoardError as e:
-            self.error(d.span, str(e))
+            # an unknown option is shown at the option
+            at = next((sp for o, sp in d.options if f"option '{o}'" in str(e)), d.span)
+            self.error(at, str(e))
             return None
         cells = self.removed_cells(board, removes)
         if cells and len(set(cells)) == board.size:

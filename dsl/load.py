@@ -28,7 +28,26 @@ def bundled_dir() -> str:
 
 
 def bundled_names() -> list[str]:
+    """The seed games and their variants (rulesets/), not the library."""
     return sorted(f[:-5] for f in os.listdir(bundled_dir()) if f.endswith(".game"))
+
+
+def library_dir() -> str:
+    """The folder of the library of classic games (rulesets/library/)."""
+    return os.path.join(bundled_dir(), "library")
+
+
+def library_names() -> list[str]:
+    """The classic games of the library, named like bundled rulesets (`hex-3x3`)."""
+    return sorted(f[:-5] for f in _listdir(library_dir()) if f.endswith(".game"))
+
+
+def _bundled_path(name: str) -> str:
+    """Where the bundled ruleset `name` (or `name.game`) would be: rulesets/, else the library."""
+    file = name if name.endswith(".game") else name + ".game"
+    seed = os.path.join(bundled_dir(), file)
+    library = os.path.join(library_dir(), file)
+    return library if not os.path.isfile(seed) and os.path.isfile(library) else seed
 
 
 class NotARuleset(Exception):
@@ -62,6 +81,8 @@ def find_ruleset(name: str, beside: str | None = None) -> str:
     - In a file (`beside` is the folder of the file that names it: `variant of "..."`):
       a path is relative to that folder; a bare NAME is NAME.game in that folder, else
       the bundled ruleset NAME. The current directory plays no part.
+    - A bundled ruleset is a seed game's (rulesets/) or, failing that, a library game's
+      (rulesets/library/).
     - On the command line (`beside` is None): a path is relative to the current
       directory; a bare NAME is the bundled ruleset NAME, else NAME.game in the
       current directory.
@@ -69,7 +90,7 @@ def find_ruleset(name: str, beside: str | None = None) -> str:
     A bare `NAME.game` that is not there is also looked for among the bundled rulesets.
     The file found must be a `.game` file once links are followed.
     """
-    bundled = os.path.join(bundled_dir(), name if name.endswith(".game") else name + ".game")
+    bundled = _bundled_path(name)
     is_bundled = _is_bare(name) and os.path.isfile(bundled)
     folder = "" if beside is None else beside
     if name.endswith(".game"):
@@ -86,7 +107,7 @@ def find_ruleset(name: str, beside: str | None = None) -> str:
         if name.endswith(".game"):
             raise NotARuleset("no such file")
         mine = {f[:-5] for f in _listdir(folder or os.curdir) if f.endswith(".game")}
-        close = difflib.get_close_matches(name, sorted(set(bundled_names()) | mine), n=1)
+        close = difflib.get_close_matches(name, sorted(set(bundled_names()) | set(library_names()) | mine), n=1)
         raise NotARuleset("not found", close[0] if close else None)
     if not os.path.realpath(path).endswith(".game"):
         raise NotARuleset("not a ruleset file: a link to a file whose name does not end in .game")

@@ -313,6 +313,13 @@ class ToSyntax(Transformer):
     def drop_required(self, meta, c):
         return self._drop_whole(meta, c[0])
 
+    def board_options(self, c):
+        return list(c)
+
+    def board_option(self, c):
+        first, last = self.tok_span(c[0]), self.tok_span(c[-1])
+        return (" ".join(map(str, c)), syn.Span(first.file, first.line, first.col, last.end_line, last.end_col))
+
     def name_list(self, c):
         return [self.named(t) for t in c]
 

@@ -26,6 +26,7 @@ SIGNATURES = {
     "last_ply": (["ply*"], "bool"),
     "line": (["number", "cells", "dirs", "flag?"], "bool"),
     "closer": (["cells", "cells", "cells"], "bool"),
+    "connected": (["cells", "cells", "cells", "dirs?"], "bool"),
 }
 
 
@@ -46,6 +47,9 @@ def emit(c: Expressions, e: model.Call, cx: Ctx) -> str:
         return c.call("closer", a, b, c.points(args[2], cx), *map(str, c.rs.board.metric))
     if e.func in ("line", "aligned", "in_a_row"):
         return _line(c, e, cx)
+    if e.func == "connected":
+        dirs = args[3].labels if len(args) > 3 else None
+        return c.call("connected", *(c.expr(a, cx) for a in args[:3]), c.adj(dirs))
     M = c.L.memory
     if e.func == "last_ply":
         if not args:

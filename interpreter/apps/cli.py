@@ -144,7 +144,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     print(f"{printable(game.title)}  ({printable(rs.path)})")
     print(f"players: {', '.join(game.players)} ({game.players[0]} moves first)")
     b = game.board
-    dims = f" {b.width} x {b.height}" if b.shape == "square" else f" of side {b.width}"
+    dims = f" {b.width} x {b.height}" if b.shape in ("square", "rhombus") else f" of side {b.width}"
     goals = f", goals {', '.join(b.names[g] for g in b.goals)}" if b.goals else ""
     print(f"board: {b.shape}{dims}, {b.size - len(b.goals)} cells{goals}")
     for p in pieces:

@@ -28,6 +28,7 @@ _HELPERS = {
     "aligned": "rc_aligned({0}, {1})",
     "run": "rc_run({0}, {1}, {2}, {3})",
     "line": "rc_line({0}, {1}, {2})",
+    "connected": "rc_connected({0}, {1}, {2}, {3})",
 }
 
 

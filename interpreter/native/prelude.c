@@ -68,6 +68,18 @@ static inline M rc_adjacent(M cells, const M *adj) {
     return out;
 }
 
+/* some cell of `a` joined to some cell of `b` by a path of adjacent cells, all in `cells`
+   (a flood from a's cells, one ring at a time) */
+static __attribute__((unused)) int rc_connected(M a, M b, M cells, const M *adj) {
+    M seen = m_and(a, cells), front = seen;
+    while (m_any(front)) {
+        if (m_any(m_and(seen, b))) return 1;
+        front = m_andn(m_and(rc_adjacent(front, adj), cells), seen);
+        seen = m_or(seen, front);
+    }
+    return m_any(m_and(seen, b));
+}
+
 /* at least n of `cells` on one of the lines (maximal straight lines) */
 static __attribute__((unused)) int rc_line(M cells, int64_t n, const M *lines, int count) {
     if (n < 1) return 0;

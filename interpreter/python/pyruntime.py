@@ -40,6 +40,18 @@ def _relate(cells: int, s, pairs) -> int:
     return out
 
 
+def _connected(a: int, b: int, cells: int, adj: list[int]) -> bool:
+    """Some cell of `a` joined to some cell of `b` by a path of adjacent cells, all in `cells`."""
+    seen = front = a & cells
+    while front:
+        if seen & b:
+            return True
+        grown = _adjacent(front, adj) & cells & ~seen
+        seen |= grown
+        front = grown
+    return bool(seen & b)
+
+
 def _captured(s, taken: int, opponent_types) -> int:
     """How many of the opponent's pieces stand on `taken` (a piece covering several cells once)."""
     n = 0
@@ -168,6 +180,7 @@ class Runtime:
     _line: Callable[[int, int, list[int]], bool] = _line
     _aligned: Callable[[int, Any], bool] = _aligned
     _run: Callable[[int, int, Any], bool] = _run
+    _connected: Callable[[int, int, int, list[int]], bool] = _connected
 
     def prelude(self) -> list[str]:
         """The lines that bind the runtime's fields to the module's globals."""

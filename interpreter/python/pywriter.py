@@ -32,6 +32,7 @@ _HELPERS = {
     "aligned": "_aligned({0}, {1})",
     "run": "_run({0}, {1}, {2}, {3})",
     "line": "_line({0}, {1}, {2})",
+    "connected": "_connected({0}, {1}, {2}, {3})",
 }
 
 

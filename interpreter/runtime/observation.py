@@ -49,7 +49,7 @@ def grid_coordinates(board: Board) -> tuple[list[tuple[int, int]], tuple[int, in
     ys = [board.lattice[c][1] for c in on]
     top = max(ys)
     rows = {c: top - board.lattice[c][1] for c in on}
-    if board.shape == "hexagon":  # x in half units: axial column = (x + row) / 2
+    if board.shape in ("hexagon", "rhombus"):  # x in half units: axial column = (x + row) / 2
         raw = {c: board.lattice[c][0] + rows[c] for c in on}
     else:
         raw = {c: 2 * board.lattice[c][0] for c in on}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import string
 from typing import Callable, Sequence
 
 from dsl.board import LINK, Board
@@ -34,6 +35,8 @@ def draw(board: Board, symbol_at: Callable[[int], str]) -> str:
     """The board drawn; `symbol_at(cell)` gives the character shown on a cell."""
     if board.shape == "square":
         body = _square(board, symbol_at)
+    elif board.shape == "rhombus":
+        body = _rhombus(board, symbol_at)
     elif board.shape == "hexagon" and board.width <= LATTICE_MAX_SIDE:
         body = _hex_lattice(board, symbol_at)
     else:
@@ -51,6 +54,17 @@ def _square(board: Board, symbol_at) -> list[str]:
         width = max(len(x) for x in cells)
         lines.append(f"{label:>3} " + " ".join(cells))
     lines.append("    " + " ".join(names[c][0].center(width) for c in board.rows[-1]).rstrip())
+    return lines
+
+
+def _rhombus(board: Board, symbol_at) -> list[str]:
+    """Ranks top first, each half a cell east of the one below, as hexagonal cells sit."""
+    names, lines = board.names, []
+    for row in board.rows:
+        label = names[row[0]].lstrip(string.ascii_letters)
+        indent = " " * (int(label) - 1)
+        lines.append(f"{label:>3} " + indent + " ".join(symbol_at(c) for c in row))
+    lines.append("    " + " ".join(names[c].rstrip("0123456789") for c in board.rows[-1]))
     return lines
 
 

@@ -25,6 +25,7 @@ _maxdot = R._maxdot
 _line = R._line
 _aligned = R._aligned
 _run = R._run
+_connected = R._connected
 
 def moves_0(s):
     acts = []

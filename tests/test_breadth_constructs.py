@@ -1,0 +1,109 @@
+"""The constructs classic games need (connections, Hex's board, alquerque's drawn lines),
+each on a small game whose figures are derived by hand in the comments."""
+
+import pytest
+
+from interpreter import load_game, perft
+
+BACKENDS = ["python", "native"]
+
+
+def game_from(tmp_path, text, backend, name="t.game"):
+    path = tmp_path / name
+    path.write_text(text)
+    return load_game(str(path), backend=backend)
+
+
+def neighbours(game, cell):
+    b = game.board
+    return sorted(b.names[v] for v in b.neighbours(b.index[cell]))
+
+
+HEX = '''game "Hex 3x3"
+board rhombus 3 x 3
+players Red, Blue
+piece red: owner Red, symbol R
+piece blue: owner Blue, symbol B
+ply place: place own piece onto empty
+end red: Red wins if connected(rank1, rank3, red)
+end blue: Blue wins if connected(file_a, file_c, blue)
+'''
+
+
+def test_a_rhombus_cell_touches_six_as_on_a_hex_board(tmp_path):
+    game = game_from(tmp_path, HEX, "python")
+    # b2 is (1, 1): (0,1) (2,1) in its rank, (1,2) and (0,2) above, (1,0) and (2,0) below
+    assert neighbours(game, "b2") == ["a2", "a3", "b1", "b3", "c1", "c2"]
+    # the corners: a1 touches b1, a2 (and nothing west or south); c1 touches b1, b2, c2
+    assert neighbours(game, "a1") == ["a2", "b1"]
+    assert neighbours(game, "c1") == ["b1", "b2", "c2"]
+    assert neighbours(game, "a3") == ["a2", "b2", "b3"]
+    s = game.state_from_text("R.B/.R./B.R Blue")
+    assert game.render(s).splitlines()[:4] == ["  3   R . B", "  2  . R .", "  1 B . R", "    a b c"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("position, winner", [
+    ("R.B/.R./B.R Blue", "Red"),    # a3-b2-c1: each step goes se, ranks 3 to 1
+    ("R.B/R../B.R Blue", None),     # a3, a2 and c1: a2 and c1 do not touch
+    ("..R/BBB/R.. Red", "Blue"),    # a2-b2-c2 across, file a to file c
+    ("B../.B./..B Red", "Blue"),    # a3-b2-c1 again, Blue's: file a to file c
+    ("R../RB./R.B Blue", "Red"),    # file a, a1-a2-a3 (b2-c1 is Blue's, on files b and c)
+])
+def test_connected_joins_two_sides_by_a_path_of_stones(tmp_path, backend, position, winner):
+    game = game_from(tmp_path, HEX, backend)
+    result = game.winner(game.state_from_text(position))
+    assert (game.players[result] if result is not None else None) == winner
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_connected_along_one_direction_only(tmp_path, backend):
+    text = HEX.replace("connected(rank1, rank3, red)", "connected(rank1, rank3, red, ne)")
+    game = game_from(tmp_path, text, backend)
+    # a3-b2-c1 runs along se/nw: not a connection along ne alone
+    assert game.winner(game.state_from_text("R.B/.R./B.R Blue")) is None
+    # a1-a2-a3 is file a: a1 -> a2 is ne (0,1 is half a cell east), a2 -> a3 ne
+    assert game.players[game.winner(game.state_from_text("R../RB./R.B Blue"))] == "Red"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_cell_in_both_sides_is_a_connection(tmp_path, backend):
+    text = HEX.replace("connected(rank1, rank3, red)", "connected(file_a, rank1, red)")
+    game = game_from(tmp_path, text, backend)
+    assert game.players[game.winner(game.state_from_text(".../.../RB. Blue"))] == "Red"  # a1 alone
+    assert game.winner(game.state_from_text(".../.../BR. Red")) is None
+
+
+def test_hex_2x2_perft_and_value_by_hand(tmp_path):
+    # 4 cells: 4 * 3 sequences of two plies, no game over before Red's second stone.
+    # After R, B, R (24 sequences) Red has two stones: the two pairs that do not touch
+    # are a1-b2? No: on the rhombus a1 touches a2, b1; b2 touches a2, b1 (and b1-a2 touch):
+    # only a1-b2 do not touch. Red joins rank 1 to rank 2 with any two touching stones,
+    # one on each rank: pairs {a1,a2}, {b1,b2}, {b1,a2} (not {a1,b1}, {a2,b2}: one rank).
+    text = HEX.replace("rhombus 3 x 3", "rhombus 2 x 2").replace("rank3", "rank2").replace("file_c", "file_b")
+    for backend in BACKENDS:
+        game = game_from(tmp_path, text, backend)
+        s0 = game.initial_state()
+        assert [perft(game, s0, d) for d in (1, 2)] == [4, 12]
+        # depth 3: Red's 2 stones of 12 possible ordered (R1, R2) with B elsewhere: for each
+        # of the 6 unordered Red pairs, 2 orders x 2 Blue cells = 4 sequences -> 24; wins for
+        # the 3 connecting pairs (12 sequences) end there.
+        assert perft(game, s0, 3) == 24
+        # depth 4: the 12 going sequences each have one cell left for Blue
+        assert perft(game, s0, 4) == 12
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_alternate_diagonals_are_alquerques_lines(tmp_path, backend):
+    text = '''game "Tapatan-like"
+board square 3 x 3 with alternate diagonals
+players A, B
+piece p: owner each, symbol X/O
+ply place: place own p onto empty
+end e: mover wins if line(3, own p, all, contiguous)
+'''
+    game = game_from(tmp_path, text, backend)
+    assert neighbours(game, "b2") == ["a1", "a2", "a3", "b1", "b3", "c1", "c2", "c3"]
+    assert neighbours(game, "b1") == ["a1", "b2", "c1"]  # no diagonal from an odd cell
+    assert neighbours(game, "a1") == ["a2", "b1", "b2"]
+    assert game.players[game.winner(game.state_from_text("OOX/.X./X.. B"))] == "A"  # a1-b2-c3
