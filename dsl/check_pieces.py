@@ -23,6 +23,7 @@ class PieceChecks(ExprChecks):
     def check_pieces(self, decls: list[syn.PieceDecl]) -> list[PieceType]:
         """The piece types (a kind as owned by each of its owners); sets `self.kinds`."""
         self.kinds = {}
+        self.placed_whole = self.placed_wide_kinds(decls)
         types: list[PieceType] = []
         symbols: dict[str, syn.Span] = {}
         for d in decls:
@@ -62,11 +63,21 @@ class PieceChecks(ExprChecks):
                     self.error(span, f"symbol '{sym}' is already used (line {symbols[sym].line})")
                 else:
                     symbols[sym] = span
-                types.append(PieceType(d.name, owner, sym, d.size, span=d.span))
+                if d.name in self.placed_whole:
+                    types.append(PieceType(d.name, owner, sym, 1, span=d.span, cover=d.size))
+                else:
+                    types.append(PieceType(d.name, owner, sym, d.size, span=d.span))
         if not decls and "piece" not in self.broken_kinds:
             self.error(self.decls[0].span, "the ruleset declares no pieces")
         self.stack_types(types)
         return types
+
+    def placed_wide_kinds(self, decls: list[syn.PieceDecl]) -> set[str]:
+        """The kinds covering several cells that a `place` rule puts down (`place domino`,
+        or `place piece` over them): their pieces are kept as the cells they cover."""
+        placed = {p.kind for p in self.decls
+                  if isinstance(p, syn.PlyDecl) and p.motion is not None and p.motion.kind == "place"}
+        return {d.name for d in decls if d.size > 1 and (d.name in placed or "piece" in placed)}
 
     def stack_types(self, types: list[PieceType]) -> None:
         """Levels and carriers from `on KIND` (a piece rides the one it stands on)."""

@@ -38,10 +38,16 @@ class RuleChecks(ExprChecks):
     def _check_ply(self, p: syn.PlyDecl, construct: constructs.MotionConstruct) -> None:
         if p.kind != "piece" and p.kind not in self.kinds:
             self.error(p.kind_span, f"unknown piece '{p.kind}'", self.suggest(p.kind, self.kinds))
+        elif construct.name != "place" and (p.kind in self.placed_whole or p.kind == "piece" and self.placed_whole):
+            kind = p.kind if p.kind != "piece" else sorted(self.placed_whole)[0]
+            self.error(p.motion.span, f"pieces of '{kind}' cover several cells and are placed whole: "
+                                      f"no rule may '{p.motion.kind}' them",
+                       "a placed piece covering several cells stays where it is put; use another kind for pieces that move")
         elif not construct.wide_pieces and any(
                 self.kinds[k].size > 1 for k in ([p.kind] if p.kind != "piece" else self.kinds)):
-            wide = " or ".join(f"`{c.name}`" for c in constructs.SYNTAX.values() if c.wide_pieces)
-            self.error(p.motion.span, f"pieces covering several cells move only {wide}; "
+            wide = " or ".join(f"`{c.name}`" for c in constructs.SYNTAX.values() if c.wide_pieces and c.moves)
+            put = " or ".join(f"`{c.name}`" for c in constructs.SYNTAX.values() if c.wide_pieces and not c.moves)
+            self.error(p.motion.span, f"pieces covering several cells move only {wide} ({put} puts them down whole); "
                                       f"'{p.motion.kind}' is not supported for them")
         elif p.kind == "piece":
             self.check_one_size(p)
@@ -62,7 +68,7 @@ class RuleChecks(ExprChecks):
         """`piece` in a ply selects kinds of one size: a ply names one placement table."""
         for player in range(len(self.players or [])):
             owners = {"own": [player], "opponent's": [1 - player]}.get(p.owner, [player, None])
-            sizes = sorted({t.size for t in self.types if t.owner in owners})
+            sizes = sorted({t.size * t.cover for t in self.types if t.owner in owners})
             if len(sizes) > 1:
                 self.error(p.kind_span, f"'piece' here means pieces covering {sizes[0]} and "
                                         f"{sizes[-1]} cells: one rule moves pieces of one size",

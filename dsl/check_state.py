@@ -30,6 +30,7 @@ class CheckerState:
     player_names: list[str]
     builtin_regions: dict[str, frozenset[int]]  # ranks, files, rows not declared otherwise
     kinds: dict[str, syn.PieceDecl]
+    placed_whole: set[str]  # kinds covering several cells that `place` puts down (kept as cells)
     types: list[PieceType]
     regions: dict[str, frozenset[int]]
     vars: dict[str, syn.VarDecl]

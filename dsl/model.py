@@ -344,6 +344,9 @@ class PieceType:
     carrier: int | None = None  # the type this one stands on
     reserve: int | None = None  # pieces each owner holds off the board; None: no limit
     span: Span | None = None  # the piece declaration
+    # A kind covering several cells that `place` puts down whole and nothing moves: its
+    # type holds the cells its pieces cover (size 1), and a placement covers `cover` cells.
+    cover: int = 1
 
 
 @dataclass

@@ -107,3 +107,45 @@ end e: mover wins if line(3, own p, all, contiguous)
     assert neighbours(game, "b1") == ["a1", "b2", "c1"]  # no diagonal from an odd cell
     assert neighbours(game, "a1") == ["a2", "b1", "b2"]
     assert game.players[game.winner(game.state_from_text("OOX/.X./X.. B"))] == "A"  # a1-b2-c3
+
+
+DOMINEERING = '''game "Domineering 3x3"
+board square 3 x 3
+players Vertical, Horizontal
+piece vdom: owner Vertical, size 2, symbol V
+piece hdom: owner Horizontal, size 2, symbol H
+ply vertical: place own vdom onto empty where aligned(here, n)
+ply horizontal: place own hdom onto empty where aligned(here, e)
+'''
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_piece_covering_two_cells_is_placed_whole(tmp_path, backend):
+    game = game_from(tmp_path, DOMINEERING, backend)
+    s = game.initial_state()
+    # Vertical's dominoes: two per file
+    assert [game.action_to_text(s, a) for a in game.legal_actions(s)] == \
+        ["a1+a2", "b1+b2", "c1+c2", "a2+a3", "b2+b3", "c2+c3"]
+    s = game.apply(s, game.action_from_text(s, "b1+b2"))
+    assert game.state_to_text(s) == ".../.V./.V. Horizontal"
+    assert [game.action_to_text(s, a) for a in game.legal_actions(s)] == ["a3+b3", "b3+c3"]
+    # After a1+a2, Horizontal has b1+c1, b2+c2, a3+b3, b3+c3: 4; the same for the three
+    # other edge dominoes; b1+b2 and b2+b3 leave 2 each: 4 * 4 + 2 * 2 = 20.
+    assert [perft(game, game.initial_state(), d) for d in (1, 2)] == [6, 20]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_placement_covers_cells_in_any_orientation(tmp_path, backend):
+    # Cram: either player, either orientation; 2 x 2 has 4 dominoes, any one leaves
+    # exactly one (the parallel one), then nothing: perft 4, 4, 0; the first player wins.
+    text = '''game "Cram 2x2"
+board square 2 x 2
+players A, B
+piece domino: neutral, size 2, symbol D
+ply put: place domino onto empty
+'''
+    game = game_from(tmp_path, text, backend)
+    s0 = game.initial_state()
+    assert [perft(game, s0, d) for d in (1, 2, 3)] == [4, 4, 0]
+    s = game.apply(s0, game.action_from_text(s0, "a1+b1"))
+    assert [game.action_to_text(s, a) for a in game.legal_actions(s)] == ["a2+b2"]

@@ -1,6 +1,8 @@
 """`place [own|opponent's] KIND`: a new piece from the supply, or from its owner's reserve.
 
-Action: (rule, piece type, cell[, removed cells]).
+Action: (rule, piece type, cell[, removed cells]); for a kind covering several cells,
+(rule, piece type, placement index[, removed cells]): the piece goes down whole, on any
+placement of its size whose cells are all in `onto` (the board's placements of that size).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ MOVES = False  # no motion of a piece on the board: `place KIND` is the ply's wh
 FROM_A_CELL = False  # a new piece comes from no cell ...
 NO_FROM = "the piece comes from the supply"  # ... and `from` is refused, saying why
 ACTION = "place"  # (rule, piece type, cell)
+WIDE_PIECES = True  # a kind covering several cells goes down whole (its type then holds cells)
 
 
 def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
@@ -56,7 +59,12 @@ def emit_moves(g: RuleGen) -> None:
     with w.each_record(("slots", tuple(slots)), slots, [("cell", "t"), ("cell", "slot")], None, "SLOTS"):
         w.skip_if(w.all_("slot >= 0", f"{w.number_at('s', 'slot')} <= 0"))  # none left in reserve
         g.base()
-        g.dests(g.all_or_target(), ["t", "d"])
+        if g.cover > 1:
+            w.let("cells", "free", g.all_or_target())
+            with w.each_placement(g.cover, "free", "i", "here"):
+                g.candidate(["t", "i"])
+        else:
+            g.dests(g.all_or_target(), ["t", "d"])
 
 
 def emit_apply(g: RuleGen) -> None:
@@ -69,4 +77,5 @@ def emit_apply(g: RuleGen) -> None:
                 with w.if_(f"t == {t}"):
                     w.add_to(w.slot("b", L.reserve_offsets[t]), "-1")
 
-    g.apply([("cells", "frm", w.ZERO), ("cells", "here", w.bit(g.field("to_cell")))], put)
+    here = w.placement(g.cover, g.field("placement")) if g.cover > 1 else w.bit(g.field("to_cell"))
+    g.apply([("cells", "frm", w.ZERO), ("cells", "here", here)], put)

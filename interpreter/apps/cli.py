@@ -120,8 +120,8 @@ def cmd_info(args: argparse.Namespace) -> int:
         if key not in seen:
             seen[key] = len(pieces)
             pieces.append({"kind": t.kind, "owner": None if t.owner is None else game.players[t.owner],
-                           "symbol": t.symbol, "size": t.size, "on_board": 0})
-        pieces[seen[key]]["on_board"] += state[i].bit_count() // t.size
+                           "symbol": t.symbol, "size": t.size * t.cover, "on_board": 0})
+        pieces[seen[key]]["on_board"] += state[i].bit_count() // (t.size * t.cover)
     info = {
         "title": game.title,
         "players": game.players,

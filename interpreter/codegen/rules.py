@@ -55,6 +55,7 @@ class RuleGen:
         self.w, self.rs, self.t, self.L = w, w.rs, w.t, w.L
         self.ply, self.motion, self.p, self.code, self.types = ply, ply.motion, p, code, types
         self.multi = max(self.rs.types[t].size for t in types) > 1
+        self.cover = max(self.rs.types[t].cover for t in types)  # cells a placed piece covers
         self.construct: MotionConstruct = motion_construct(ply.motion)
         onto = ply.onto
         self.tgt_level = 2 if model.mentions(onto, Word.HERE) else 1 if model.mentions(onto, Word.FROM) else 0
@@ -69,7 +70,7 @@ class RuleGen:
         self.projected = closer_targets(ply) if mod.projects else None
         # the action's layout (runtime/actions.py): the fields by name, in the same place
         # for both back-ends
-        self.format = action_format(mod.action, self.multi, bool(ply.removals()), len(types) > 1)
+        self.format = action_format(mod.action, self.multi or self.cover > 1, bool(ply.removals()), len(types) > 1)
         self.begin()
 
     def begin(self) -> None:

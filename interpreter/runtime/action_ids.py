@@ -88,11 +88,14 @@ class ActionSpace:
                 width, dirs = n, ()
                 if shape is Shape.PLACEMENT:
                     width = max(len(game.tables.placement_masks(rs.types[t].size)) for t in types)
+                elif shape is Shape.WIDE_PLACE:
+                    width = max(len(game.tables.placement_masks(rs.types[t].cover)) for t in types)
+                    sizes = tuple(max(rs.types[ts[i]].cover for ts in lists if i < len(ts)) for i in range(kinds))
                 elif shape is Shape.PUSH:
                     ply = next(p for p in rs.plies if p.name == rule.name)
                     dirs = tuple(straight(game.board, ply.motion.dirs))
                     kinds, width = 0, len(dirs)
-                size = {Shape.MOVE: kinds * n * n, Shape.PLACEMENT: kinds * width,
+                size = {Shape.MOVE: kinds * n * n, Shape.PLACEMENT: kinds * width, Shape.WIDE_PLACE: kinds * width,
                         Shape.PLACE: kinds * n, Shape.PUSH: width * n * n,
                         Shape.CHAIN: kinds * n * n * 2, Shape.PASS: 1}[shape]
                 seg = by_name[rule.name] = Segment(rule.name, shape, start, size, kinds, width, dirs, pieces, sizes)
@@ -119,6 +122,7 @@ class ActionSpace:
         return {Shape.MOVE: lambda a: base + (index[a[1]] * n + a[2]) * n + a[3],
                 Shape.PLACE: lambda a: base + index[a[1]] * n + a[2],
                 Shape.PLACEMENT: lambda a: base + index[a[1]] * w + a[2],
+                Shape.WIDE_PLACE: lambda a: base + index[a[1]] * w + a[2],
                 Shape.PUSH: lambda a: base + (a[1] * n + a[2]) * n + a[3],
                 Shape.PASS: lambda a: base}.get(seg.shape)
 
@@ -273,7 +277,7 @@ class ActionSpace:
             return f"{seg.name} {seg.directions[d]} {names[rest // n]}-{names[rest % n]}"
         if seg.shape is Shape.PLACE:
             return f"{seg.name} {symbols[k // n]} {names[k % n]}"
-        if seg.shape is Shape.PLACEMENT:
+        if seg.shape in (Shape.PLACEMENT, Shape.WIDE_PLACE):
             t, p = divmod(k, seg.width)
             masks = self.game.tables.placement_masks(seg.sizes[t])
             if p >= len(masks):  # a smaller piece than the segment's widest has fewer

@@ -8,6 +8,7 @@ each item is written down once, here:
                                                                    anywhere of a one-cell piece
     placement  (rule, piece type, placement index[, removed])      anywhere of a wider piece
     place      (rule, piece type, cell[, removed])
+    wide place (rule, piece type, placement index[, removed])      place of a wider piece
     push       (rule, direction index, far cell, here[, removed])
     chain      (rule, piece type, from cell, final cell, removed)  a chained slide
     pass       (rule,)
@@ -28,6 +29,7 @@ class Shape(enum.Enum):
     MOVE = "move"
     PLACEMENT = "placement"
     PLACE = "place"
+    WIDE_PLACE = "wide place"
     PUSH = "push"
     CHAIN = "chain"
     PASS = "pass"
@@ -39,6 +41,7 @@ _FIELDS: dict[Shape, tuple[str, ...]] = {
     Shape.MOVE: ("piece", "from_cell", "to_cell"),
     Shape.PLACEMENT: ("piece", "placement"),
     Shape.PLACE: ("piece", "to_cell"),
+    Shape.WIDE_PLACE: ("piece", "placement"),
     Shape.PUSH: ("direction", "from_cell", "to_cell"),
     Shape.CHAIN: ("piece", "from_cell", "to_cell"),
     Shape.PASS: (),
@@ -89,7 +92,7 @@ class ActionFormat:
             raise ValueError("a chain's actions always carry the cells they remove")
         if self.shape is Shape.PASS and (self.removes or self.many):
             raise ValueError("a pass carries nothing but its rule")
-        if self.many and self.shape is not Shape.PLACE:
+        if self.many and self.shape not in (Shape.PLACE, Shape.WIDE_PLACE):
             raise ValueError("only a place names one of several piece types")
         names = self.fields
         where = [names.index(n) + 1 if n in names else -1 for n in _RECORD_FIELDS[1:]]
@@ -123,17 +126,19 @@ def action_format(action: str, multi: bool = False, removes: bool = False,
                   many: bool = False) -> ActionFormat:
     """The format of a compiled rule's actions: its construct's action shape ("move",
     "place", "push", "chain", or "pass"), whether it moves a piece covering several
-    cells (a move then names a placement), removes pieces, and can place several
+    cells (a move or a place then names a placement), removes pieces, and can place several
     piece types."""
     try:
         shape = Shape(action)
     except ValueError:
-        known = ", ".join(s.value for s in Shape if s is not Shape.PLACEMENT)
+        known = ", ".join(s.value for s in Shape if s not in (Shape.PLACEMENT, Shape.WIDE_PLACE))
         raise ValueError(f"unknown action shape '{action}' (known: {known})") from None
     if shape is Shape.MOVE and multi:
         shape = Shape.PLACEMENT
+    elif shape is Shape.PLACE and multi:
+        shape = Shape.WIDE_PLACE
     if shape is Shape.PASS:
         return ActionFormat(shape)
     if shape is Shape.CHAIN:
         removes = True
-    return ActionFormat(shape, removes, many and shape is Shape.PLACE)
+    return ActionFormat(shape, removes, many and shape in (Shape.PLACE, Shape.WIDE_PLACE))

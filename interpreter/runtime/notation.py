@@ -39,7 +39,8 @@ class Notation:
         self._formats = [r.format for r in self._rules]
         writers = {Shape.MOVE: self._move_text, Shape.PUSH: self._move_text,
                    Shape.PLACE: self._place_text, Shape.CHAIN: self._chain_text,
-                   Shape.PLACEMENT: self._placement_text, Shape.PASS: self._pass_text}
+                   Shape.PLACEMENT: self._placement_text, Shape.WIDE_PLACE: self._wide_place_text,
+                   Shape.PASS: self._pass_text}
         self._writers = [writers[f.shape] for f in self._formats]  # per rule code
         self._phases, self._turn_start = game.phases, game.turn_start
         # The text names the ply of the turn when a turn can hold more than one.
@@ -95,6 +96,12 @@ class Notation:
                 chains[key] = found
         names = self.board.names
         return "-".join(names[c] for c in found[(a.to_cell, a.removed)][0])
+
+    def _wide_place_text(self, state: State, a: ActionRecord, chains: dict | None) -> str:
+        """`a1+a2`: the cells a piece placed whole covers."""
+        t = self.ruleset.types[a.piece]
+        prefix = t.symbol + "@" if self._formats[a.rule].many else ""
+        return prefix + "+".join(self.board.names[c] for c in cells_of(self._tables.placement_masks(t.cover)[a.placement]))
 
     def _placement_text(self, state: State, a: ActionRecord, chains: dict | None) -> str:
         names = self.board.names
