@@ -284,6 +284,14 @@ class Remove(Effect):
 
 
 @dataclass(eq=False)
+class Promote(Effect):
+    """`promote CELLS to KIND`: the pieces on CELLS become pieces of KIND, of the same owner."""
+
+    cells: Expr
+    kind: str
+
+
+@dataclass(eq=False)
 class Reset(Effect):
     """An end rule's `reset setup`: the pieces and reserves as at the start."""
 
@@ -313,6 +321,11 @@ class Ply:
 
     def assigns(self) -> list[Assign]:
         return [e for e in self.effects if isinstance(e, Assign)]
+
+    def after_effects(self) -> list[Effect]:
+        """The effects made on the position after the ply, in order (a `remove` is made
+        with the move itself)."""
+        return [e for e in self.effects if not isinstance(e, Remove)]
 
 
 class Outcome(str, Enum):

@@ -149,3 +149,66 @@ ply put: place domino onto empty
     assert [perft(game, s0, d) for d in (1, 2, 3)] == [4, 4, 0]
     s = game.apply(s0, game.action_from_text(s0, "a1+b1"))
     assert [game.action_to_text(s, a) for a in game.legal_actions(s)] == ["a2+b2"]
+
+
+JUMPS = '''game "Jumps"
+board square 5 x 5 with diagonals
+players A, B
+piece man: owner each, symbol X/O
+setup man of A: a1
+setup man of B: b2, d4, d2, b4
+ply jump: move own man leap diagonal chained{options} onto empty then remove path & opponent's piece
+'''
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("options, plies", [
+    # a1 jumps b2 to c3; from c3: over d4 to e5, over d2 to e1, over b4 to a5 (b2 is gone).
+    # Any jump may end the ply: c3, then each of the three single continuations, and from
+    # e5, e1, a5 no piece is left to jump next to them.
+    ("", ["a1-c3", "a1-c3-a5", "a1-c3-e1", "a1-c3-e5"]),
+    # to the end: only the three complete ones
+    (" to the end", ["a1-c3-a5", "a1-c3-e1", "a1-c3-e5"]),
+    # straight: every jump along the first's direction (ne): a1-c3-e5 only, or stopping at c3
+    (" straight", ["a1-c3", "a1-c3-e5"]),
+    (" straight to the end", ["a1-c3-e5"]),
+])
+def test_chained_leaps_jump_again_from_where_they_land(tmp_path, backend, options, plies):
+    game = game_from(tmp_path, JUMPS.format(options=options), backend)
+    s = game.initial_state()
+    assert sorted(game.action_to_text(s, a) for a in game.legal_actions(s)) == plies
+    after = game.apply(s, game.action_from_text(s, plies[-1]))
+    # the jumped men are gone, each once
+    assert game.state_to_text(after).split()[0].count("O") == 4 - (plies[-1].count("-"))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_chained_leap_never_lands_on_its_start(tmp_path, backend):
+    # a king's loop: a1 over b2, c3 over d4... back to a1 is refused; around the ring
+    # b2, b4, d4, d2 from c1? Here: from c1 over b2 to a3, over b4 to c5, over d4 to e3,
+    # over d2 to c1, its start: the loop stops at e3.
+    text = JUMPS.replace("setup man of A: a1", "setup man of A: c1")
+    game = game_from(tmp_path, text.format(options=" to the end"), backend)
+    s = game.initial_state()
+    assert sorted(game.action_to_text(s, a) for a in game.legal_actions(s)) == \
+        ["c1-a3-c5-e3", "c1-e3-c5-a3"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_promote_changes_the_kind_of_the_pieces_on_the_cells(tmp_path, backend):
+    text = '''game "Promotion"
+board square 3 x 3
+players A, B
+piece man: owner each, symbol M/m
+piece king: owner each, symbol K/k
+setup man of A: a2
+setup man of B: c1
+ply go: move own man step n, s onto empty then promote here & (rank3 | rank1) to king
+'''
+    game = game_from(tmp_path, text, backend)
+    s = game.initial_state()
+    s = game.apply(s, game.action_from_text(s, "a2-a3"))
+    assert game.state_to_text(s) == "K../.../..m B"
+    s = game.apply(s, game.action_from_text(s, "c1-c2"))
+    # not on rank 1 or 3: still a man (and A, with a king no rule moves, is stuck: B wins)
+    assert game.state_to_text(s) == "K../..m/... A result=B"

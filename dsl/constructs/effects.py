@@ -1,5 +1,5 @@
 """Effects: `VAR op VALUE [when COND]` (plies, end rules, after each ply), `remove CELLS`
-(plies), `reset setup` and `turn to PLAYER` (end rules that let the game go on).
+(plies), `promote CELLS to KIND` (plies, after each ply), `reset setup` and `turn to PLAYER` (end rules that let the game go on).
 
 One `EffectConstruct` each, in `EFFECTS` (which the registry, dsl/constructs, reads): its
 rule in grammar/game.lark, its syntax node's builder, its checks, its model node's
@@ -121,6 +121,50 @@ def _lower_remove(low: Lowering, eff: syn.Effect) -> model.Effect:
     return model.Remove(eff.span, low.expr(eff.value))
 
 
+# ---------------------------------------------------------------- promote CELLS to KIND
+
+def _promote_syntax(t: ToSyntax, span: syn.Span, c: list) -> syn.Effect:
+    cells, kind = c
+    return syn.Effect(span, var=str(kind), var_span=t.tok_span(kind), index=None, op="", value=cells,
+                      kind="promote")
+
+
+def _check_promote(ck: RuleChecks, eff: syn.Effect, in_end: bool, after: bool) -> None:
+    ck.expect(eff.value, "cells", ply=not (in_end or after))
+    kind = ck.kinds.get(eff.var)
+    if kind is None:
+        ck.error(eff.var_span, f"unknown piece '{eff.var}'", ck.suggest(eff.var, ck.kinds))
+    elif kind.size != 1 or eff.var in ck.placed_whole or kind.on is not None:
+        ck.error(eff.var_span, f"pieces are promoted to a kind covering one cell on the board; "
+                               f"'{eff.var}' is not one")
+
+
+def _lower_promote(low: Lowering, eff: syn.Effect) -> model.Effect:
+    return model.Promote(eff.span, low.expr(eff.value), eff.var)
+
+
+def promotions(rs: model.Ruleset, kind: str) -> list[tuple[int, int]]:
+    """(type, the type it becomes) for `promote ... to KIND`: every one-cell piece on the
+    board of another kind whose owner (or neutral) has a type of KIND."""
+    target = {t.owner: i for i, t in enumerate(rs.types) if t.kind == kind}
+    return [(i, target[t.owner]) for i, t in enumerate(rs.types)
+            if t.kind != kind and t.size == 1 and t.cover == 1 and t.level == 0
+            and t.carrier is None and t.owner in target]
+
+
+def _promote(w: Writer, eff: model.Promote, cx: Ctx) -> None:
+    """The pieces on the cells change type, kind by kind (the cells read once, before)."""
+    pairs = promotions(w.rs, eff.kind)
+    if not pairs:
+        return
+    cells = f"prom{eff.span.line}_{eff.span.col}"  # one local per effect of the source
+    w.let("cells", cells, w.expr(eff.cells, cx))
+    for i, j in pairs:
+        moved = w.and_(w.pieces(cx.s, str(i)), cells)
+        w.or_into(w.pieces(cx.s, str(j)), moved)
+        w.set(w.pieces(cx.s, str(i)), w.andn(w.pieces(cx.s, str(i)), cells))
+
+
 # ---------------------------------------------------------------- reset setup
 
 def _reset_syntax(t: ToSyntax, span: syn.Span, c: list) -> syn.Effect:
@@ -163,6 +207,8 @@ EFFECTS = (
                     _lower_assign, _assign),
     EffectConstruct("remove", "remove", "remove", "plies", model.Remove, _remove_syntax, _check_remove,
                     _lower_remove),
+    EffectConstruct("promote", "promote", "promote", "", model.Promote, _promote_syntax, _check_promote,
+                    _lower_promote, _promote),
     EffectConstruct("reset", "reset", "reset setup", "end rules", model.Reset, _reset_syntax, _nothing,
                     _lower_reset, _reset),
     EffectConstruct("turn_to", "turn", "turn to", "end rules", model.TurnTo, _turn_to_syntax,

@@ -155,7 +155,7 @@ def emit_effects(w: Writer, ply: model.Ply | None, p: int) -> None:
     the position after it (`b`): a ply's own rules read the ply before it as the
     previous one; what comes after it reads the ply itself."""
     bx = w.ctx("b", p, here="here", frm="frm")
-    for eff in ply.assigns() if ply is not None else []:
+    for eff in ply.after_effects() if ply is not None else []:
         w.effect(eff, bx)
     emit_memory(w, ply)
     for eff in w.rs.after:

@@ -165,7 +165,9 @@ class Writer(Expressions):
         piece at c), past `budget` an error of the rule's."""
         raise NotImplementedError
 
-    def chain_end(self, cell: str, removed: str) -> None: raise NotImplementedError  # a chain found
+    def chain_end(self, cell: str, removed: str, reached: bool = False) -> None:
+        """A chain found, ending at `cell` (`reached`: the cell being expanded, already on its route)."""
+        raise NotImplementedError
     def chain_push(self, cell: str, removed: str, direction: str) -> None:  # a state to expand
         raise NotImplementedError
     def chain_length(self) -> str: raise NotImplementedError  # the segments so far

@@ -385,7 +385,7 @@ class CWriter(Writer):
     def chain_length(self) -> str:
         return "len"
 
-    def chain_end(self, cell: str, removed: str) -> None:
+    def chain_end(self, cell: str, removed: str, reached: bool = False) -> None:
         self.line(f"int f = chainset_add(&rc_found_set, {cell}, {removed}, 0, 0);")
         self.line("if (f < 0) return f;")
         self.line(f"if (f && chainlist_push(&rc_found, {cell}, {removed}, 0, 0)) return RC_ERR_MEMORY;")

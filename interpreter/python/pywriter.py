@@ -355,10 +355,10 @@ class PyWriter(Writer):
     def chain_length(self) -> str:
         return "len(route)"
 
-    def chain_end(self, cell: str, removed: str) -> None:
+    def chain_end(self, cell: str, removed: str, reached: bool = False) -> None:
         self.line(f"key = ({cell}, {removed})")
         self.line("if key not in found: found[key] = []")
-        self.line(f"if routes or not found[key]: found[key].append(route + ({cell},))")
+        self.line(f"if routes or not found[key]: found[key].append({'route' if reached else f'route + ({cell},)'})")
 
     def chain_push(self, cell: str, removed: str, direction: str) -> None:
         self.line(f"stack.append(({cell}, {removed}, {direction}, route + ({cell},)))")
