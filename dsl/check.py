@@ -13,6 +13,7 @@ from dsl import syntax as syn
 from dsl.check_exprs import FUNCTIONS, TYPE_WORDS
 from dsl.check_pieces import BAD_SYMBOLS, MAX_PIECE_SIZE, PieceChecks, cells_of_mask
 from dsl.check_ranges import range_errors
+from dsl.lint import lint
 from dsl.check_rules import RuleChecks
 from dsl.check_state import RESERVED_NAMES
 from dsl.diagnostics import RulesetError
@@ -71,7 +72,7 @@ class _Checker(PieceChecks, RuleChecks):
             t.reserve = self.kinds[t.kind].reserve
         comp = get(syn.CompulsoryDecl)
         compulsory = model.Compulsory("maximum" if comp[-1].maximum else "any") if comp else None
-        low = Lowering(board, self.regions, self.relations, self.typed, self.refs)
+        low = Lowering(board, self.regions, self.relations, self.typed, self.refs, self.player_names)
         rs = Ruleset(game[-1].title if game else "", self.path, board, self.player_names, self.types,
                        self.regions, [low.var(v) for v in self.vars.values()], setup,
                        [low.ply(p) for p in plies], first, turn, [low.end(e) for e in ends],
@@ -80,6 +81,7 @@ class _Checker(PieceChecks, RuleChecks):
         overflows = range_errors(rs)
         if overflows:
             raise RulesetError(overflows, self.sources)
+        rs.warnings = lint(rs)
         return rs
 
     def declare_board_and_players(self, board: boards.Board, players: list[tuple[str, syn.Span]]) -> None:

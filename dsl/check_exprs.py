@@ -126,6 +126,10 @@ class ExprChecks(BoardChecks):
         if e.kind != "piece" and e.kind not in self.kinds:
             self.error(e.span, f"unknown piece '{e.kind}'", self.suggest(e.kind, self.kinds))
             return None
+        if e.owner not in (None, "own", "opponent's") and e.owner[:-2] not in self.player_names:
+            self.error(e.span, f"unknown player '{e.owner[:-2]}' (players: {', '.join(self.player_names)})",
+                       self.suggest(e.owner[:-2], self.player_names))
+            return None
         return "cells"
 
     def type_index(self, e: syn.Index, static: bool, sub: Sub) -> str | None:

@@ -36,6 +36,10 @@ class RuleChecks(ExprChecks):
             self.motion_construct = None
 
     def _check_ply(self, p: syn.PlyDecl, construct: constructs.MotionConstruct) -> None:
+        if p.owner not in (None, "own", "opponent's"):
+            self.error(p.kind_span, f"a ply moves `own`, `opponent's` or any player's pieces, not "
+                                    f"{p.owner} by name", f"write `own {p.kind}` and, if it matters, "
+                                    f"`where mover == {p.owner[:-2]}`")
         if p.kind != "piece" and p.kind not in self.kinds:
             self.error(p.kind_span, f"unknown piece '{p.kind}'", self.suggest(p.kind, self.kinds))
         elif construct.name != "place" and (p.kind in self.placed_whole or p.kind == "piece" and self.placed_whole):

@@ -80,15 +80,16 @@ class Diagnostic:
     message: str
     hint: str | None = None
     file: str = ""  # used when there is no span (a file that cannot be read)
+    severity: str = "error"  # or "warning": the ruleset works, but likely not as meant
 
     def format(self, sources: dict[str, str] | None = None) -> str:
         """The diagnostic as printed: location, message, source line and caret, hint."""
         message = printable(clip(self.message, MAX_MESSAGE))
         if self.span is None:
-            lines = [f"{printable(self.file)}: error: {message}"]
+            lines = [f"{printable(self.file)}: {self.severity}: {message}"]
         else:
             s = self.span
-            lines = [f"{printable(s.file)}:{s.line}:{s.col}: error: {message}"]
+            lines = [f"{printable(s.file)}:{s.line}:{s.col}: {self.severity}: {message}"]
             text = (sources or {}).get(s.file)
             if text is not None:
                 src_lines = source_lines(text)

@@ -18,8 +18,9 @@ _MOVED = {"own": model.Owner.OWN, "opponent's": model.Owner.OPPONENT, None: mode
 class Lowering:
     def __init__(self, board: boards.Board, regions: dict[str, frozenset[int]],
                  relations: dict[str, list[tuple[str, str]]], typed: dict[int, str | None],
-                 refs: dict[int, tuple]):
+                 refs: dict[int, tuple], players: list[str]):
         self.board, self.regions, self.relations = board, regions, relations
+        self.players = players
         self.typed, self.refs = typed, refs  # the checker's findings, by node
 
     def expr(self, e: syn.Expr) -> model.Expr:
@@ -31,7 +32,10 @@ class Lowering:
         if isinstance(e, syn.Keyword):
             return model.Ref(s, model.Word(e.word))
         if isinstance(e, syn.Owned):
-            return model.Pieces(s, None if e.kind == "piece" else e.kind, _OWNED[e.owner])
+            kind = None if e.kind == "piece" else e.kind
+            if e.owner in _OWNED:
+                return model.Pieces(s, kind, _OWNED[e.owner])
+            return model.Pieces(s, kind, model.Owner.ANY, self.players.index(e.owner[:-2]))
         if isinstance(e, syn.Index):
             return model.VarRead(s, e.name, self.expr(e.index))
         if isinstance(e, syn.Call):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Iterator
+from typing import Callable, Iterator
 
 from dsl import board as boards
 from dsl.syntax import Span
@@ -98,10 +98,12 @@ class Cells(Expr):
 
 @dataclass(eq=False)
 class Pieces(Expr):
-    """The cells holding pieces of a kind (None: every kind) of some owner."""
+    """The cells holding pieces of a kind (None: every kind) of some owner, or of one named
+    player (`player`: `Red's stone`)."""
 
     kind: str | None
     owner: Owner
+    player: int | None = None
 
     type = Type.CELLS  # type: ignore[assignment]
 
@@ -241,6 +243,20 @@ def walk(expr: Expr | None) -> Iterator[Expr]:
         node = stack.pop()
         yield node
         stack.extend(reversed(children(node)))
+
+
+def subset_of(e: Expr, leaf: Callable[[Expr], bool]) -> bool:
+    """Whether the cells `e` names always lie among those of the atoms `leaf` accepts
+    (carried through `&`, `-` and `|`)."""
+    if isinstance(e, Binary):
+        if e.op == "&":
+            return subset_of(e.left, leaf) or subset_of(e.right, leaf)
+        if e.op == "-":
+            return subset_of(e.left, leaf)
+        if e.op == "|":
+            return subset_of(e.left, leaf) and subset_of(e.right, leaf)
+        return False
+    return leaf(e)
 
 
 def mentions(expr: Expr | None, *words: Word) -> bool:
@@ -407,6 +423,8 @@ class Ruleset:
     relations: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     compulsory: Compulsory | None = None
     after: list[Effect] = field(default_factory=list)  # after each ply
+    # What checks but likely does not do what its designer meant (dsl/lint.py): warnings.
+    warnings: list = field(default_factory=list)
 
     def types_of(self, kind: str | None, owner: int | None | str = "any") -> list[int]:
         """Piece type indices of a kind (None: every kind), for one owner or any."""

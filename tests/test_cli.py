@@ -43,7 +43,7 @@ def test_check_json(capsys, write_game):
     code, out, _ = run(capsys, "check", "--json", "3-spot", path)
     data = json.loads(out)
     assert code == 1
-    assert data["results"][0] == {"file": "3-spot", "ok": True, "title": "3-Spot"}
+    assert data["results"][0] == {"file": "3-spot", "ok": True, "title": "3-Spot", "warnings": []}
     assert data["results"][1]["ok"] is False
     assert "rulecraft plays two-player games; this one names 1" in data["results"][1]["errors"][0]
 

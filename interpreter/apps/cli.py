@@ -27,6 +27,7 @@ from interpreter.apps.commands import (OK, RULESET_ERROR, USAGE, UsageError, add
     load_or_report, load_ruleset_or_report, start_state)
 from interpreter.python.compile import compile_ruleset
 from interpreter.apps.describe import outcome_of, rule_lines, rules_of
+from interpreter.apps.setup_over import over_at_setup
 from interpreter.runtime.game import Game, State
 from interpreter.runtime.limits import RuleLimitError
 from interpreter.native.build import NativeUnavailable
@@ -73,7 +74,8 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """An ok line (or the diagnostics) for each ruleset; exit 1 if any has errors."""
+    """An ok line (or the diagnostics) for each ruleset, after its warnings; exit 1 if any
+    has errors (warnings alone keep it ok)."""
     status = OK
     results = []
     for name in ruleset_names(args.files):
@@ -86,7 +88,12 @@ def cmd_check(args: argparse.Namespace) -> int:
             if not args.json:
                 print(e.format(), file=sys.stderr)
             continue
-        results.append({"file": shown, "ok": True, "title": game.title})
+        warnings = game.ruleset.warnings + [w for w in [over_at_setup(game)] if w is not None]
+        results.append({"file": shown, "ok": True, "title": game.title,
+                        "warnings": [w.format(game.ruleset.sources) for w in warnings]})
+        if not args.json:
+            for w in warnings:
+                print(w.format(game.ruleset.sources), file=sys.stderr)
         if not args.json and not args.quiet:
             print(f"{shown}: ok ({printable(game.title)}: {game.board.size - len(game.board.goals)} cells, "
                   f"{len(game.legal_actions(game.initial_state()))} opening plies)")

@@ -6,26 +6,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from dsl import model
-from dsl.model import Word
+from dsl.model import Word, subset_of
 
 from interpreter.codegen.writer import Writer
 
 if TYPE_CHECKING:
     from interpreter.codegen.rules import RuleGen
-
-
-def subset_of(e: model.Expr, leaf: Callable[[model.Expr], bool]) -> bool:
-    """Whether the cells `e` names always lie among those of the atoms `leaf` accepts
-    (carried through `&`, `-` and `|`)."""
-    if isinstance(e, model.Binary):
-        if e.op == "&":
-            return subset_of(e.left, leaf) or subset_of(e.right, leaf)
-        if e.op == "-":
-            return subset_of(e.left, leaf)
-        if e.op == "|":
-            return subset_of(e.left, leaf) and subset_of(e.right, leaf)
-        return False
-    return leaf(e)
 
 
 def opponents_only(e: model.Expr) -> bool:

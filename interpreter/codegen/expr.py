@@ -56,7 +56,7 @@ class Expressions:
             return self.word(e.word, cx)
         if isinstance(e, model.Pieces):
             owner: int | str | None = {model.Owner.OWN: cx.mover, model.Owner.OPPONENT: 1 - cx.mover}.get(
-                e.owner, "any")
+                e.owner, "any") if e.player is None else e.player
             return self.types_union(self.rs.types_of(e.kind, owner), cx.s)
         if isinstance(e, model.VarRead):
             return self.var_slot(e.var, e.index, cx)

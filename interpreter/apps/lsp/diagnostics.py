@@ -66,5 +66,6 @@ def _one(d: Diagnostic, analysis: Analysis, uri: str, text: str, related: bool,
             location=types.Location(uri=uri, range=where), message=f"hint: {_text(d.hint)}"))
     elif d.hint:
         message += f"\nhint: {_text(d.hint)}"
-    return types.Diagnostic(range=where, message=message, severity=types.DiagnosticSeverity.Error,
+    severity = types.DiagnosticSeverity.Warning if d.severity == "warning" else types.DiagnosticSeverity.Error
+    return types.Diagnostic(range=where, message=message, severity=severity,
                             source="rulecraft", related_information=info or None)

@@ -158,8 +158,8 @@ def analyse(path: str, text: str, open_texts: dict[str, str] | None = None) -> A
     text = text.removeprefix(BOM)
     files = chain(path, text, open_texts or {}) if fits(text) else []
     try:
-        load_text(text, path, given={f.path: f.text for f in files[1:]})
-        diagnostics, stopped = [], False
+        ruleset = load_text(text, path, given={f.path: f.text for f in files[1:]})
+        diagnostics, stopped = list(ruleset.warnings), False
     except RulesetError as e:
         diagnostics, stopped = e.diagnostics, e.stopped
     return Analysis(path, files, diagnostics, stopped, effective(files))
