@@ -43,6 +43,7 @@ class _Checker(PieceChecks, RuleChecks):
         if board is None or players is None:
             raise RulesetError(self.errors, self.sources)
         self.declare_board_and_players(board, players)
+        self.relative = self.check_directions(get(syn.DirectionDecl))
         # Known before anything is typed: last_ply(...) may be misused before the plies.
         self.ply_names = [p.name for p in get(syn.PlyDecl)]
         self.types = self.check_pieces(get(syn.PieceDecl))
@@ -72,7 +73,8 @@ class _Checker(PieceChecks, RuleChecks):
             t.reserve = self.kinds[t.kind].reserve
         comp = get(syn.CompulsoryDecl)
         compulsory = model.Compulsory("maximum" if comp[-1].maximum else "any") if comp else None
-        low = Lowering(board, self.regions, self.relations, self.typed, self.refs, self.player_names)
+        low = Lowering(board, self.regions, self.relations, self.typed, self.refs, self.player_names,
+                       self.relative)
         rs = Ruleset(game[-1].title if game else "", self.path, board, self.player_names, self.types,
                        self.regions, [low.var(v) for v in self.vars.values()], setup,
                        [low.ply(p) for p in plies], first, turn, [low.end(e) for e in ends],

@@ -110,9 +110,39 @@ class BoardChecks(CheckerState):
             return None
         return names
 
+    def check_directions(self, decls: list[syn.DirectionDecl]) -> dict[str, list[list[str]]]:
+        """`direction NAME: DIRS / DIRS`: each player's own directions, by name."""
+        out: dict[str, list[list[str]]] = {}
+        self.relative = out
+        for d in decls:
+            if not self.declare(d.name, "direction", d.name_span):
+                continue
+            n = len(self.player_names)
+            if len(d.per_player) != n:
+                self.error(d.span, f"direction '{d.name}' needs one list of directions for each of the "
+                                   f"{n} players, separated by /, found {len(d.per_player)}",
+                           f"`direction {d.name}: n / s` gives {self.player_names[0]} n and "
+                           f"{self.player_names[1]} s")
+                continue
+            before = len(self.errors)
+            for names in d.per_player:
+                for name, span in names:
+                    if name in out:
+                        self.error(span, f"'{name}' is itself a player's own direction: list the "
+                                         f"board's directions")
+                self.check_dirs([x for x in names if x[0] not in out])
+            if len(self.errors) == before:
+                out[d.name] = [self.board.resolve_dirs([x for x, _ in names]) for names in d.per_player]
+        return out
+
     def check_dirs(self, dirs: list[tuple[str, syn.Span]] | None, straight: bool = False) -> None:
-        """Each direction named is one of the board's (and, for a `straight` motion, not a link)."""
+        """Each direction named is one of the board's (and, for a `straight` motion, not a
+        link), or a player's own (`direction forward: n / s`), in a ply rule."""
         for name, span in dirs or []:
+            if name in getattr(self, "relative", {}):
+                if straight and any(boards.LINK in labels for labels in self.relative[name]):
+                    self.error(span, "a link has no direction, so no straight line follows it")
+                continue
             if name not in self.board.directions and name not in self.board.groups:
                 known = self.board.directions + list(self.board.groups)
                 hint = self.suggest(name, known)

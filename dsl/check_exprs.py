@@ -174,6 +174,13 @@ class ExprChecks(BoardChecks):
         if category == "variable":
             return self.type_variable(e, static)
         if category == "direction":
+            if e.name in self.relative:
+                if self.motion_construct is None:  # an end rule's or `after each ply`'s
+                    self.error(e.span, f"'{e.name}' is each player's own direction: it is known in "
+                                       f"a ply rule, not here", "name the board's directions")
+                    return None
+                self.refs[id(e)] = ("reldirs", e.name)
+                return "dirs"
             self.refs[id(e)] = ("dirs", self.board.resolve_dirs([e.name]))
             return "dirs"
         if category == "relation":

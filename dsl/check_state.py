@@ -37,6 +37,7 @@ class CheckerState:
     setup_spans: dict[int, syn.Span]  # piece type -> the setup line of its cells
     setup_items: dict[int, list[frozenset[int]]]  # piece type -> its setup line's items
     ply_names: list[str]
+    relative: dict[str, list[list[str]]]  # a player's own direction -> each player's labels
     remembers: bool  # a rule looks back at the previous ply
 
     def __init__(self, decls: list[syn.Decl], path: str, sources: dict[str, str],
@@ -54,6 +55,8 @@ class CheckerState:
         self.broken: set[str] = {n for _, n in broken if n}
         self.broken_kinds: set[str] = {k for k, _ in broken}
         self.in_ply = False  # checking a ply's `where` (where undoes() may look back)
+        self.motion_construct = None  # the construct of the ply rule being checked, if any
+        self.relative: dict[str, list[list[str]]] = {}
         self.placing = False  # checking a `place` ply (its piece comes from no cell)
         self.relations: dict[str, list[tuple[str, str]]] = {}
         self.captured_ok = False  # checking an effect, where `captured` is known

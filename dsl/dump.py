@@ -40,6 +40,8 @@ def _dump(v: object, depth: int) -> list[str]:
         if f.name in ("span", "sources"):
             continue
         x = getattr(v, f.name)
+        if f.name in ("players", "warnings") and not x and isinstance(x, (list, tuple)):
+            continue  # a rule the same for every player, a ruleset without warnings
         nested = _is_node(x) or (isinstance(x, (list, tuple)) and any(_is_node(y) for y in x))
         if nested:
             out += [f"{pad}  {f.name}:"] + _dump(x, depth + 2)

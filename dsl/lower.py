@@ -18,9 +18,12 @@ _MOVED = {"own": model.Owner.OWN, "opponent's": model.Owner.OPPONENT, None: mode
 class Lowering:
     def __init__(self, board: boards.Board, regions: dict[str, frozenset[int]],
                  relations: dict[str, list[tuple[str, str]]], typed: dict[int, str | None],
-                 refs: dict[int, tuple], players: list[str]):
+                 refs: dict[int, tuple], players: list[str], relative: dict[str, list[list[str]]]):
         self.board, self.regions, self.relations = board, regions, relations
         self.players = players
+        self.relative = relative  # each player's own directions, by name
+        self.as_player = 0  # whose a player's own direction is, while a ply is lowered
+        self.relative_used = False
         self.typed, self.refs = typed, refs  # the checker's findings, by node
 
     def expr(self, e: syn.Expr) -> model.Expr:
@@ -69,6 +72,9 @@ class Lowering:
             return model.VarRead(s, val)
         if kind == "dirs":
             return model.Dirs(s, tuple(val))
+        if kind == "reldirs":
+            self.relative_used = True
+            return model.Dirs(s, tuple(self.relative[val][self.as_player]))
         if kind == "ply":
             return model.PlyName(s, val)
         if kind == "flag":
@@ -79,7 +85,16 @@ class Lowering:
         return None if e is None else self.expr(e)
 
     def dirs(self, dirs: list[tuple[str, syn.Span]] | None) -> tuple[str, ...] | None:
-        return tuple(self.board.resolve_dirs([d for d, _ in dirs])) if dirs else None
+        if not dirs:
+            return None
+        out: list[str] = []
+        for d, _ in dirs:
+            if d in self.relative:
+                self.relative_used = True
+            for label in self.relative[d][self.as_player] if d in self.relative else self.board.resolve_dirs([d]):
+                if label not in out:
+                    out.append(label)
+        return tuple(out)
 
     def motion(self, mo: syn.MotionSyntax) -> model.Motion:
         return constructs.SYNTAX[mo.kind].lower(mo, self.dirs(mo.dirs), self.opt)
@@ -88,6 +103,19 @@ class Lowering:
         return constructs.EFFECTS[eff.kind].lower(self, eff)
 
     def ply(self, p: syn.PlyDecl) -> model.Ply:
+        """The rule; one that names a player's own direction, also as each player makes it."""
+        self.as_player, self.relative_used = 0, False
+        first = self._ply(p)
+        if self.relative_used:
+            copies = []
+            for i in range(len(self.players)):
+                self.as_player = i
+                copies.append(self._ply(p))
+            first.players = tuple(copies)
+        self.as_player, self.relative_used = 0, False
+        return first
+
+    def _ply(self, p: syn.PlyDecl) -> model.Ply:
         onto = self.expr(p.onto) if p.onto is not None else self.default_onto(p)
         return model.Ply(p.span, p.name, _MOVED[p.owner], None if p.kind == "piece" else p.kind,
                       self.motion(p.motion), onto, self.opt(p.where),

@@ -331,6 +331,17 @@ class Ply:
     onto: Expr  # `empty` when not written
     where: Expr | None
     effects: tuple[Effect, ...]
+    # A rule that names a player's own direction (`direction forward: n / s`): the rule as
+    # each player makes it, directions resolved (this one reads as player 0's); () otherwise.
+    players: tuple[Ply, ...] = ()
+
+    def for_player(self, p: int) -> Ply:
+        """The rule as player `p` makes it (its own directions resolved)."""
+        return self.players[p] if self.players else self
+
+    def variants(self) -> tuple[Ply, ...]:
+        """The rule as each player makes it, or the rule alone when it is the same for all."""
+        return self.players or (self,)
 
     def removals(self) -> list[Expr]:
         return [e.cells for e in self.effects if isinstance(e, Remove)]

@@ -33,7 +33,7 @@ __all__ = ["BOM", "CONTROL", "MAX_BRACKETS", "MAX_FILE_BYTES", "MAX_NESTING", "M
 _parser_cache = lark_parser.parser_cache  # tests/test_hardening.py calls it here
 
 # Declarations that name something (their key is (keyword, NAME)).
-NAMED_KINDS = ("region", "piece", "var", "ply", "end", "relation", "goal")
+NAMED_KINDS = ("region", "piece", "var", "ply", "end", "relation", "goal", "direction")
 
 
 def split_declarations(text: str) -> list[tuple[int, str]]:

@@ -246,6 +246,19 @@ class SetupBoardDecl(Decl):
 
 
 @dataclass(eq=False)
+class DirectionDecl(Decl):
+    """`direction forward: n / s`: a direction that is each player's own (in `players` order)."""
+
+    name: str = ""
+    name_span: Span | None = None
+    per_player: list[list[tuple[str, Span]]] = field(default_factory=list)
+
+    @property
+    def key(self):
+        return ("direction", self.name)
+
+
+@dataclass(eq=False)
 class RelationDecl(Decl):
     """`relation prey: red > white, ...`: declares the function prey(CELLS)."""
 

@@ -165,6 +165,10 @@ class ToSyntax(Transformer):
     def relation_decl(self, meta, c):
         return self.named_decl(syn.RelationDecl, meta, c[0], pairs=list(c[1:]))
 
+    @v_args(meta=True)
+    def direction_decl(self, meta, c):
+        return self.named_decl(syn.DirectionDecl, meta, c[0], per_player=list(c[1:]))
+
     def relation_pair(self, c):
         return (self.named(c[0]), self.named(c[1]))
 

@@ -212,3 +212,43 @@ ply go: move own man step n, s onto empty then promote here & (rank3 | rank1) to
     s = game.apply(s, game.action_from_text(s, "c1-c2"))
     # not on rank 1 or 3: still a man (and A, with a king no rule moves, is stuck: B wins)
     assert game.state_to_text(s) == "K../..m/... A result=B"
+
+
+PAWNS = '''game "Breakthrough 3x4"
+board square 3 x 4 with diagonals
+players White, Black
+piece pawn: owner each, symbol W/B
+direction forward: n / s
+direction forward_diagonal: ne, nw / se, sw
+setup pawn of White: rank1
+setup pawn of Black: rank4
+ply advance: move own pawn step forward, forward_diagonal onto empty
+ply capture: move own pawn step forward_diagonal onto opponent's pawn
+end white: White wins if count(White's pawn & rank4) > 0
+end black: Black wins if count(Black's pawn & rank1) > 0
+'''
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_players_own_direction_is_forward_for_each(tmp_path, backend):
+    game = game_from(tmp_path, PAWNS, backend)
+    s = game.initial_state()
+    # White: a1 to a2, b2; b1 to a2, b2, c2; c1 to b2, c2 (north is White's forward)
+    assert sorted(game.action_to_text(s, a) for a in game.legal_actions(s)) == \
+        ["a1-a2", "a1-b2", "b1-a2", "b1-b2", "b1-c2", "c1-b2", "c1-c2"]
+    s = game.apply(s, game.action_from_text(s, "b1-b2"))
+    # Black's forward is south
+    assert sorted(game.action_to_text(s, a) for a in game.legal_actions(s)) == \
+        ["a4-a3", "a4-b3", "b4-a3", "b4-b3", "b4-c3", "c4-b3", "c4-c3"]
+    # no rank meets the other's pawns before ply 3: 7 x 7
+    assert [perft(game, game.initial_state(), d) for d in (1, 2)] == [7, 49]
+
+
+def test_a_players_own_direction_in_an_expression(tmp_path):
+    text = PAWNS.replace("ply advance: move own pawn step forward, forward_diagonal onto empty",
+                         "ply advance: move own pawn step onto empty where here in adjacent(from, forward)")
+    game = game_from(tmp_path, text, "python")
+    s = game.initial_state()
+    assert sorted(game.action_to_text(s, a) for a in game.legal_actions(s)) == ["a1-a2", "b1-b2", "c1-c2"]
+    s = game.apply(s, game.action_from_text(s, "a1-a2"))
+    assert sorted(game.action_to_text(s, a) for a in game.legal_actions(s)) == ["a4-a3", "b4-b3", "c4-c3"]

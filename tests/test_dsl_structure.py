@@ -28,8 +28,9 @@ LAYERS = {
     "check_pieces": {"syntax", "model", "placements", "check_exprs"},
     "check_rules": {"constructs", "syntax", "model", "check_exprs"},
     "check_ranges": {"model", "diagnostics"},
+    "lint": {"model", "diagnostics"},
     "check": {"board", "model", "syntax", "diagnostics", "lower", "memory", "check_exprs", "check_pieces",
-              "check_ranges", "check_rules", "check_state"},
+              "check_ranges", "check_rules", "check_state", "lint"},
     "load": {"syntax", "check", "diagnostics", "parse"},
 }
 

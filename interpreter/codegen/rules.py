@@ -236,9 +236,9 @@ def emit_rules(w: Writer) -> tuple[list[RuleInfo], list[tuple[int, model.Ply, in
             if not types:
                 continue
             code = len(rules)
-            fmt = emit_rule(w, ply, p, code, types)
+            fmt = emit_rule(w, ply.for_player(p), p, code, types)
             rules.append(RuleInfo(code, ply.name, p, fmt, kinds=len(types)))
-            moved.append((code, ply, p, types))
+            moved.append((code, ply.for_player(p), p, types))
     for p in range(len(rs.players)):
         applies.emit_pass(w, p)
     rules.append(RuleInfo(len(rules), "pass", None, action_format("pass")))

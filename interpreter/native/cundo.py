@@ -41,7 +41,7 @@ def game_reversible(rs: model.Ruleset) -> bool:
         return False
     effects = list(rs.after) + [e for end in rs.ends for e in end.effects]
     return (all(isinstance(e, _SLOT_EFFECTS) for e in effects)
-            and all(reversible(ply) for ply in rs.plies))
+            and all(reversible(ply) and not ply.players for ply in rs.plies))
 
 
 def reverse_reach(tables: Tables, rs: model.Ruleset, motion: model.Motion) -> list[int]:

@@ -93,7 +93,7 @@ class ActionSpace:
                     sizes = tuple(max(rs.types[ts[i]].cover for ts in lists if i < len(ts)) for i in range(kinds))
                 elif shape is Shape.PUSH:
                     ply = next(p for p in rs.plies if p.name == rule.name)
-                    dirs = tuple(straight(game.board, ply.motion.dirs))
+                    dirs = tuple(dict.fromkeys(d for v in ply.variants() for d in straight(game.board, v.motion.dirs)))
                     kinds, width = 0, len(dirs)
                 size = {Shape.MOVE: kinds * n * n, Shape.PLACEMENT: kinds * width, Shape.WIDE_PLACE: kinds * width,
                         Shape.PLACE: kinds * n, Shape.PUSH: width * n * n,

@@ -49,7 +49,7 @@ CHECK_POSITIONS = 200
 def _nodes(rs: Ruleset) -> Iterable[Any]:
     """Every motion and expression of the rules (plies, end rules, effects)."""
     effects = list(rs.after)
-    for ply in rs.plies:
+    for ply in (v for rule in rs.plies for v in rule.variants()):
         yield ply.motion
         yield from (ply.onto, ply.where, getattr(ply.motion, "limit", None))
         effects += ply.effects
