@@ -299,12 +299,23 @@ def remove_cells(board: Board, cells: list[int]) -> Board:
                  [renumber[c] for c in board.goals if c in renumber])
 
 
-def add_link(board: Board, a: int, b: int) -> None:
-    """An extra edge between `a` and `b`, in both senses, labelled `link` (no direction)."""
-    board.graph.add_edge(a, b, dirs=(LINK,))
-    board.graph.add_edge(b, a, dirs=(LINK,))
+def opposite_of(board: Board, direction: str) -> str | None:
+    """The direction opposite one of the board's (n -> s, ne -> sw), None if it has none."""
+    vectors = SQUARE_DIRS if board.shape == "square" else HEX_DIRS
+    if direction not in vectors or direction not in board.directions:
+        return None
+    dx, dy = vectors[direction]
+    return next((d for d, v in vectors.items() if v == (-dx, -dy) and d in board.directions), None)
+
+
+def add_link(board: Board, a: int, b: int, by: tuple[str, str] | None = None) -> None:
+    """An extra edge between `a` and `b`, in both senses: labelled `link` (no direction),
+    or `by` (direction, opposite): a drawn line that straight lines follow, from a to b."""
+    there, back = by if by is not None else (LINK, LINK)
+    board.graph.add_edge(a, b, dirs=(there,))
+    board.graph.add_edge(b, a, dirs=(back,))
     board._steps.clear()
-    if LINK not in board.directions:
+    if there == LINK and LINK not in board.directions:
         board.directions.append(LINK)
 
 

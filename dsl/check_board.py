@@ -58,8 +58,23 @@ class BoardChecks(CheckerState):
         if len(ends) == 2:
             if ends[0] == ends[1]:
                 self.error(link.span, "a link joins two different cells")
-            else:
+            elif link.by is None:
                 boards.add_link(board, *ends)
+            else:
+                name, span = link.by
+                back = boards.opposite_of(board, name)
+                if back is None:
+                    self.error(span, f"a link goes by one of the board's directions, with its opposite "
+                                     f"back (this board has: {', '.join(d for d in board.directions if d != boards.LINK)})",
+                               self.suggest(name, board.directions))
+                elif board.neighbour(ends[0], name) is not None or board.neighbour(ends[1], back) is not None:
+                    taken = ends[0] if board.neighbour(ends[0], name) is not None else ends[1]
+                    way = name if taken == ends[0] else back
+                    self.error(span, f"{board.names[taken]} already has a neighbour {way} "
+                                     f"({board.names[board.neighbour(taken, way)]}): a straight line goes one way",
+                               "remove the cells between them first, or link without `by`")
+                else:
+                    boards.add_link(board, *ends, (name, back))
 
     def check_goal(self, board: boards.Board, goal: syn.GoalDecl) -> None:
         self.broken.add(goal.name)

@@ -408,10 +408,12 @@ class GoalDecl(Decl):
 
 @dataclass(eq=False)
 class LinkDecl(Decl):
-    """Board edit: an extra edge, with no direction, between two cells."""
+    """Board edit: an extra edge between two cells, with no direction, or `by DIR` (from a
+    to b; its opposite back)."""
 
     a: tuple[str, Span] = ("", None)  # type: ignore[assignment]
     b: tuple[str, Span] = ("", None)  # type: ignore[assignment]
+    by: tuple[str, Span] | None = None
 
     @property
     def key(self):

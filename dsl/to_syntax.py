@@ -94,7 +94,8 @@ class ToSyntax(Transformer):
 
     @v_args(meta=True)
     def link_decl(self, meta, c):
-        return syn.LinkDecl(self.meta_span(meta), a=self.named(c[0]), b=self.named(c[1]))
+        return syn.LinkDecl(self.meta_span(meta), a=self.named(c[0]), b=self.named(c[1]),
+                            by=self.named(c[2]) if c[2] is not None else None)
 
     @v_args(meta=True)
     def players_decl(self, meta, c):

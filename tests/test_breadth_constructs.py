@@ -252,3 +252,26 @@ def test_a_players_own_direction_in_an_expression(tmp_path):
     assert sorted(game.action_to_text(s, a) for a in game.legal_actions(s)) == ["a1-a2", "b1-b2", "c1-c2"]
     s = game.apply(s, game.action_from_text(s, "a1-a2"))
     assert sorted(game.action_to_text(s, a) for a in game.legal_actions(s)) == ["a4-a3", "b4-b3", "c4-c3"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_link_by_a_direction_is_a_drawn_line(tmp_path, backend):
+    text = '''game "Drawn"
+board square 5 x 2
+remove b1, d1
+link a1 -- c1 by e
+link c1 -- e1 by e
+players A, B
+piece man: owner each, symbol X/O
+ply place: place own man onto empty
+end mill: mover wins if count(in_line(3, own man, e)) >= 3
+'''
+    game = game_from(tmp_path, text, backend)
+    assert neighbours(game, "c1") == ["a1", "c2", "e1"]
+    b = game.board
+    assert b.neighbour(b.index["a1"], "e") == b.index["c1"] and b.neighbour(b.index["e1"], "w") == b.index["c1"]
+    # a1, c1, e1 are one line of three along e: X wins with them; rank 2's three (a2 b2 c2)
+    # too, but X's a2 b2 d2 are not next to each other (rank 1's row is a1 c1 e1)
+    assert game.players[game.winner(game.state_from_text("...../XXX B"))] == "A"
+    assert game.winner(game.state_from_text("XX.X./..O B")) is None
+    assert game.players[game.winner(game.state_from_text("XXX../O.O B"))] == "A"

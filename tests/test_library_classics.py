@@ -440,3 +440,114 @@ def test_three_in_a_row_games_against_versions_written_here(name, men, diagonals
     assert perfts(game, 7) == counts
     from interpreter.search.solver import solve
     assert solve(game).value(game.initial_state()) == value
+
+
+# ---------------------------------------------------------------- Six and Nine Men's Morris
+
+SIX_LINES = ["a1 c1 e1", "e1 e3 e5", "e5 c5 a5", "a5 a3 a1", "b2 c2 d2", "d2 d3 d4", "d4 c4 b4",
+             "b4 b3 b2", "c1 c2", "e3 d3", "c5 c4", "a3 b3"]
+NINE_LINES = ["a1 d1 g1", "g1 g4 g7", "g7 d7 a7", "a7 a4 a1", "b2 d2 f2", "f2 f4 f6", "f6 d6 b6",
+              "b6 b4 b2", "c3 d3 e3", "e3 e4 e5", "e5 d5 c5", "c5 c4 c3", "d1 d2 d3", "g4 f4 e4",
+              "d7 d6 d5", "a4 b4 c4"]
+
+
+def morris_game(drawn, men, flying):
+    """A morris from its drawn lines: the mills are the lines of three points; a state is
+    (White's points, Black's, player to move, men in hand (W, B), removing: a mill was
+    just made). Moves: ("put", p), ("go", a, b), ("take", p)."""
+    lines = [ln.split() for ln in drawn]
+    points = sorted({p for ln in lines for p in ln})
+    mills = [frozenset(ln) for ln in lines if len(ln) == 3]
+    near = {p: set() for p in points}
+    for ln in lines:
+        for a, b in zip(ln, ln[1:]):
+            near[a].add(b)
+            near[b].add(a)
+
+    def in_mills(stones):
+        return set().union(*[m for m in mills if m <= stones]) if stones else set()
+
+    def winner(state):
+        w, b, me, hand, removing = state
+        if removing:
+            return None
+        # the player who just moved wins when the one to move is down to two men
+        return -1 if (len(b) + hand[1] if me == 1 else len(w) + hand[0]) < 3 else None
+
+    def moves(state):
+        if winner(state) is not None:
+            return []
+        w, b, me, hand, removing = state
+        mine, theirs = (w, b) if me == 0 else (b, w)
+        if removing:
+            free = theirs - in_mills(theirs)
+            return [("take", p) for p in sorted(free or theirs)]
+        empty = [p for p in points if p not in w and p not in b]
+        if hand[me]:
+            return [("put", p) for p in empty]
+        if flying and len(mine) == 3:
+            return [("go", a, t) for a in sorted(mine) for t in empty]
+        return [("go", a, t) for a in sorted(mine) for t in sorted(near[a]) if t in empty]
+
+    def play(state, m):
+        w, b, me, hand, removing = state
+        mine, theirs = (set(w), set(b)) if me == 0 else (set(b), set(w))
+        hand = list(hand)
+        if m[0] == "take":
+            theirs.discard(m[1])
+            to, mill = None, False
+        else:
+            if m[0] == "put":
+                hand[me] -= 1
+                to = m[1]
+            else:
+                mine.discard(m[1])
+                to = m[2]
+            mine.add(to)
+            mill = any(to in ml and ml <= mine for ml in mills)
+        removing = mill and bool(theirs)
+        nxt = me if removing else 1 - me
+        w2, b2 = (mine, theirs) if me == 0 else (theirs, mine)
+        return (frozenset(w2), frozenset(b2), nxt, tuple(hand), removing)
+
+    return (frozenset(), frozenset(), 0, (men, men), False), moves, play, winner
+
+
+@pytest.mark.parametrize("name, drawn, men, flying, depth", [
+    ("six-mens-morris", SIX_LINES, 6, False, 4), ("nine-mens-morris", NINE_LINES, 9, True, 3),
+    pytest.param("six-mens-morris", SIX_LINES, 6, False, 6, marks=pytest.mark.slow),  # mills at ply 5
+    pytest.param("nine-mens-morris", NINE_LINES, 9, True, 5, marks=pytest.mark.slow)])
+def test_morris_perft_against_a_morris_written_here(name, drawn, men, flying, depth):
+    start, moves, play, _ = morris_game(drawn, men, flying)
+    expected = [ref_perft(moves, play, start, d) for d in range(1, depth + 1)]
+    for backend in BACKENDS:
+        assert perfts(library(name, backend), depth) == expected
+
+
+@pytest.mark.parametrize("name, drawn, men, flying", [
+    ("six-mens-morris", SIX_LINES, 6, False), ("nine-mens-morris", NINE_LINES, 9, True)])
+def test_morris_along_random_games_against_a_morris_written_here(name, drawn, men, flying):
+    """Every position of seeded random games: the same successors, mills, removals and ends."""
+    import random
+    start, moves, play, winner = morris_game(drawn, men, flying)
+    game = library(name)
+    rng = random.Random(name)
+    cell = game.board.index
+    for _ in range(20):
+        s, ref = game.initial_state(), start
+        for _ in range(300):
+            mine = sorted(game.action_to_text(s, a) for a in game.legal_actions(s))
+            theirs = sorted(_morris_text(m) for m in moves(ref))
+            assert mine == theirs, game.state_to_text(s)
+            if not mine:
+                break
+            pick = rng.choice(theirs)
+            m = next(m for m in moves(ref) if _morris_text(m) == pick)
+            s, ref = game.apply(s, game.action_from_text(s, pick)), play(ref, m)
+            assert {game.board.names[c] for c in range(game.board.size) if s[0] >> c & 1} == set(ref[0])
+            assert {game.board.names[c] for c in range(game.board.size) if s[1] >> c & 1} == set(ref[1])
+    assert cell  # the board names every point the reference does
+
+
+def _morris_text(m) -> str:
+    return m[1] if m[0] in ("put", "take") else f"{m[1]}-{m[2]}"

@@ -27,6 +27,7 @@ SIGNATURES = {
     "line": (["number", "cells", "dirs", "flag?"], "bool"),
     "closer": (["cells", "cells", "cells"], "bool"),
     "connected": (["cells", "cells", "cells", "dirs?"], "bool"),
+    "in_line": (["number", "cells", "dirs"], "cells"),
 }
 
 
@@ -47,6 +48,12 @@ def emit(c: Expressions, e: model.Call, cx: Ctx) -> str:
         return c.call("closer", a, b, c.points(args[2], cx), *map(str, c.rs.board.metric))
     if e.func in ("line", "aligned", "in_a_row"):
         return _line(c, e, cx)
+    if e.func == "in_line":
+        wins, dirs = c.t.windows(list(args[2].labels)), tuple(args[2].labels)
+        lengths = [int(args[0].value)] if isinstance(args[0], model.Num) else range(1, wins.longest + 1)
+        rows = [wins[k] if k in lengths and 1 <= k <= wins.longest else [] for k in range(wins.longest + 1)]
+        return c.call("in_line", c.expr(args[1], cx), c.expr(args[0], cx),
+                      c.mask_rows(("windows", dirs, tuple(lengths)), rows, "WIN"), str(wins.longest))
     if e.func == "connected":
         dirs = args[3].labels if len(args) > 3 else None
         return c.call("connected", *(c.expr(a, cx) for a in args[:3]), c.adj(dirs))

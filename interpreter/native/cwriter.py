@@ -29,6 +29,7 @@ _HELPERS = {
     "run": "rc_run({0}, {1}, {2}, {3})",
     "line": "rc_line({0}, {1}, {2})",
     "connected": "rc_connected({0}, {1}, {2}, {3})",
+    "in_line": "rc_in_line({0}, {1}, {2}, {3})",
 }
 
 

@@ -80,6 +80,14 @@ static __attribute__((unused)) int rc_connected(M a, M b, M cells, const M *adj)
     return m_any(m_and(seen, b));
 }
 
+/* the cells of `cells` in a run of n of them in a line (windows of length n at wins[off[n]..off[n+1])) */
+static __attribute__((unused)) M rc_in_line(M cells, int64_t n, const M *wins, const int *off, int longest) {
+    M out = m_zero();
+    if (n < 1 || n > longest) return out;
+    for (int i = off[n]; i < off[n + 1]; i++) if (m_eq(m_and(cells, wins[i]), wins[i])) out = m_or(out, wins[i]);
+    return out;
+}
+
 /* at least n of `cells` on one of the lines (maximal straight lines) */
 static __attribute__((unused)) int rc_line(M cells, int64_t n, const M *lines, int count) {
     if (n < 1) return 0;

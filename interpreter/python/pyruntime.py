@@ -52,6 +52,17 @@ def _connected(a: int, b: int, cells: int, adj: list[int]) -> bool:
     return bool(seen & b)
 
 
+def _in_line(cells: int, n: int, windows: list[list[int]], longest: int) -> int:
+    """The cells of `cells` in a run of `n` of them next to each other in a straight line
+    (windows[n]: the runs of n cells)."""
+    out = 0
+    if 1 <= n <= longest:
+        for w in windows[n]:
+            if cells & w == w:
+                out |= w
+    return out
+
+
 def _captured(s, taken: int, opponent_types) -> int:
     """How many of the opponent's pieces stand on `taken` (a piece covering several cells once)."""
     n = 0
@@ -181,6 +192,7 @@ class Runtime:
     _aligned: Callable[[int, Any], bool] = _aligned
     _run: Callable[[int, int, Any], bool] = _run
     _connected: Callable[[int, int, int, list[int]], bool] = _connected
+    _in_line: Callable[[int, int, Any, int], int] = _in_line
 
     def prelude(self) -> list[str]:
         """The lines that bind the runtime's fields to the module's globals."""

@@ -33,6 +33,7 @@ _HELPERS = {
     "run": "_run({0}, {1}, {2}, {3})",
     "line": "_line({0}, {1}, {2})",
     "connected": "_connected({0}, {1}, {2}, {3})",
+    "in_line": "_in_line({0}, {1}, {2}, {3})",
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import string
 from typing import Callable, Sequence
 
-from dsl.board import LINK, Board
+from dsl.board import FILE_LETTERS, LINK, Board
 from dsl.model import PieceType
 
 HEX_ROWS = "    (rows count from the north; columns are half a cell apart)"
@@ -45,15 +45,17 @@ def draw(board: Board, symbol_at: Callable[[int], str]) -> str:
 
 
 def _square(board: Board, symbol_at) -> list[str]:
+    """Ranks top first; a cell under its file's letter (a removed cell leaves a gap)."""
     names = board.names
     lines = []
     width = 1
     for row in board.rows:
-        label = names[row[0]][1:]
-        cells = [symbol_at(c) for c in row]
-        width = max(len(x) for x in cells)
-        lines.append(f"{label:>3} " + " ".join(cells))
-    lines.append("    " + " ".join(names[c][0].center(width) for c in board.rows[-1]).rstrip())
+        label = names[row[0]].lstrip(string.ascii_letters)
+        shown = {board.lattice[c][0]: symbol_at(c) for c in row}
+        width = max(len(x) for x in shown.values())
+        cells = [shown.get(x, " " * width) for x in range(board.width)]
+        lines.append((f"{label:>3} " + " ".join(cells)).rstrip())
+    lines.append("    " + " ".join(letter.center(width) for letter in FILE_LETTERS[:board.width]).rstrip())
     return lines
 
 

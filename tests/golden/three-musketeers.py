@@ -26,6 +26,7 @@ _line = R._line
 _aligned = R._aligned
 _run = R._run
 _connected = R._connected
+_in_line = R._in_line
 
 def moves_0(s):
     acts = []
