@@ -7,6 +7,7 @@ from dataclasses import replace
 from dsl import syntax as syn
 from dsl.check_exprs import ExprChecks
 from dsl.model import PieceType
+from dsl.pictures import COLOURS, SHAPES
 from dsl.placements import MAX_WIDE_PIECES, SplitTooHard, placements, split_into_pieces
 
 BAD_SYMBOLS = set("./ \t#")
@@ -54,7 +55,9 @@ class PieceChecks(ExprChecks):
                 want = "one symbol" if len(owners) == 1 else f"{len(owners)} symbols (one per player, e.g. `symbol R/r`)"
                 self.error(d.name_span, f"piece '{d.name}' needs {want}")
                 continue
-            for (sym, span), owner in zip(d.symbols, owners):
+            colours = self.per_owner(d, d.colours, "colour", COLOURS, len(owners))
+            shapes = self.per_owner(d, d.shapes, "shape", SHAPES, len(owners))
+            for (sym, span), owner, colour, shape in zip(d.symbols, owners, colours, shapes):
                 if len(sym) != 1 or sym in BAD_SYMBOLS or not sym.isprintable():
                     shown = sym if sym.isprintable() else sym.encode("unicode_escape").decode("ascii")
                     self.error(span, f"a symbol is one visible character other than . / # "
@@ -63,14 +66,32 @@ class PieceChecks(ExprChecks):
                     self.error(span, f"symbol '{sym}' is already used (line {symbols[sym].line})")
                 else:
                     symbols[sym] = span
+                looks = {"colour": colour, "shape": shape or "disc"}
                 if d.name in self.placed_whole:
-                    types.append(PieceType(d.name, owner, sym, 1, span=d.span, cover=d.size))
+                    types.append(PieceType(d.name, owner, sym, 1, span=d.span, cover=d.size, **looks))
                 else:
-                    types.append(PieceType(d.name, owner, sym, d.size, span=d.span))
+                    types.append(PieceType(d.name, owner, sym, d.size, span=d.span, **looks))
         if not decls and "piece" not in self.broken_kinds:
             self.error(self.decls[0].span, "the ruleset declares no pieces")
         self.stack_types(types)
         return types
+
+    def per_owner(self, d: syn.PieceDecl, given: list[tuple[str, syn.Span]], what: str,
+                  known, owners: int) -> list[str | None]:
+        """A piece's colours or shapes, one per owner (one given serves every owner); the
+        names checked against `known`."""
+        if not given:
+            return [None] * owners
+        for name, span in given:
+            if name not in known:
+                self.error(span, f"unknown {what} '{name}' (known: {', '.join(known)})", self.suggest(name, known))
+                return [None] * owners
+        if len(given) not in (1, owners):
+            takes = f"one {what}" if owners == 1 else \
+                f"one {what} or {owners} (one per player, in the order of `players`)"
+            self.error(given[0][1], f"piece '{d.name}' takes {takes}, found {len(given)}")
+            return [None] * owners
+        return [n for n, _ in given] * (owners // len(given))
 
     def placed_wide_kinds(self, decls: list[syn.PieceDecl]) -> set[str]:
         """The kinds covering several cells that a `place` rule puts down (`place domino`,

@@ -387,6 +387,8 @@ class PieceType:
     # A kind covering several cells that `place` puts down whole and nothing moves: its
     # type holds the cells its pieces cover (size 1), and a placement covers `cover` cells.
     cover: int = 1
+    colour: str | None = None  # how pictures draw it (dsl.pictures.COLOURS); None: by owner
+    shape: str = "disc"  # dsl.pictures.SHAPES
 
 
 @dataclass

@@ -201,6 +201,8 @@ class PieceDecl(Decl):
     reserve: int | None = None  # pieces each owner holds off the board; None: no limit
     on: tuple[str, Span] | None = None  # the kind this one stands on (and rides with)
     symbols: list[tuple[str, Span]] = field(default_factory=list)
+    colours: list[tuple[str, Span]] = field(default_factory=list)  # one, or one per owner
+    shapes: list[tuple[str, Span]] = field(default_factory=list)
 
     @property
     def key(self):

@@ -135,6 +135,12 @@ class ToSyntax(Transformer):
                 symbols.append((text, self.tok_span(tok)))
         return ("symbols", symbols)
 
+    def colour(self, c):
+        return ("colours", [self.named(t) for t in c])
+
+    def shape(self, c):
+        return ("shapes", [self.named(t) for t in c])
+
     @v_args(meta=True)
     def var_decl(self, meta, c):
         name, per_player, value, low, high = c

@@ -275,3 +275,25 @@ end mill: mover wins if count(in_line(3, own man, e)) >= 3
     assert game.players[game.winner(game.state_from_text("...../XXX B"))] == "A"
     assert game.winner(game.state_from_text("XX.X./..O B")) is None
     assert game.players[game.winner(game.state_from_text("XXX../O.O B"))] == "A"
+
+
+def test_pieces_are_drawn_in_their_colours_and_shapes(tmp_path):
+    from interpreter.apps.picture import position_svg
+    text = '''game "Colours"
+board square 3 x 3
+players A, B
+piece stone: owner each, symbol R/B, colour red/blue
+piece blocker: neutral, symbol X, colour grey, shape square
+piece plain: owner A, symbol P
+setup blocker: b2
+setup stone of B: c3
+setup plain: a1
+ply place: place own stone onto empty
+'''
+    game = game_from(tmp_path, text, "python")
+    svg = position_svg(game, game.initial_state())
+    assert '<circle class="piece" data-cell="c3" data-kind="stone" fill="#2e6fb7"' in svg  # blue
+    assert '<rect class="piece" data-cell="b2" data-kind="blocker" fill="#8c8c8c"' in svg  # a grey square
+    assert '<circle class="piece" data-cell="a1" data-kind="plain" fill="#f8f4e8"' in svg  # A's own light
+    assert [(t.colour, t.shape) for t in game.ruleset.types] == \
+        [("red", "disc"), ("blue", "disc"), ("grey", "square"), (None, "disc")]

@@ -25,7 +25,7 @@ LAYERS = {
     "check_state": {"board", "syntax", "diagnostics", "model"},
     "check_board": {"board", "syntax", "check_state"},
     "check_exprs": {"board", "syntax", "constructs", "check_board", "lark_parser"},
-    "check_pieces": {"syntax", "model", "placements", "check_exprs"},
+    "check_pieces": {"syntax", "model", "placements", "check_exprs", "pictures"},
     "check_rules": {"constructs", "syntax", "model", "check_exprs"},
     "check_ranges": {"model", "diagnostics"},
     "lint": {"model", "diagnostics"},

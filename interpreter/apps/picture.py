@@ -20,6 +20,8 @@ from typing import Iterable, Sequence
 from xml.sax.saxutils import escape
 
 from dsl.board import LINK, Board
+from dsl.model import PieceType
+from dsl.pictures import COLOURS
 
 from interpreter.runtime.game import Action, Game, State
 
@@ -169,8 +171,25 @@ def _labels(board: Board, geo: Geometry) -> list[str]:
     return out
 
 
-def _colours(owner: int | None) -> tuple[str, str]:
-    return NEUTRAL_COLOUR if owner is None else PLAYER_COLOURS[owner % len(PLAYER_COLOURS)]
+def _colours(pt: PieceType) -> tuple[str, str]:
+    """The piece's declared colour (`colour red`), else its owner's."""
+    if pt.colour is not None:
+        return COLOURS[pt.colour]
+    return NEUTRAL_COLOUR if pt.owner is None else PLAYER_COLOURS[pt.owner % len(PLAYER_COLOURS)]
+
+
+def _piece_shape(pt: PieceType, x: float, y: float, size: float, attrs: str) -> str:
+    """The piece's outline (`shape square`, ...), centred on (x, y), `size` its radius."""
+    if pt.shape == "square":
+        return (f'<rect {attrs} x="{x - size * 0.9:.2f}" y="{y - size * 0.9:.2f}" width="{size * 1.8:.2f}" '
+                f'height="{size * 1.8:.2f}" rx="{size * 0.15:.2f}"/>')
+    sides = {"diamond": (4, 0.0), "triangle": (3, -math.pi / 2), "hexagon": (6, 0.0)}.get(pt.shape)
+    if sides is not None:
+        points = _polygon((x, y), size * (1.15 if pt.shape == "triangle" else 1.0), sides[0], sides[1])
+        return f'<polygon {attrs} points="{points}" stroke-width="1.5"/>'
+    if pt.shape == "ring":
+        return f'<circle {attrs} cx="{x:.2f}" cy="{y:.2f}" r="{size * 0.8:.2f}" stroke-width="{size * 0.35:.2f}"/>'
+    return f'<circle {attrs} cx="{x:.2f}" cy="{y:.2f}" r="{size:.2f}" stroke-width="1.5"/>'
 
 
 def _pieces_layer(game: Game, geo: Geometry, state: State) -> list[str]:
@@ -184,7 +203,7 @@ def _pieces_layer(game: Game, geo: Geometry, state: State) -> list[str]:
     for t in order:
         mask, pt = state[t], types[t]
         cells = [c for c in range(board.size) if mask >> c & 1]
-        fill, ink = CARRIER_COLOUR if t in carriers else _colours(pt.owner)
+        fill, ink = CARRIER_COLOUR if t in carriers and pt.colour is None else _colours(pt)
         if pt.size > 1:  # a wide piece: a bar through its neighbouring cells
             for u, v, _ in board.graph.edges():
                 if u < v and mask >> u & 1 and mask >> v & 1:
@@ -203,11 +222,12 @@ def _pieces_layer(game: Game, geo: Geometry, state: State) -> list[str]:
                            f'height="{r * 1.7:.2f}" rx="{r * 0.25:.2f}" fill="{fill}" stroke="{ink}"/>')
                 continue
             size = r * (0.55 if pt.level else 0.72)
-            out.append(f'<circle class="piece" data-cell="{name}" data-kind="{kind}" '
-                       f'cx="{x:.2f}" cy="{y:.2f}" r="{size:.2f}" fill="{fill}" stroke="{ink}" '
-                       f'stroke-width="1.5"/>')
+            attrs = f'class="piece" data-cell="{name}" data-kind="{kind}" fill="{fill}" stroke="{ink}"'
+            if pt.shape == "ring":  # a ring is drawn in its colour, its symbol in the ink
+                attrs = f'class="piece" data-cell="{name}" data-kind="{kind}" fill="none" stroke="{fill}"'
+            out.append(_piece_shape(pt, x, y, size, attrs))
             out.append(f'<text x="{x:.2f}" y="{y + size * 0.35:.2f}" font-size="{size:.1f}" '
-                       f'fill="{ink}">{escape(pt.symbol)}</text>')
+                       f'fill="{ink if pt.shape != "ring" else LABEL_INK}">{escape(pt.symbol)}</text>')
     out.append("</g>")
     return out
 
