@@ -126,6 +126,10 @@ class RuleChecks(ExprChecks):
             if e.name in seen:
                 self.error(e.name_span, f"end rule '{e.name}' is declared twice")
             seen.add(e.name)
+            if e.before is not None:  # a variant's merge places it and clears it
+                self.error(e.before[1], "`before` places a variant's end rule among its base's; here "
+                                        "the end rules are checked in the order they are written",
+                           f"move the rule above end '{e.before[0]}'")
             self.check_end(e)
 
     def check_end(self, e: syn.EndDecl) -> None:

@@ -161,8 +161,10 @@ def _twice(d: syn.Decl, first: syn.Decl) -> Diagnostic:
     if drops == 2:
         return Diagnostic(d.span, f"{what} is dropped twice (first at line {line})")
     if drops == 1:
-        return Diagnostic(d.span, f"{what} is both dropped and declared (line {line})",
-                          "a declaration replaces the base's: the `drop` is not needed")
+        hint = "a declaration replaces the base's, in its place: the `drop` is not needed"
+        if d.key[0] == "end":
+            hint += f"; to check it elsewhere, `end {d.key[1]} before OTHER: ...`"
+        return Diagnostic(d.span, f"{what} is both dropped and declared (line {line})", hint)
     return Diagnostic(d.span, f"{what} is declared twice (first at line {line})")
 
 
@@ -290,6 +292,7 @@ def _merge(base: list[syn.Decl], decls: list[syn.Decl], base_path: str,
     problems: list[Diagnostic] = []
     merged: list[syn.Decl | None] = list(base)
     index = {d.key: i for i, d in enumerate(merged)}
+    moves = [d for d in decls if isinstance(d, syn.EndDecl) and d.before is not None]
     base_name = os.path.basename(base_path)[:-5] if base_path.endswith(".game") else base_path
     for d in decls:
         if isinstance(d, syn.VariantDecl):
@@ -319,6 +322,17 @@ def _merge(base: list[syn.Decl], decls: list[syn.Decl], base_path: str,
             hint = _near(d.key, index) or "to add it to the base, start the line with `new`"
             problems.append(Diagnostic(_name_span(d), f"variant replaces {describe_key(d.key)}, "
                                                       f"which {base_name} does not have", hint))
+    for d in moves:  # `end NAME before OTHER`: moved just before the base's end OTHER
+        other, span = d.before
+        at = next((i for i, x in enumerate(merged) if x is not None and x.key == ("end", other)), None)
+        if at is None or merged[at] is d:
+            problems.append(Diagnostic(span, f"no end rule '{other}' in {base_name} to go before",
+                                       _near(("end", other), index)))
+            continue
+        if d in merged:
+            merged[merged.index(d)] = None
+            merged.insert(at, d)
+        d.before = None
     return [d for d in merged if d is not None], problems
 
 

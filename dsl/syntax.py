@@ -363,6 +363,7 @@ class EndDecl(Decl):
     player: Expr | None = None  # None for draw and effects
     cond: Expr | None = None
     effects: list[Effect] = field(default_factory=list)
+    before: tuple[str, Span] | None = None  # in a variant: goes just before the base's end rule
 
     @property
     def key(self):

@@ -240,10 +240,11 @@ class ToSyntax(Transformer):
 
     @v_args(meta=True)
     def end_decl(self, meta, c):
-        name, (result, player), cond = c
+        name, _, before, (result, player), cond = c
         effects = player if result == "effects" else []
         return self.named_decl(syn.EndDecl, meta, name, result=result,
-                               player=None if effects else player, cond=cond, effects=effects)
+                               player=None if effects else player, cond=cond, effects=effects,
+                               before=self.named(before) if before is not None else None)
 
     def player_ref(self, tok: Token) -> syn.Expr:
         if tok.type == "NAME":

@@ -297,3 +297,32 @@ ply place: place own stone onto empty
     assert '<circle class="piece" data-cell="a1" data-kind="plain" fill="#f8f4e8"' in svg  # A's own light
     assert [(t.colour, t.shape) for t in game.ruleset.types] == \
         [("red", "disc"), ("blue", "disc"), ("grey", "square"), (None, "disc")]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_slide_of_two_or_more_has_no_maximum(tmp_path, backend):
+    text = '''game "Slides"
+board square 6 x 1
+players A, B
+piece p: owner each, symbol X/O
+setup p of A: a1
+setup p of B: f1
+ply go: move own p slide 2 or more onto empty
+'''
+    game = game_from(tmp_path, text, backend)
+    s = game.initial_state()
+    # b1 is one step: too short; c1, d1, e1 are 2 to 4; f1 is taken
+    assert [game.action_to_text(s, a) for a in game.legal_actions(s)] == ["a1-c1", "a1-d1", "a1-e1"]
+
+
+def test_a_variants_end_rule_goes_before_a_base_one(tmp_path):
+    (tmp_path / "v.game").write_text('variant of "tic-tac-toe"\nnew end tie before line: draw if count(empty) == 4\n')
+    (tmp_path / "w.game").write_text('variant of "tic-tac-toe"\nend full before line: draw if count(empty) == 0\n')
+    from dsl.load import load
+    assert [e.name for e in load(str(tmp_path / "v.game")).ends] == ["tie", "line", "full"]
+    assert [e.name for e in load(str(tmp_path / "w.game")).ends] == ["full", "line"]
+    # the tie is checked first: five marks placed, X's line or not, it is a draw
+    game = load_game(str(tmp_path / "v.game"))
+    s = game.state_from_text("XX./OO./... X")
+    s = game.apply(s, game.action_from_text(s, "c3"))  # X's third mark makes a line, and 4 are empty
+    assert game.is_draw(s)

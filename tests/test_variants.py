@@ -306,7 +306,7 @@ DROP_ERRORS = {
                              "v.game:3:1: error: end 'lost' is both dropped and declared (line 2)\n"
                              "    end lost: draw if score[Red] > 1\n"
                              "    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
-                             "  hint: a declaration replaces the base's: the `drop` is not needed"),
+                             "  hint: a declaration replaces the base's, in its place: the `drop` is not needed; to check it elsewhere, `end lost before OTHER: ...`"),
 }
 
 

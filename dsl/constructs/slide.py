@@ -28,9 +28,10 @@ class Slide(model.Motion):
 
     dirs: tuple[str, ...]  # every direction when none are written (links have none)
     limit: model.Expr | None = None
-    least: int | None = None  # at least N steps (exactly N without `up to`)
+    least: int | None = None  # at least N steps (exactly N without `up to` or `or more`)
     chained: bool = False  # turning segments while each removes
     segments: int | None = None
+    or_more: bool = False  # `slide N or more`: at least N steps, no maximum
 
     name = "slide"
 
@@ -45,16 +46,18 @@ class SlideSyntax(syn.MotionSyntax):
     least: int | None = None  # slide N [up to M]: at least N steps (exactly N without `up to`)
     chained: bool = False  # slide ... chained: turning segments while each removes
     segments: int | None = None  # chained up to N segments
+    or_more: bool = False  # slide N or more
 
 
 def to_syntax(t: ToSyntax, span: syn.Span, c: list) -> SlideSyntax:
-    """`slide [DIRS] [N] [up to LIMIT] [chained [up to K segments]]`: the parse tree's
-    children -> the syntax tree's node."""
-    dirs, least, limit, chained, segments = c
+    """`slide [DIRS] [N [or more]] [up to LIMIT] [chained [up to K segments]]`: the parse
+    tree's children -> the syntax tree's node."""
+    dirs, least, or_more, limit, chained, segments = c
     return SlideSyntax(span, "slide", dirs=dirs, limit=limit,
                        least=t.to_int(least) if least is not None else None,
                        chained=chained is not None,
-                       segments=t.to_int(segments) if segments is not None else None)
+                       segments=t.to_int(segments) if segments is not None else None,
+                       or_more=or_more is not None)
 
 
 STRAIGHT = True
@@ -65,7 +68,7 @@ PROJECTS = True
 def lower(mo: SlideSyntax, dirs: tuple[str, ...] | None,
           expr: Callable[[syn.Expr | None], model.Expr | None]) -> model.Motion:
     """The checked syntax -> the model's node (directions resolved, expressions lowered)."""
-    return Slide(mo.span, dirs, expr(mo.limit), mo.least, mo.chained, mo.segments)
+    return Slide(mo.span, dirs, expr(mo.limit), mo.least, mo.chained, mo.segments, mo.or_more)
 
 
 def check(p: syn.PlyDecl, error: Callable[..., None], cells: int) -> None:
@@ -78,6 +81,9 @@ def check(p: syn.PlyDecl, error: Callable[..., None], cells: int) -> None:
                   "drop the number, or `chained`")
         elif not 1 <= motion.least <= cells:
             error(motion.span, f"a slide goes 1 to {cells} steps on this board")
+        elif motion.or_more and motion.limit is not None:
+            error(motion.limit.span, f"`slide {motion.least} or more` has no maximum",
+                  f"write `slide {motion.least} up to N` for at most N steps")
         elif isinstance(motion.limit, syn.Num) and motion.limit.value < motion.least:
             error(motion.limit.span, f"a slide of at least {motion.least} steps needs "
                                      f"`up to` {motion.least} or more")
@@ -137,11 +143,11 @@ def _rays(g: RuleGen, dirs: list[str], values: dict[str, list[str]] | None) -> N
     # Two lines from one cell may reach the same cell (3-A-Side's goals): one ply.
     dedupe = g.t.rays_overlap(dirs)
     least = motion.least or 1
-    bounded = motion.limit is not None or motion.least is not None
+    bounded = motion.limit is not None or (motion.least is not None and not motion.or_more)
     if motion.limit is not None:
         w.let("num", "limit", g.plain_expr(motion.limit))
         w.skip_if(f"limit < {least}")
-    elif motion.least is not None:
+    elif motion.least is not None and not motion.or_more:
         w.let("num", "limit", str(least))  # `slide N`: exactly N steps
     if dedupe:
         w.let("cells", "seen", w.ZERO)
@@ -156,7 +162,7 @@ def _rays(g: RuleGen, dirs: list[str], values: dict[str, list[str]] | None) -> N
         for var in (g.adj_path or {}).values():
             w.let("cells", var, w.ZERO)
         with w.each_ray_cell("d"):
-            if bounded or values is not None:
+            if bounded or values is not None or least > 1:
                 w.add_to("n", "1")
             if bounded:
                 w.stop_if("n > limit")
