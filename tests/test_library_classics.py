@@ -551,3 +551,92 @@ def test_morris_along_random_games_against_a_morris_written_here(name, drawn, me
 
 def _morris_text(m) -> str:
     return m[1] if m[0] in ("put", "take") else f"{m[1]}-{m[2]}"
+
+
+# ---------------------------------------------------------------- Alquerque
+
+def alquerque_game():
+    """Alquerque from its rules: the lines of the board (ranks, files, and diagonals through
+    the points whose coordinates sum to an even number), steps along them, and compulsory
+    jumps along them, going on while possible, the start point kept taken."""
+    cells = [(f, r) for r in range(5) for f in range(5)]
+
+    def dirs(c):
+        out = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        return out + [(1, 1), (1, -1), (-1, 1), (-1, -1)] if (c[0] + c[1]) % 2 == 0 else out
+
+    def on(c):
+        return 0 <= c[0] < 5 and 0 <= c[1] < 5
+
+    white = {c for c in cells if c[1] < 2} | {(3, 2), (4, 2)}
+    black = {c for c in cells if c[1] > 2} | {(0, 2), (1, 2)}
+
+    def moves(state):
+        w, b, me = state
+        mine, theirs = (w, b) if me == 0 else (b, w)
+        taken = w | b
+        caps = set()
+
+        def jump(start, cell, captured):
+            more = False
+            for df, dr in dirs(cell):
+                over, land = (cell[0] + df, cell[1] + dr), (cell[0] + 2 * df, cell[1] + 2 * dr)
+                if on(land) and over in theirs and over not in captured and \
+                        (land not in taken or land in captured) and land != start:
+                    more = True
+                    jump(start, land, captured | {over})
+            if not more and captured:
+                caps.add((start, cell, frozenset(captured)))
+
+        steps = []
+        for c in sorted(mine):
+            jump(c, c, frozenset())
+            for df, dr in dirs(c):
+                t = (c[0] + df, c[1] + dr)
+                if on(t) and t not in taken:
+                    steps.append((c, t, frozenset()))
+        return sorted(caps) if caps else steps
+
+    def play(state, m):
+        w, b, me = state
+        mine, theirs = (set(w), set(b)) if me == 0 else (set(b), set(w))
+        start, final, captured = m
+        mine = (mine - {start}) | {final}
+        theirs -= captured
+        return (frozenset(mine), frozenset(theirs), 1) if me == 0 else (frozenset(theirs), frozenset(mine), 0)
+
+    return (frozenset(white), frozenset(black), 0), moves, play
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_alquerque_against_an_alquerque_written_here(backend):
+    start, moves, play = alquerque_game()
+    game = library("alquerque", backend)
+    assert perfts(game, 8) == [ref_perft(moves, play, start, d) for d in range(1, 9)]
+
+
+def test_alquerque_along_random_games_against_an_alquerque_written_here():
+    import random
+    start, moves, play = alquerque_game()
+    game = library("alquerque")
+
+    def ref_of(s):
+        w, b = set(), set()
+        for c in range(game.board.size):
+            name = game.board.names[c]
+            cell = ("abcde".index(name[0]), int(name[1:]) - 1)
+            if s[0] >> c & 1:
+                w.add(cell)
+            if s[1] >> c & 1:
+                b.add(cell)
+        return (frozenset(w), frozenset(b), game.to_move(s))
+
+    rng = random.Random(5)
+    for _ in range(30):
+        s = game.initial_state()
+        for _ in range(150):
+            ref = ref_of(s)
+            assert {ref_of(game.apply(s, a)) for a in game.legal_actions(s)} == {play(ref, m) for m in moves(ref)}
+            if game.is_terminal(s):
+                break
+            s = game.apply(s, rng.choice(game.legal_actions(s)))
