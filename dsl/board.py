@@ -139,16 +139,22 @@ class Board:
         return out
 
 
-def build_square(width: int, height: int | None, options: list[str]) -> Board:
+def _files_and_ranks(shape: str, width: int, height: int | None) -> int:
+    """The height of a board of files and ranks (the width when not given), checked."""
     height = width if height is None else height
     if width < 1 or height < 1:
-        raise BoardError("a square board needs a width and a height of at least 1")
+        raise BoardError(f"a {shape} board needs a width and a height of at least 1")
     if width > len(FILE_LETTERS):
-        raise BoardError(f"a square board is at most {len(FILE_LETTERS)} files wide "
+        raise BoardError(f"a {shape} board is at most {len(FILE_LETTERS)} files wide "
                          f"(files are named a-z, then A-Z)")
     if width * height > MAX_CELLS:
         raise BoardError(f"a board of {width * height:,} cells is larger than the limit "
                          f"of {MAX_CELLS:,} cells")
+    return height
+
+
+def build_square(width: int, height: int | None, options: list[str]) -> Board:
+    height = _files_and_ranks("square", width, height)
     unknown = [o for o in options if o not in ("diagonals", "alternate diagonals")]
     if unknown:
         raise BoardError(f"unknown square board option '{unknown[0]}' (known: diagonals, alternate diagonals)")
@@ -232,17 +238,9 @@ def build_rhombus(width: int, height: int | None, options: list[str]) -> Board:
     """A parallelogram of hexagonal cells (Hex's board): W files by H ranks on the triangular
     lattice, each rank half a cell east of the one below. Named like a square board (a1 is
     the south-west corner); cell (f, r) neighbours (f±1, r), (f, r±1), (f+1, r-1), (f-1, r+1)."""
-    height = width if height is None else height
     if options:
         raise BoardError(f"unknown rhombus option '{options[0]}'")
-    if width < 1 or height < 1:
-        raise BoardError("a rhombus board needs a width and a height of at least 1")
-    if width > len(FILE_LETTERS):
-        raise BoardError(f"a rhombus board is at most {len(FILE_LETTERS)} files wide "
-                         f"(files are named a-z, then A-Z)")
-    if width * height > MAX_CELLS:
-        raise BoardError(f"a board of {width * height:,} cells is larger than the limit "
-                         f"of {MAX_CELLS:,} cells")
+    height = _files_and_ranks("rhombus", width, height)
     g = Arcs()
     names, coords, lattice, at = [], [], [], {}
     for rank in range(height):
