@@ -48,8 +48,17 @@ def test_check_gives_the_checkers_diagnostics_exactly():
 
 def test_check_of_a_good_ruleset():
     assert handle("check", text=TTT) == {"ok": True, "title": "Tic-tac-toe", "players": ["X", "O"],
-                                         "diagnostics": []}
+                                         "diagnostics": [], "warnings": []}
     assert handle("check", ruleset="3-spot-misere")["ok"] is True
+
+
+def test_check_gives_the_warnings_of_a_good_ruleset():
+    text = TTT.replace("end line: mover wins", "end line: X wins")
+    answer = handle("check", text=text)
+    assert answer["ok"] is True
+    [w] = answer["warnings"]
+    assert (w["line"], w["message"].split(":")[0]) == (14, "'own' in an end rule means the player who made the last ply, whoever that is, yet this rule names X")
+    assert w["text"].startswith(f"{api.EDITOR}:14:")
 
 
 def test_a_variant_of_a_bundled_ruleset_checks_and_a_base_on_disk_is_refused():

@@ -237,14 +237,15 @@ def view(loaded: Loaded, plies: list[str], select: object = None, lenient: bool 
 
 
 def check(request: dict) -> dict:
-    """`ok` and the game's title, or every diagnostic of the ruleset."""
+    """`ok`, the game's title and its warnings, or every diagnostic of the ruleset."""
     try:
         game = _game(request).game
     except ApiError as e:
         if "diagnostics" not in e.extra:
             raise
         return {"ok": False, "diagnostics": e.extra["diagnostics"]}
-    return {"ok": True, "title": game.title, "players": game.players, "diagnostics": []}
+    return {"ok": True, "title": game.title, "players": game.players, "diagnostics": [],
+            "warnings": [diagnostic_json(w, game.ruleset.sources) for w in game.ruleset.warnings]}
 
 
 def position(request: dict) -> dict:
