@@ -122,7 +122,9 @@ def test_generated_rulesets_the_same_on_both(batch):
             compared += same_games(py, nat, 4, 40)
         except RuleLimitError:
             continue  # a rule past its bounds: checked below
-    assert compared > 50
+    # Every ruleset compared on each game's start at least (many generated games end there;
+    # the sample follows the grammar, so a new construct changes which rulesets are drawn).
+    assert compared >= 4 * len(texts)
 
 
 ROW = '''game "row"
