@@ -192,6 +192,16 @@ def build_square(width: int, height: int | None, options: list[str]) -> Board:
                  [0] * height, "square", width, height, lattice, (1, 1))
 
 
+def _lattice_arcs(g: Arcs, at: dict[tuple[int, int], int]) -> None:
+    """The arcs between neighbouring cells of the triangular lattice (`at`: half-unit x and
+    row -> cell), each labelled with its direction."""
+    for (x2, y), i in at.items():
+        for d, (dx, dy) in HEX_DIRS.items():
+            j = at.get((x2 + dx, y + dy))
+            if j is not None:
+                g.add_edge(i, j, dirs=(d,))
+
+
 def build_hexagon(side: int, height: int | None, options: list[str]) -> Board:
     """A hexagon of side `side` on the triangular lattice: 3s(s-1)+1 cells in 2s-1 rows.
 
@@ -223,11 +233,7 @@ def build_hexagon(side: int, height: int | None, options: list[str]) -> Board:
             g.add_node(i)
             row.append(i)
         rows.append(row)
-    for (x2, y), i in at.items():
-        for d, (dx, dy) in HEX_DIRS.items():
-            j = at.get((x2 + dx, y + dy))
-            if j is not None:
-                g.add_edge(i, j, dirs=(d,))
+    _lattice_arcs(g, at)
     used = ["e", "ne", "nw", "w", "sw", "se"]
     # squared distance between centres, times 4: dx2^2 + 3 dy^2
     return Board(g, names, {n: i for i, n in enumerate(names)}, coords, used, {"all": used},
@@ -252,11 +258,7 @@ def build_rhombus(width: int, height: int | None, options: list[str]) -> Board:
             lattice.append((x2, rank))
             at[(x2, rank)] = i
             g.add_node(i)
-    for (x2, y), i in at.items():
-        for d, (dx, dy) in HEX_DIRS.items():
-            j = at.get((x2 + dx, y + dy))
-            if j is not None:
-                g.add_edge(i, j, dirs=(d,))
+    _lattice_arcs(g, at)
     used = ["e", "ne", "nw", "w", "sw", "se"]
     rows = [[r * width + f for f in range(width)] for r in reversed(range(height))]
     return Board(g, names, {n: i for i, n in enumerate(names)}, coords, used, {"all": used},
