@@ -61,11 +61,10 @@ def riders_onto_empty(rs: Ruleset) -> Iterator[Diagnostic]:
     for ply in rs.plies:
         if not subset_of(ply.onto, lambda e: isinstance(e, model.Ref) and e.word is Word.EMPTY):
             continue
-        riders = [t for t in rs.types if t.carrier is not None and (ply.kind is None or t.kind == ply.kind)
-                  and t.owner in _owners(rs, ply)]
-        if riders and len(riders) == len([t for t in rs.types if (ply.kind is None or t.kind == ply.kind)
-                                          and t.owner in _owners(rs, ply)]):
-            kind, carrier = riders[0].kind, rs.types[riders[0].carrier].kind
+        owners = _owners(rs, ply)
+        moved = [t for t in rs.types if (ply.kind is None or t.kind == ply.kind) and t.owner in owners]
+        if moved and all(t.carrier is not None for t in moved):  # every piece it moves rides
+            kind, carrier = moved[0].kind, rs.types[moved[0].carrier].kind
             at = ply.onto.span if ply.onto.span != ply.span else ply.motion.span
             yield _warning(rs, at,
                            f"pieces of '{kind}' stand on '{carrier}' and only land where one stands; "

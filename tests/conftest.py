@@ -28,3 +28,20 @@ def write_game(tmp_path):
 def all_rulesets() -> list[str]:
     """Every ruleset shipped in rulesets/ (the installed copy: what users get)."""
     return sorted(f[:-5] for f in os.listdir(bundled_dir()) if f.endswith(".game"))
+
+
+@pytest.fixture
+def native_calls(monkeypatch):
+    """The sizes of the solves the native solver finished (it falls back to Python otherwise)."""
+    from interpreter.search import native_solve, solver
+
+    done: list[int] = []
+    real = native_solve.solve_native
+
+    def counted(*args, **kwargs):
+        sol = real(*args, **kwargs)
+        done.append(len(sol))
+        return sol
+
+    monkeypatch.setattr(solver, "solve_native", counted)  # the name the solver calls
+    return done

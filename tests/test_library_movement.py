@@ -27,7 +27,6 @@ from collections import Counter, deque
 import pytest
 
 from interpreter.native import build as native_build
-from interpreter.search import native_solve, solver
 from interpreter.search.solution_file import DRAW, VALUE_NAMES
 from interpreter.search.solver import solve
 from rulecraft import load_game, perft
@@ -65,19 +64,6 @@ def game(name: str, backend: str):
     return load_game(path(name), backend=backend)
 
 
-@pytest.fixture
-def native_solves(monkeypatch):
-    """The sizes of the solves the native solver finished (it may fall back to Python)."""
-    done: list[int] = []
-    real = native_solve.solve_native
-
-    def counted(*args, **kwargs):
-        sol = real(*args, **kwargs)
-        done.append(len(sol))
-        return sol
-
-    monkeypatch.setattr(solver, "solve_native", counted)
-    return done
 
 
 # ------------------------------------------------------------------ generic reference tools
@@ -607,7 +593,7 @@ def reference_solution(name):
 
 
 @pytest.mark.parametrize("name,backend", cases(SOLVED, slow=SLOW_SOLVES))
-def test_solved_value_matches_the_reference(name, backend, native_solves):
+def test_solved_value_matches_the_reference(name, backend, native_calls):
     # The value and remoteness of the start, and how many reachable positions have each
     # value and remoteness (so the number of positions too, and every end rule's verdict).
     ref = reference_solution(name)
@@ -615,7 +601,7 @@ def test_solved_value_matches_the_reference(name, backend, native_solves):
     assert rc_solve(name, backend) == ref
     if backend == "native":
         # the native solver did it, not a fallback to Python
-        assert native_solves == [sum(ref[2].values())]
+        assert native_calls == [sum(ref[2].values())]
 
 
 def test_published_values():

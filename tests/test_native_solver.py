@@ -12,7 +12,7 @@ from dsl.load import load
 from interpreter.runtime.game import Game
 from interpreter.runtime.limits import RuleLimitError
 from interpreter.native import build as native_build
-from interpreter.search import native_solve, solver
+from interpreter.search import native_solve
 from interpreter.search.solution import Solution
 from interpreter.search.solver import SolveError, solve
 from interpreter.search.symmetry import board_symmetries
@@ -23,19 +23,6 @@ from tests.test_native import ROW, cache, generated_rulesets, load_text  # noqa:
 pytestmark = pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
 
 
-@pytest.fixture
-def native_calls(monkeypatch):
-    """How many solves the native solver finished (it falls back to Python otherwise)."""
-    done: list[int] = []
-    real = native_solve.solve_native
-
-    def counted(*args, **kwargs):
-        sol = real(*args, **kwargs)
-        done.append(len(sol))
-        return sol
-
-    monkeypatch.setattr(solver, "solve_native", counted)  # the name the solver calls
-    return done
 
 
 def same_solution(a: Solution, b: Solution) -> None:

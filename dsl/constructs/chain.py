@@ -16,6 +16,7 @@ from dsl import model
 from dsl.constructs.slide import Slide, straight
 
 if TYPE_CHECKING:  # the back-end passes itself in; the model never imports it
+    from interpreter.codegen.context import Hoister
     from interpreter.codegen.rules import RuleGen
 
 
@@ -31,15 +32,32 @@ PATH_GROWS = True  # each segment's path, kept as it goes
 ACTION = "chain"  # (rule, piece type, from, final cell, removed)
 
 
+def search_parts(g: RuleGen) -> tuple[Hoister, dict, str, bool]:
+    """What a chain search of either kind (slides, leaps) needs: its hoister (per step start:
+    the position, from), the path's adjacency locals, the removal's code on the state `sc`,
+    and whether `onto` reads `here` (then the target is known per cell)."""
+    hoist = g.hoister(f"c{g.code}_", {"here", "path"})
+    adj_path = g.adj_path or {}
+    step = g.ctx("sc", path="path", hoist=hoist, single=True, adj_path=adj_path)
+    removal = g.w.union([g.w.expr(e, step) for e in g.ply.removals()])
+    return hoist, adj_path, removal, model.mentions(g.ply.onto, model.Word.HERE)
+
+
+def let_taken(g: RuleGen, removal: str) -> None:
+    """`rem`: what this step takes, pieces still on the board other than the mover (so a
+    chain ends)."""
+    w = g.w
+    if all(g.opponents_only(e) for e in g.ply.removals()):
+        w.let("cells", "rem", removal)  # already pieces on the board, never the mover
+    else:
+        w.let("cells", "rem", w.andn(w.and_(removal, "occ"), "frm"))
+
+
 def emit_support(g: RuleGen) -> None:
     """`chains_N(s, t, c0)`: every chain from c0, (final cell, removed), each once, in the
     order first found (the Python back-end's, with `routes=True`, every route to each)."""
     w, motion, onto = g.w, g.motion, g.ply.onto
-    hoist = g.hoister(f"c{g.code}_", {"here", "path"})  # per segment start: the position, from
-    adj_path = g.adj_path or {}
-    seg = g.ctx("sc", path="path", hoist=hoist, single=True, adj_path=adj_path)
-    removal = w.union([w.expr(e, seg) for e in g.ply.removals()])
-    per_cell = model.mentions(onto, model.Word.HERE)
+    hoist, adj_path, removal, per_cell = search_parts(g)
     with w.chain_search(g.code, g.chain_budget(), motion.segments, g.ply):
         # the state `sc`: the removed stones gone, the piece at c (its start cell empty)
         w.let("cells", "occ", w.occ("sc"))
@@ -72,11 +90,7 @@ def _segment_cell(g: RuleGen, removal: str, per_cell: bool, adj_path: dict) -> N
     w.stop_if(w.has("occ", "d", "here"))
     if per_cell:
         w.let("cells", "tgt", g.plain_expr(g.ply.onto, "sc"))
-    # Each segment must take pieces still on the board, other than the mover: a chain ends.
-    if all(g.opponents_only(e) for e in g.ply.removals()):
-        w.let("cells", "rem", removal)  # already pieces on the board, never the mover
-    else:
-        w.let("cells", "rem", w.andn(w.and_(removal, "occ"), "frm"))
+    let_taken(g, removal)  # each segment must take some: a chain ends
     with w.if_(w.all_(w.any_of(w.any_("rem"), "last < 0"), w.has("tgt", "d", "here"))):
         w.let("cells", "both", w.or_("removed", "rem"))
         w.chain_end("d", "both")

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dsl import model
-from dsl.constructs.chain import emit_apply, emit_moves
+from dsl.constructs.chain import emit_apply, emit_moves, let_taken, search_parts
 from dsl.constructs.leap import Leap
 from dsl.constructs.slide import straight
 
@@ -40,11 +39,7 @@ ACTION = "chain"  # (rule, piece type, from, final cell, removed)
 def emit_support(g: RuleGen) -> None:
     """`chains_N(s, t, c0)`: every multi-jump from c0, (final cell, removed), each once."""
     w, motion, onto = g.w, g.motion, g.ply.onto
-    hoist = g.hoister(f"c{g.code}_", {"here", "path"})  # per jump start: the position, from
-    adj_path = g.adj_path or {}
-    jump = g.ctx("sc", path="path", hoist=hoist, single=True, adj_path=adj_path)
-    removal = w.union([w.expr(e, jump) for e in g.ply.removals()])
-    per_cell = model.mentions(onto, model.Word.HERE)
+    hoist, adj_path, removal, per_cell = search_parts(g)
     with w.chain_search(g.code, g.chain_budget(), None, g.ply):
         # the state `sc`: the removed pieces gone, the piece at c. Its start cell stays
         # taken until the ply ends (no jump lands there), as draughts' published counts have it.
@@ -69,11 +64,7 @@ def emit_support(g: RuleGen) -> None:
             if per_cell:
                 w.let("cells", "tgt", g.plain_expr(onto, "sc"))
             w.skip_if(w.not_(w.has("tgt", "d", "here")))
-            # Each jump takes pieces still on the board, other than the jumper: a chain ends.
-            if all(g.opponents_only(e) for e in g.ply.removals()):
-                w.let("cells", "rem", removal)
-            else:
-                w.let("cells", "rem", w.andn(w.and_(removal, "occ"), "frm"))
+            let_taken(g, removal)  # each jump must take some: a chain ends
             w.skip_if(w.none("rem"))
             w.let("cells", "both", w.or_("removed", "rem"))
             if motion.to_the_end:
