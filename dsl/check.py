@@ -51,6 +51,7 @@ class _Checker(PieceChecks, RuleChecks):
         for r in get(syn.RelationDecl):
             self.check_relation(r)
         setup = self.check_all_setup(get(syn.SetupBoardDecl), get(syn.SetupDecl))
+        self.tracks = self.check_tracks(get(syn.TrackDecl))
         plies = get(syn.PlyDecl)
         ply_names = self.check_plies(plies)
         first, turn = self.check_turns(get(syn.TurnDecl), ply_names)
@@ -73,13 +74,16 @@ class _Checker(PieceChecks, RuleChecks):
             t.reserve = self.kinds[t.kind].reserve
         comp = get(syn.CompulsoryDecl)
         compulsory = model.Compulsory("maximum" if comp[-1].maximum else "any") if comp else None
+        counts = self.setup_counts(setup)
         low = Lowering(board, self.regions, self.relations, self.typed, self.refs, self.player_names,
-                       self.relative)
+                       self.relative, frozenset(k for k, d in self.kinds.items() if d.counted),
+                       self.player_regions)
         rs = Ruleset(game[-1].title if game else "", self.path, board, self.player_names, self.types,
                        self.regions, [low.var(v) for v in self.vars.values()], setup,
                        [low.ply(p) for p in plies], first, turn, [low.end(e) for e in ends],
                        self.sources, self.remembers, self.relations, compulsory,
                        [low.effect(e) for e in after_effects])
+        rs.counts, rs.tracks, rs.player_regions = counts, self.tracks, self.player_regions
         overflows = range_errors(rs)
         if overflows:
             raise RulesetError(overflows, self.sources)
@@ -117,6 +121,9 @@ class _Checker(PieceChecks, RuleChecks):
                 self.check_var(v)
 
     def check_region(self, r: syn.RegionDecl) -> None:
+        if r.per_player:
+            self.check_player_region(r)
+            return
         if not self.declare(r.name, "region", r.name_span):
             return
         cells: set[int] = set()
@@ -132,6 +139,22 @@ class _Checker(PieceChecks, RuleChecks):
         else:
             self.regions[r.name] = frozenset()
 
+    def check_player_region(self, r: syn.RegionDecl) -> None:
+        """`region NAME: A / B`: a set of cells for each player, read as NAME[PLAYER]."""
+        if not self.declare(r.name, "player region", r.name_span):
+            return
+        n = len(self.player_names)
+        if len(r.per_player) != n:
+            self.error(r.span, f"region '{r.name}' needs one set of cells for each of the {n} players, "
+                               f"separated by /, found {len(r.per_player)}")
+        masks = []
+        for items in r.per_player[:n]:
+            cells: frozenset[int] = frozenset()
+            for item in items:
+                cells |= self.static_cells(item) or frozenset()
+            masks.append(sum(1 << c for c in cells))
+        self.player_regions[r.name] = tuple(masks + [0] * (n - len(masks)))
+
     def check_var(self, v: syn.VarDecl) -> None:
         if v.name in TEXT_FIELDS:
             self.error(v.name_span, f"'{v.name}' is a field of a position's text "
@@ -142,6 +165,26 @@ class _Checker(PieceChecks, RuleChecks):
                        f"write `in {v.high}..{v.low}`")
         elif not v.low <= v.initial <= v.high:
             self.error(v.span, f"'{v.name}' starts at {v.initial}, outside its range {v.low}..{v.high}")
+
+    def check_tracks(self, decls: list[syn.TrackDecl]) -> dict[str, tuple[int, ...]]:
+        """`track NAME: cells`: a loop of distinct cells of the board, two or more."""
+        tracks: dict[str, tuple[int, ...]] = {}
+        for d in decls:
+            if not self.declare(d.name, "track", d.name_span):
+                continue
+            cells: list[int] = []
+            for name, span in d.cells:
+                if name not in self.board.index:
+                    self.error(span, f"no cell '{name}' on this board", self.suggest(name, self.board.index))
+                elif self.board.index[name] in cells:
+                    self.error(span, f"cell {name} is already on track '{d.name}': a track passes each "
+                                     f"cell once")
+                else:
+                    cells.append(self.board.index[name])
+            if len(d.cells) < 2:
+                self.error(d.span, f"track '{d.name}' needs two cells or more")
+            tracks[d.name] = tuple(cells)
+        return tracks
 
     def check_relation(self, r: syn.RelationDecl) -> None:
         if r.name in FUNCTIONS:

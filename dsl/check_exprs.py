@@ -106,7 +106,7 @@ class ExprChecks(BoardChecks):
                                "effects (`then`, `after each ply`)")
             return None
         if w == "here" and not here_ok:
-            self.error(e.span, "'here' is not known yet: a distance is counted before the piece moves",
+            self.error(e.span, f"'here' is not known yet: {self.here_unknown}",
                        "use 'from', the cell it leaves")
             return None
         if w == "no legal ply" and not stuck:
@@ -133,7 +133,29 @@ class ExprChecks(BoardChecks):
         return "cells"
 
     def type_index(self, e: syn.Index, static: bool, sub: Sub) -> str | None:
+        if e.name in self.player_regions:  # `store[mover]`: one player's cells of a region
+            if static:
+                self.error(e.span, f"'{e.name}' is a region per player: it is read in the rules, where "
+                                   f"a player is known")
+                return None
+            it = sub(e.index)
+            if it is not None and it != "player":
+                self.error(e.index.span, f"expected a player, found {described(it)}")
+            return "cells"
         var = self.vars.get(e.name)
+        kind = self.kinds.get(e.name) if var is None else None
+        if kind is not None:  # `seed[CELLS]`: how many pieces of a counted kind stand on cells
+            if not kind.counted:
+                self.error(e.span, f"a cell holds one '{e.name}' at most: count the cells",
+                           f"write count({e.name} & ...)")
+                return None
+            if static:
+                self.error(e.span, PIECES_MOVE)
+                return None
+            it = sub(e.index)
+            if it is not None and it != "cells":
+                self.error(e.index.span, f"expected a set of cells, found {described(it)}")
+            return "number"
         if var is None:
             self.error(e.span, f"unknown variable '{e.name}'", self.suggest(e.name, self.vars))
             return None
@@ -186,6 +208,13 @@ class ExprChecks(BoardChecks):
         if category == "relation":
             self.error(e.span, f"'{e.name}' is a relation: it takes a set of cells",
                        f"write {e.name}(CELLS)")
+            return None
+        if category == "player region":
+            self.error(e.span, f"'{e.name}' is a region per player: say whose",
+                       f"write {e.name}[mover] or {e.name}[{self.player_names[0]}]")
+            return None
+        if category == "track":
+            self.error(e.span, f"'{e.name}' is a track: `sow {e.name}` follows it; it is no set of cells")
             return None
         raise AssertionError(category)
 

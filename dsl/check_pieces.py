@@ -51,6 +51,8 @@ class PieceChecks(ExprChecks):
                 self.error(d.owner[1], f"unknown player '{d.owner[0]}'",
                            self.suggest(d.owner[0], self.player_names + ["each"]))
                 continue
+            if d.counted and not self.counted_kind_ok(d, owners):
+                continue
             if len(d.symbols) != len(owners):
                 want = "one symbol" if len(owners) == 1 else f"{len(owners)} symbols (one per player, e.g. `symbol R/r`)"
                 self.error(d.name_span, f"piece '{d.name}' needs {want}")
@@ -73,8 +75,28 @@ class PieceChecks(ExprChecks):
                     types.append(PieceType(d.name, owner, sym, d.size, span=d.span, **looks))
         if not decls and "piece" not in self.broken_kinds:
             self.error(self.decls[0].span, "the ruleset declares no pieces")
+        self.counted_alone()
         self.stack_types(types)
         return types
+
+    def counted_alone(self) -> None:
+        """A game with counted kinds has no other kind (a landing or a removal would take a
+        cell's pieces without its count)."""
+        counted = [d for d in self.kinds.values() if d.counted]
+        others = [d for d in self.kinds.values() if not d.counted]
+        if counted and others:
+            self.error(others[0].name_span, f"'{others[0].name}' is not counted, and '{counted[0].name}' is: "
+                                            f"a game with counted pieces has only counted kinds",
+                       f"add `counted` to '{others[0].name}'")
+
+    def counted_kind_ok(self, d: syn.PieceDecl, owners: list[int | None]) -> bool:
+        """A counted kind: one owner or none, one cell, standing on nothing, no reserve."""
+        why = "covers one cell" if d.size != 1 else "stands on no other piece" if d.on is not None \
+            else "has no reserve" if d.reserve is not None else \
+            "has one owner or none" if len(owners) > 1 else None
+        if why is not None:
+            self.error(d.name_span, f"a counted kind {why}: '{d.name}' is counted")
+        return why is None
 
     def per_owner(self, d: syn.PieceDecl, given: list[tuple[str, syn.Span]], what: str,
                   known, owners: int) -> list[str | None]:
@@ -139,9 +161,21 @@ class PieceChecks(ExprChecks):
                                             "drop this line or the board")
         self.setup_spans = {}
         self.setup_items = {}
+        self.setup_each: dict[int, int] = {}  # counted type -> the pieces on each of its cells
         setup = self.check_setup_board(board_decls[-1]) if board_decls else self.check_setup(setup_decls)
         self.split_wide_pieces(setup)
         return setup
+
+    def setup_counts(self, setup: dict[int, list[int]]) -> dict[int, dict[int, int]]:
+        """Each counted type's pieces per cell at the start; each type's most on a cell
+        (its total: no ply adds pieces) set in its `counted`."""
+        counts = {}
+        for tid, t in enumerate(self.types):
+            if self.kinds[t.kind].counted:
+                each = self.setup_each.get(tid, 1)
+                counts[tid] = {c: each for c in setup.get(tid, [])}
+                t.counted = max(1, sum(counts[tid].values()))
+        return counts
 
     def check_setup_board(self, d: syn.SetupBoardDecl) -> dict[int, list[int]]:
         """`setup board:` rows of symbols, as in a position's text (spaces ignored)."""
@@ -181,6 +215,14 @@ class PieceChecks(ExprChecks):
             if tid in setup or any(t == tid for t, _ in rest):
                 self.error(d.piece_span, f"the setup of '{d.piece}' is given twice")
                 continue
+            if d.each is not None:
+                if not self.kinds[d.piece].counted:
+                    self.error(d.span, f"`{d.each} each on` sets up counted pieces; '{d.piece}' is not "
+                                       f"counted: a cell holds one", f"add `counted` to piece '{d.piece}'")
+                elif d.each < 1:
+                    self.error(d.span, "`each on` puts at least one piece on each cell")
+                else:
+                    self.setup_each[tid] = d.each
             if d.items is None:
                 rest.append((tid, d))
                 continue

@@ -52,6 +52,8 @@ class RangeCheck:
             self.range(node)
         elif isinstance(node, model.Assign):
             self._assign(node)
+        elif isinstance(node, model.SetCount):
+            self._set_count(node)
         elif isinstance(node, (list, tuple)):
             for x in node:
                 self._walk(x)
@@ -76,6 +78,23 @@ class RangeCheck:
         if not self._fits(got):
             self._refuse(eff.value, got, f"'{eff.var} {eff.op} ...' can reach {_n(_far(got))}")
 
+    def _set_count(self, eff: model.SetCount) -> None:
+        """`KIND[CELLS] op value`: a count (0 to the kind's most) and the value."""
+        for x in (eff.cells, eff.guard):
+            if x is not None:
+                self._walk(x)
+        got = self.range(eff.value)
+        if got is REFUSED or eff.op == "=":
+            return
+        most = self._most(eff.kind)
+        got = (got[0], most + got[1]) if eff.op == "+=" else (-got[1], most - got[0])
+        if not self._fits(got):
+            self._refuse(eff.value, got, f"'{eff.kind}[...] {eff.op} ...' can reach {_n(_far(got))}")
+
+    def _most(self, kind: str) -> int:
+        """The most pieces of a counted kind on one cell."""
+        return max(t.counted for t in self.rs.types if t.kind == kind)
+
     # ------------------------------------------------------------ ranges
     def range(self, e: model.Expr) -> Range | None:
         """The least and greatest value of a number expression (walking its parts); None
@@ -87,6 +106,9 @@ class RangeCheck:
                 self._walk(e.index)
             var = self.vars.get(e.var)
             return (var.low, var.high) if var is not None else (0, 0)
+        if isinstance(e, model.Amount):  # each cell holds at most the kind's most
+            self._walk(e.cells)
+            return (0, self._most(e.kind) * len(self.rs.board.names))
         if isinstance(e, model.Ref) and e.word is model.Word.CAPTURED:
             return self.captured
         if isinstance(e, model.Negate):

@@ -55,10 +55,15 @@ class RuleChecks(ExprChecks):
                                       f"'{p.motion.kind}' is not supported for them")
         elif p.kind == "piece":
             self.check_one_size(p)
+        self.check_counted(p, construct)
         self.check_dirs(p.motion.dirs, straight=construct.straight)
         construct.check(p, self.error, self.board.size)
         if p.motion.limit is not None:
             self.expect(p.motion.limit, "number", ply=True, here=False)
+        if p.motion.cells is not None:
+            self.here_unknown = "the cells left out are known before the pieces go"
+            self.expect(p.motion.cells, "cells", ply=True, here=False)
+            self.here_unknown = "a distance is counted before the piece moves"
         if p.onto is not None:
             self.expect(p.onto, "cells", ply=True)
         if p.where is not None:
@@ -67,6 +72,24 @@ class RuleChecks(ExprChecks):
             self.in_ply = False
         for eff in p.effects:
             self.check_effect(eff)
+
+    def check_counted(self, p: syn.PlyDecl, construct: constructs.MotionConstruct) -> None:
+        """Counted kinds move only by a construct for them (`sow`), which moves nothing else;
+        its track is a declared one."""
+        counted = [k for k in ([p.kind] if p.kind != "piece" else list(self.kinds))
+                   if k in self.kinds and self.kinds[k].counted]
+        for_counted = [c.name for c in constructs.SYNTAX.values() if c.counted]
+        if construct.counted:
+            if p.kind in self.kinds and not counted:
+                self.error(p.kind_span, f"`{construct.name}` moves counted pieces; '{p.kind}' is not "
+                                        f"counted", f"add `counted` to piece '{p.kind}'")
+            if p.motion.track is not None and p.motion.track[0] not in self.tracks:
+                name, span = p.motion.track
+                self.error(span, f"unknown track '{name}'", self.suggest(name, self.tracks))
+        elif counted:
+            self.error(p.motion.span, f"pieces of '{counted[0]}' are counted, a cell holding any "
+                                      f"number: only {' or '.join(f'`{n}`' for n in for_counted)} "
+                                      f"moves them, not '{p.motion.kind}'")
 
     def check_one_size(self, p: syn.PlyDecl) -> None:
         """`piece` in a ply selects kinds of one size: a ply names one placement table."""
@@ -82,8 +105,12 @@ class RuleChecks(ExprChecks):
     def check_effect(self, eff: syn.Effect, in_end: bool = False, after: bool = False) -> None:
         """An effect of a ply, an end rule (`in_end`) or `after each ply` (`after`)."""
         construct = constructs.EFFECTS[eff.kind]
+        counted = sorted(k for k, d in self.kinds.items() if d.counted)
         if not construct.may_stand(in_end, after):
             self.error(eff.span, f"`{construct.words}` is an effect of {construct.only} only")
+        elif counted and eff.kind in ("remove", "promote", "reset"):
+            self.error(eff.span, f"`{construct.words}` is not for counted pieces ('{counted[0]}')",
+                       f"change counts with `{counted[0]}[CELLS] = 0`, `+=`, `-=`")
         else:
             construct.check(self, eff, in_end, after)
 

@@ -39,6 +39,7 @@ class CheckerState:
     ply_names: list[str]
     relative: dict[str, list[list[str]]]  # a player's own direction -> each player's labels
     remembers: bool  # a rule looks back at the previous ply
+    tracks: dict[str, tuple[int, ...]]  # `track NAME: cells`, in order
 
     def __init__(self, decls: list[syn.Decl], path: str, sources: dict[str, str],
                  broken: tuple[tuple[str, str], ...] = ()):
@@ -60,6 +61,11 @@ class CheckerState:
         self.placing = False  # checking a `place` ply (its piece comes from no cell)
         self.relations: dict[str, list[tuple[str, str]]] = {}
         self.captured_ok = False  # checking an effect, where `captured` is known
+        self.tracks = {}
+        self.player_regions: dict[str, tuple[int, ...]] = {}  # `region NAME: A / B`: each player's cells
+        # why `here` is refused where an expression is read before the piece moves
+        self.here_unknown = "a distance is counted before the piece moves"
+        self.kinds = {}
 
     def error(self, span: syn.Span | None, message: str, hint: str | None = None) -> None:
         """Report an error; checking goes on, so that every error is reported at once."""

@@ -18,8 +18,12 @@ _MOVED = {"own": model.Owner.OWN, "opponent's": model.Owner.OPPONENT, None: mode
 class Lowering:
     def __init__(self, board: boards.Board, regions: dict[str, frozenset[int]],
                  relations: dict[str, list[tuple[str, str]]], typed: dict[int, str | None],
-                 refs: dict[int, tuple], players: list[str], relative: dict[str, list[list[str]]]):
+                 refs: dict[int, tuple], players: list[str], relative: dict[str, list[list[str]]],
+                 counted: frozenset[str] = frozenset(),
+                 player_regions: dict[str, tuple[int, ...]] | None = None):
         self.board, self.regions, self.relations = board, regions, relations
+        self.counted = counted  # the counted kinds: `seed[CELLS]` reads and changes their counts
+        self.player_regions = player_regions or {}  # `region NAME: A / B`: each player's cells
         self.players = players
         self.relative = relative  # each player's own directions, by name
         self.as_player = 0  # whose a player's own direction is, while a ply is lowered
@@ -40,6 +44,10 @@ class Lowering:
                 return model.Pieces(s, kind, _OWNED[e.owner])
             return model.Pieces(s, kind, model.Owner.ANY, self.players.index(e.owner[:-2]))
         if isinstance(e, syn.Index):
+            if e.name in self.counted:  # `seed[CELLS]`: the pieces of a counted kind on cells
+                return model.Amount(s, e.name, self.expr(e.index))
+            if e.name in self.player_regions:  # `store[mover]`: one player's cells
+                return model.RegionOf(s, e.name, self.player_regions[e.name], self.expr(e.index))
             return model.VarRead(s, e.name, self.expr(e.index))
         if isinstance(e, syn.Call):
             if e.func in self.relations:

@@ -130,6 +130,27 @@ class VarRead(Expr):
 
 
 @dataclass(eq=False)
+class RegionOf(Expr):
+    """One player's cells of a region declared per player: `store[mover]`."""
+
+    name: str
+    masks: tuple[int, ...]  # each player's, in the order of `players`
+    player: Expr
+
+    type = Type.CELLS  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
+class Amount(Expr):
+    """How many pieces of a counted kind stand on the cells: `seed[CELLS]`."""
+
+    kind: str
+    cells: Expr
+
+    type = Type.NUMBER  # type: ignore[assignment]
+
+
+@dataclass(eq=False)
 class Dirs(Expr):
     """Direction labels (a group resolved), as a function's argument."""
 
@@ -293,6 +314,17 @@ class Assign(Effect):
 
 
 @dataclass(eq=False)
+class SetCount(Effect):
+    """`seed[CELLS] op VALUE [when COND]`: each cell's count of a counted kind changed."""
+
+    kind: str
+    cells: Expr
+    op: str  # =, +=, -=
+    value: Expr
+    guard: Expr | None = None
+
+
+@dataclass(eq=False)
 class Remove(Effect):
     """A ply's `remove CELLS`: taken off the board as the ply is made."""
 
@@ -389,6 +421,7 @@ class PieceType:
     cover: int = 1
     colour: str | None = None  # how pictures draw it (dsl.pictures.COLOURS); None: by owner
     shape: str = "disc"  # dsl.pictures.SHAPES
+    counted: int = 0  # a counted kind's most pieces on a cell (the setup's total); 0: one at most
 
 
 @dataclass
@@ -438,6 +471,18 @@ class Ruleset:
     after: list[Effect] = field(default_factory=list)  # after each ply
     # What checks but likely does not do what its designer meant (dsl/lint.py): warnings.
     warnings: list = field(default_factory=list)
+    # Counted kinds: piece type -> {cell: how many of its pieces start there}.
+    counts: dict[int, dict[int, int]] = field(default_factory=dict)
+    tracks: dict[str, tuple[int, ...]] = field(default_factory=dict)  # `track NAME: cells` in order
+    player_regions: dict[str, tuple[int, ...]] = field(default_factory=dict)  # each player's mask
+
+    def promotions(self, kind: str) -> list[tuple[int, int]]:
+        """(type, the type it becomes) for `promote ... to KIND`: every one-cell piece on the
+        board of another kind whose owner (or neutral) has a type of KIND."""
+        target = {t.owner: i for i, t in enumerate(self.types) if t.kind == kind}
+        return [(i, target[t.owner]) for i, t in enumerate(self.types)
+                if t.kind != kind and t.size == 1 and t.cover == 1 and t.level == 0
+                and t.carrier is None and t.owner in target]
 
     def types_of(self, kind: str | None, owner: int | None | str = "any") -> list[int]:
         """Piece type indices of a kind (None: every kind), for one owner or any."""

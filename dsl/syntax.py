@@ -185,6 +185,7 @@ class RegionDecl(Decl):
     name: str = ""
     name_span: Span | None = None
     items: list[Expr] = field(default_factory=list)
+    per_player: list[list[Expr]] = field(default_factory=list)  # `region NAME: A / B`: each player's
 
     @property
     def key(self):
@@ -203,6 +204,7 @@ class PieceDecl(Decl):
     symbols: list[tuple[str, Span]] = field(default_factory=list)
     colours: list[tuple[str, Span]] = field(default_factory=list)  # one, or one per owner
     shapes: list[tuple[str, Span]] = field(default_factory=list)
+    counted: bool = False  # a cell holds any number of its pieces (`counted`)
 
     @property
     def key(self):
@@ -230,6 +232,7 @@ class SetupDecl(Decl):
     piece_span: Span | None = None
     owner: tuple[str, Span] | None = None
     items: list[Expr] | None = None  # None: every cell no other setup line names
+    each: int | None = None  # `N each on CELLS`: N pieces of a counted kind on every cell
 
     @property
     def key(self):
@@ -274,6 +277,19 @@ class RelationDecl(Decl):
 
 
 @dataclass(eq=False)
+class TrackDecl(Decl):
+    """`track around: a1, b1, ...`: a loop of cells in order (what `sow` follows)."""
+
+    name: str = ""
+    name_span: Span | None = None
+    cells: list[tuple[str, Span]] = field(default_factory=list)
+
+    @property
+    def key(self):
+        return ("track", self.name)
+
+
+@dataclass(eq=False)
 class CompulsoryDecl(Decl):
     """compulsory [maximum] capture: a filter over the legal plies."""
 
@@ -304,6 +320,8 @@ class MotionSyntax:
     kind: str  # its construct's name, the motion's keyword (step, slide, ..., place)
     dirs: list[tuple[str, Span]] | None = None  # None: every edge (or no directions at all)
     limit: Expr | None = None  # `... up to N` (slide, walk): a number of the ply, `here` unknown
+    cells: Expr | None = None  # `sow ... skipping CELLS`: cells of the ply, `here` unknown
+    track: tuple[str, Span] | None = None  # `sow TRACK`: a declared track, by name
 
 @dataclass(eq=False)
 class Effect:

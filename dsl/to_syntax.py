@@ -103,7 +103,8 @@ class ToSyntax(Transformer):
 
     @v_args(meta=True)
     def region_decl(self, meta, c):
-        return self.named_decl(syn.RegionDecl, meta, c[0], items=c[1])
+        return self.named_decl(syn.RegionDecl, meta, c[0], items=c[1],
+                               per_player=list(c[1:]) if len(c) > 2 else [])
 
     @v_args(meta=True)
     def piece_decl(self, meta, c):
@@ -126,6 +127,9 @@ class ToSyntax(Transformer):
 
     def on(self, c):
         return ("on", self.named(c[0]))
+
+    def counted(self, c):
+        return ("counted", True)
 
     def symbol(self, c):
         symbols = []
@@ -158,10 +162,17 @@ class ToSyntax(Transformer):
 
     @v_args(meta=True)
     def setup_decl(self, meta, c):
-        piece, owner, cells = c
+        piece, owner, each, cells = c
         return syn.SetupDecl(self.meta_span(meta), piece=str(piece), piece_span=self.tok_span(piece),
                            owner=self.named(owner) if owner is not None else None,
-                           items=None if cells == "rest" else cells)
+                           items=None if cells == "rest" else cells, each=each)
+
+    def each_on(self, c):
+        return self.to_int(c[0])
+
+    @v_args(meta=True)
+    def track_decl(self, meta, c):
+        return self.named_decl(syn.TrackDecl, meta, c[0], cells=c[1])
 
     @v_args(meta=True)
     def setup_board(self, meta, c):

@@ -326,3 +326,71 @@ def test_a_variants_end_rule_goes_before_a_base_one(tmp_path):
     s = game.state_from_text("XX./OO./... X")
     s = game.apply(s, game.action_from_text(s, "c3"))  # X's third mark makes a line, and 4 are empty
     assert game.is_draw(s)
+
+
+SIDES = '''game "sides"
+board square 3 x 1
+players A, B
+piece man: owner each, symbol X/O
+region side: a1, b1 / c1
+ply put: place own man onto empty where here in side[mover]
+end full: next loses if count(empty & side[next]) == 0
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_region_per_player_is_read_by_player(tmp_path, backend):
+    """Hand-derived: A places on a1 or b1, B on c1 only; after A's second man B's side is
+    full, and B, to move, loses (`side[next]`: the player is known only in the position)."""
+    game = game_from(tmp_path, SIDES, backend)
+    s = game.initial_state()
+    assert sorted(game.action_to_text(s, a) for a in game.legal_actions(s)) == ["a1", "b1"]
+    s = game.apply(s, game.action_from_text(s, "a1"))
+    assert [game.action_to_text(s, a) for a in game.legal_actions(s)] == ["c1"]
+    assert [perft(game, game.initial_state(), d) for d in (1, 2, 3, 4)] == [2, 2, 2, 0]
+    s = game.apply(s, game.action_from_text(s, "c1"))
+    s = game.apply(s, game.action_from_text(s, "b1"))
+    assert game.is_terminal(s) and game.winner(s) == 0
+
+
+SOWING = '''game "sowing"
+board square 3 x 2
+players A, B
+piece seed: neutral, counted, symbol o
+track loop: a1, b1, c1, c2, b2
+setup seed: 5 each on a1, a2, c1
+ply sow: move seed sow loop skipping SKIP
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+@pytest.mark.parametrize("skip,plies,after", [
+    # a2 is off the track: it never sows. Five seeds go once round the loop's five cells,
+    # so the last lands where they started: c1's go c2, b2, a1, b1 and c1.
+    ("c2 - c2", ["a1-a1", "c1-c1"], {"a1": 6, "a2": 5, "b1": 1, "b2": 1, "c1": 1, "c2": 1}),
+    # Oware's rule, `skipping from`: c1's five go c2, b2, a1, b1, c2 (c1 left out).
+    ("from", ["a1-b1", "c1-c2"], {"a1": 6, "a2": 5, "b1": 1, "b2": 1, "c2": 2}),
+    # every cell of the loop left out: nowhere to sow, no ply
+    ("a1 | b1 | c1 | c2 | b2", [], None),
+])
+def test_a_sowing_goes_round_the_track(tmp_path, backend, skip, plies, after):
+    game = game_from(tmp_path, SOWING.replace("SKIP", skip), backend)
+    s = game.initial_state()
+    assert sorted(game.action_to_text(s, a) for a in game.legal_actions(s)) == plies
+    if after is not None:
+        s = game.apply(s, game.action_from_text(s, plies[1]))
+        base = game.layout.count_offsets[0]
+        assert {game.board.names[c]: s[base + c] for c in range(game.board.size) if s[base + c]} == after
+        assert {game.board.names[c] for c in range(game.board.size) if s[0] >> c & 1} == set(after)
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_billion_seeds_sow_in_whole_rounds(tmp_path, backend):
+    """Hostile counts: 10^9 seeds on c1 go round the 5 cells 200,000,000 times at once."""
+    game = game_from(tmp_path, SOWING.replace("SKIP", "c2 - c2").replace("5 each", "1000000000 each"),
+                     backend)
+    s = game.initial_state()
+    s = game.apply(s, game.action_from_text(s, "c1-c1"))
+    base = game.layout.count_offsets[0]
+    assert [s[base + game.board.index[c]] for c in ("a1", "b1", "c1", "c2", "b2")] == \
+        [1200000000, 200000000, 200000000, 200000000, 200000000]

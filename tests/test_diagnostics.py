@@ -115,6 +115,10 @@ CASES = {
                      "var score per player = 0\nvar y = 0 in 0..223372036\n"
                      "ply go: move own piece step onto empty then score[mover] += score[A] * score[B] * 9 + score[A] * y"),
  "syntax_in_title": ('game "T"', "game T"),
+ 'player_region_count': ('end e: A wins if count(p) == 0', 'region r: a1 / c3 / b2\nend e: A wins if count(p & r[A]) == 0'),
+ 'player_region_bare': ('end e: A wins if count(p) == 0', 'region r: a1 / c3\nend e: A wins if count(p & r) == 0'),
+ 'player_region_in_a_region': ('end e: A wins if count(p) == 0', 'region r: a1 / c3\nregion home: r[A]\nend e: A wins if count(p) == 0'),
+ 'player_region_by_cell': ('end e: A wins if count(p) == 0', 'region r: a1 / c3\nend e: A wins if count(p & r[a1]) == 0'),
 }
 
 EXPECTED = {
@@ -200,6 +204,10 @@ EXPECTED = {
     'overflow_negated': "t.game:10:20: error: this can reach 10,000,000,000,000,000,000, past the 64-bit numbers the rules compute with (-9,223,372,036,854,775,808..9,223,372,036,854,775,807)\n    end e: A wins if -(score[A] * score[B] * 10) < 0\n                       ^~~~~~~~~~~~~~~~~~~~~~~~\n  hint: declare a narrower range for 'score' (`var NAME = ... in LOW..HIGH`), or compute less at once",
     'overflow_assign': "t.game:10:61: error: 'score += ...' can reach 9,223,372,037,000,000,000, past the 64-bit numbers the rules compute with (-9,223,372,036,854,775,808..9,223,372,036,854,775,807)\n    ply go: move own piece step onto empty then score[mover] += score[A] * score[B] * 9 + score[A] * y\n                                                                ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n  hint: declare a narrower range for 'score' and 'y' (`var NAME = ... in LOW..HIGH`), or compute less at once",
     'syntax_in_title': 't.game:1:6: error: expected a quoted string (e.g. "Three Musketeers"), found \'T\'\n    game T\n         ^',
+    'player_region_count': "t.game:10:1: error: region 'r' needs one set of cells for each of the 2 players, separated by /, found 3\n    region r: a1 / c3 / b2\n    ^~~~~~~~~~~~~~~~~~~~~~",
+    'player_region_bare': "t.game:11:28: error: 'r' is a region per player: say whose\n    end e: A wins if count(p & r) == 0\n                               ^\n  hint: write r[mover] or r[A]",
+    'player_region_in_a_region': "t.game:11:14: error: 'r' is a region per player: it is read in the rules, where a player is known\n    region home: r[A]\n                 ^~~~",
+    'player_region_by_cell': 't.game:11:30: error: expected a player, found a set of cells\n    end e: A wins if count(p & r[a1]) == 0\n                                 ^~',
 }
 
 
@@ -376,11 +384,65 @@ WHISTLE_EXPECTED = {
 }
 
 
+def test_sow_base_is_valid(tmp_path):
+    path = tmp_path / "t.game"
+    path.write_text(SOW, encoding="utf-8")
+    assert load(str(path)).tracks == {"loop": (0, 1, 4, 3, 2)}
+
+
 def test_whistle_base_is_valid(tmp_path):
     path = tmp_path / "t.game"
     path.write_text(WHISTLE, encoding="utf-8")
     rs = load(str(path))
     assert (rs.compulsory, list(rs.relations)) == ("maximum", ["beats"])
+
+# Counted pieces and sowing (rulesets/library/kalah.game in small)
+SOW = '''game "T"
+board square 2 x 2
+goal store: b1 by e
+players A, B
+piece seed: neutral, counted, symbol o
+track loop: a1, b1, store, b2, a2
+setup seed: 2 each on rank1 | rank2
+ply sow: move seed sow loop where from in rank1
+end e: A wins if seed[store] > 3
+'''
+
+SOW_CASES = {
+ 'counted_size': ('piece seed: neutral, counted, symbol o', 'piece seed: neutral, counted, size 2, symbol o'),
+ 'counted_owner_each': ('piece seed: neutral, counted, symbol o', 'piece seed: owner each, counted, symbol o/O'),
+ 'counted_beside_another_kind': ('piece seed: neutral, counted, symbol o', 'piece seed: neutral, counted, symbol o\npiece man: owner A, symbol M'),
+ 'each_zero': ('2 each on', '0 each on'),
+ 'unknown_track': ('sow loop', 'sow lop'),
+ 'track_twice_a_cell': ('track loop: a1, b1, store, b2, a2', 'track loop: a1, b1, a1'),
+ 'track_unknown_cell': ('track loop: a1, b1, store, b2, a2', 'track loop: a1, b1, store, b2, a2, z9'),
+ 'track_one_cell': ('track loop: a1, b1, store, b2, a2', 'track loop: a1'),
+ 'track_as_cells': ('end e: A wins if seed[store] > 3', 'end e: A wins if count(loop) > 3'),
+ 'counted_moved_by_step': ('ply sow: move seed sow loop where from in rank1', 'ply sow: move seed step'),
+ 'sow_uncounted': ('piece seed: neutral, counted, symbol o', 'piece seed: neutral, symbol o'),
+ 'index_not_cells': ('seed[store]', 'seed[3]'),
+ 'assign_without_cells': ('where from in rank1', 'where from in rank1 then seed = 0'),
+ 'remove_counted': ('where from in rank1', 'where from in rank1 then remove here'),
+ 'skipping_here': ('sow loop', 'sow loop skipping here'),
+}
+
+SOW_EXPECTED = {
+    'counted_size': "t.game:5:7: error: a counted kind covers one cell: 'seed' is counted\n    piece seed: neutral, counted, size 2, symbol o\n          ^~~~\nt.game:8:20: error: pieces covering several cells move only `anywhere` (`place` puts them down whole); 'sow' is not supported for them\n    ply sow: move seed sow loop where from in rank1\n                       ^~~~~~~~",
+    'counted_owner_each': "t.game:5:7: error: a counted kind has one owner or none: 'seed' is counted\n    piece seed: owner each, counted, symbol o/O\n          ^~~~",
+    'counted_beside_another_kind': "t.game:6:7: error: 'man' is not counted, and 'seed' is: a game with counted pieces has only counted kinds\n    piece man: owner A, symbol M\n          ^~~\n  hint: add `counted` to 'man'",
+    'each_zero': 't.game:7:1: error: `each on` puts at least one piece on each cell\n    setup seed: 0 each on rank1 | rank2\n    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~',
+    'unknown_track': "t.game:8:24: error: unknown track 'lop'\n    ply sow: move seed sow lop where from in rank1\n                           ^~~\n  hint: did you mean 'loop'?",
+    'track_twice_a_cell': "t.game:6:21: error: cell a1 is already on track 'loop': a track passes each cell once\n    track loop: a1, b1, a1\n                        ^~",
+    'track_unknown_cell': "t.game:6:36: error: no cell 'z9' on this board\n    track loop: a1, b1, store, b2, a2, z9\n                                       ^~",
+    'track_one_cell': "t.game:6:1: error: track 'loop' needs two cells or more\n    track loop: a1\n    ^~~~~~~~~~~~~~",
+    'track_as_cells': "t.game:9:24: error: 'loop' is a track: `sow loop` follows it; it is no set of cells\n    end e: A wins if count(loop) > 3\n                           ^~~~",
+    'counted_moved_by_step': "t.game:8:20: error: pieces of 'seed' are counted, a cell holding any number: only `sow` moves them, not 'step'\n    ply sow: move seed step\n                       ^~~~",
+    'sow_uncounted': "t.game:7:1: error: `2 each on` sets up counted pieces; 'seed' is not counted: a cell holds one\n    setup seed: 2 each on rank1 | rank2\n    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n  hint: add `counted` to piece 'seed'\nt.game:8:15: error: `sow` moves counted pieces; 'seed' is not counted\n    ply sow: move seed sow loop where from in rank1\n                  ^~~~\n  hint: add `counted` to piece 'seed'\nt.game:9:18: error: a cell holds one 'seed' at most: count the cells\n    end e: A wins if seed[store] > 3\n                     ^~~~~~~~~~~\n  hint: write count(seed & ...)",
+    'index_not_cells': 't.game:9:23: error: expected a set of cells, found a number\n    end e: A wins if seed[3] > 3\n                          ^',
+    'assign_without_cells': "t.game:8:54: error: 'seed' is counted cell by cell: say which cells\n    ply sow: move seed sow loop where from in rank1 then seed = 0\n                                                         ^~~~\n  hint: write seed[here]",
+    'remove_counted': "t.game:8:54: error: `remove` is not for counted pieces ('seed')\n    ply sow: move seed sow loop where from in rank1 then remove here\n                                                         ^~~~~~~~~~~\n  hint: change counts with `seed[CELLS] = 0`, `+=`, `-=`",
+    'skipping_here': "t.game:8:38: error: 'here' is not known yet: the cells left out are known before the pieces go\n    ply sow: move seed sow loop skipping here where from in rank1\n                                         ^~~~\n  hint: use 'from', the cell it leaves",
+}
 
 
 # Each group: a valid base ruleset, edits that break it, and the exact diagnostics.
@@ -389,6 +451,7 @@ GROUPS = {
     "hex": (HEX, HEX_CASES, HEX_EXPECTED),
     "stack": (STACK, STACK_CASES, STACK_EXPECTED),
     "whistle": (WHISTLE, WHISTLE_CASES, WHISTLE_EXPECTED),
+    "sow": (SOW, SOW_CASES, SOW_EXPECTED),
 }
 
 

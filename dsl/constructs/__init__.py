@@ -49,6 +49,10 @@ class MotionConstruct:
     # `here` of a ply without `onto`: "empty" (the piece lands on an empty cell), or "any"
     # (any cell: `here` is where the piece acted on stands)
     default_onto: str = "empty"
+    # A piece landing on `here` removes what stands there (a capture); False: a landing
+    # removes nothing (sowing adds pieces to a cell's count)
+    captures_landing: bool = True
+    counted: bool = False  # it moves the pieces of counted kinds, and only it may
     action: str = "move"  # its actions' shape (interpreter/runtime/actions.py): move, place, push, chain
     node: type[model.Motion] | None = None  # its class in the model
     variant_of: type[model.Motion] | None = None  # a variant: the node whose plies it generates ...

@@ -72,6 +72,15 @@ def _check_assign(ck: RuleChecks, eff: syn.Effect, in_end: bool, after: bool) ->
     if eff.guard is not None:
         ck.expect(eff.guard, "bool", ply=not (in_end or after), captured=not in_end)
     var = ck.vars.get(eff.var)
+    kind = ck.kinds.get(eff.var) if var is None else None
+    if kind is not None and kind.counted:  # `seed[CELLS] op VALUE`: each cell's count
+        if eff.index is None:
+            ck.error(eff.var_span, f"'{eff.var}' is counted cell by cell: say which cells",
+                     f"write {eff.var}[here]")
+        else:
+            ck.expect(eff.index, "cells", ply=not (in_end or after))
+        ck.expect(eff.value, "number", ply=not (in_end or after), captured=not in_end)
+        return
     if var is None:
         ck.error(eff.var_span, f"unknown variable '{eff.var}'", ck.suggest(eff.var, ck.vars))
         return
@@ -85,6 +94,9 @@ def _check_assign(ck: RuleChecks, eff: syn.Effect, in_end: bool, after: bool) ->
 
 
 def _lower_assign(low: Lowering, eff: syn.Effect) -> model.Effect:
+    if eff.var in low.counted:
+        return model.SetCount(eff.span, eff.var, low.expr(eff.index), eff.op, low.expr(eff.value),
+                              low.opt(eff.guard))
     return model.Assign(eff.span, eff.var, low.opt(eff.index), eff.op, low.expr(eff.value), low.opt(eff.guard))
 
 
@@ -99,6 +111,32 @@ def _assign(w: Writer, eff: model.Assign, cx: Ctx) -> None:
         w.update(target, eff.op, w.expr(eff.value, cx))
         if not checked:
             w.range_check(var, target)
+
+    if eff.guard is None:
+        body()
+    else:
+        with w.if_(w.expr(eff.guard, cx)):
+            body()
+
+
+def _set_count(w: Writer, eff: model.SetCount, cx: Ctx) -> None:
+    """`KIND[CELLS] op value [when guard]`: the value and the cells read once, before any
+    count changes; each cell's count kept to 0..the most a cell may hold, the kind's cells
+    to those holding some."""
+    def body() -> None:
+        tag = f"{eff.span.line}_{eff.span.col}"  # locals of one effect of the source
+        w.let("num", f"cv{tag}", w.expr(eff.value, cx))
+        for t in w.rs.types_of(eff.kind):
+            w.let("cells", f"cc{tag}", w.expr(eff.cells, cx))
+            with w.each_bit(f"cc{tag}", f"cb{tag}", f"ci{tag}", eager=True):
+                target = w.count_at(cx.s, t, f"ci{tag}")
+                w.update(target, eff.op, f"cv{tag}")
+                w.count_check(eff, eff.kind, w.rs.types[t].counted, target)
+                mask = w.pieces(cx.s, str(t))
+                with w.if_(w.arith(">", target, "0")):
+                    w.or_into(mask, f"cb{tag}")
+                with w.else_():
+                    w.set(mask, w.andn(mask, f"cb{tag}"))
 
     if eff.guard is None:
         body()
@@ -143,18 +181,9 @@ def _lower_promote(low: Lowering, eff: syn.Effect) -> model.Effect:
     return model.Promote(eff.span, low.expr(eff.value), eff.var)
 
 
-def promotions(rs: model.Ruleset, kind: str) -> list[tuple[int, int]]:
-    """(type, the type it becomes) for `promote ... to KIND`: every one-cell piece on the
-    board of another kind whose owner (or neutral) has a type of KIND."""
-    target = {t.owner: i for i, t in enumerate(rs.types) if t.kind == kind}
-    return [(i, target[t.owner]) for i, t in enumerate(rs.types)
-            if t.kind != kind and t.size == 1 and t.cover == 1 and t.level == 0
-            and t.carrier is None and t.owner in target]
-
-
 def _promote(w: Writer, eff: model.Promote, cx: Ctx) -> None:
     """The pieces on the cells change type, kind by kind (the cells read once, before)."""
-    pairs = promotions(w.rs, eff.kind)
+    pairs = w.rs.promotions(eff.kind)
     if not pairs:
         return
     cells = f"prom{eff.span.line}_{eff.span.col}"  # one local per effect of the source
@@ -215,3 +244,7 @@ EFFECTS = (
                     _check_turn_to, _lower_turn_to, _turn_to),
 )
 BY_NODE = {e.node: e for e in EFFECTS}  # for the back-ends
+# An assignment to a counted kind's cells (`seed[CELLS] += 1`) is written as one to a
+# variable and lowered to its own node.
+BY_NODE[model.SetCount] = EffectConstruct("assign", None, "VAR op VALUE", "", model.SetCount, _assign_syntax,
+                                          _check_assign, _lower_assign, _set_count)

@@ -26,7 +26,7 @@ from interpreter.apps.commands import (OK, RULESET_ERROR, USAGE, UsageError, add
     command_started, make_game, emit_json, errors_reported, files_under, json_error,
     load_or_report, load_ruleset_or_report, start_state)
 from interpreter.python.compile import compile_ruleset
-from interpreter.apps.describe import outcome_of, rule_lines, rules_of
+from interpreter.apps.describe import outcome_of, pieces_on_board, rule_lines, rules_of
 from interpreter.apps.setup_over import over_at_setup
 from interpreter.runtime.game import Game, State
 from interpreter.runtime.limits import RuleLimitError
@@ -121,14 +121,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     state = start_state(game, args.position)
     rs = game.ruleset
     legal = [game.action_to_text(state, a) for a in game.legal_actions(state)]
-    pieces, seen = [], {}
-    for i, t in enumerate(rs.types):  # a wide kind has one type a piece: one line a kind
-        key = (t.kind, t.owner)
-        if key not in seen:
-            seen[key] = len(pieces)
-            pieces.append({"kind": t.kind, "owner": None if t.owner is None else game.players[t.owner],
-                           "symbol": t.symbol, "size": t.size * t.cover, "on_board": 0})
-        pieces[seen[key]]["on_board"] += state[i].bit_count() // (t.size * t.cover)
+    pieces = pieces_on_board(game, state)
     info = {
         "title": game.title,
         "players": game.players,

@@ -39,7 +39,10 @@ def rules_of(game: Game) -> dict:
     rs, names = game.ruleset, game.board.names
     ends = [{"name": e.name, "rule": source_text(game, e.span)} for e in rs.ends]
     return {
-        "regions": {name: [names[c] for c in sorted(cells)] for name, cells in rs.regions.items()},
+        "regions": {name: [names[c] for c in sorted(cells)] for name, cells in rs.regions.items()}
+        | {f"{name}[{p}]": [names[c] for c in range(len(names)) if mask >> c & 1]
+           for name, masks in rs.player_regions.items() for p, mask in zip(rs.players, masks)},
+        "tracks": {name: [names[c] for c in cells] for name, cells in rs.tracks.items()},
         "turn": phases(game, rs.turn),
         "first_turn": phases(game, rs.first_turn) if rs.first_turn else None,
         "compulsory": rs.compulsory,
@@ -47,6 +50,24 @@ def rules_of(game: Game) -> dict:
         "ends": ends,
         "implicit_end": DEFAULT_END,
     }
+
+
+def pieces_on_board(game: Game, state: State) -> list[dict]:
+    """Each kind and owner: its symbol, the cells a piece covers, how many are on the board."""
+    pieces: list[dict] = []
+    seen: dict[tuple, int] = {}
+    for i, t in enumerate(game.ruleset.types):  # a wide kind has one type a piece: one line a kind
+        key = (t.kind, t.owner)
+        if key not in seen:
+            seen[key] = len(pieces)
+            pieces.append({"kind": t.kind, "owner": None if t.owner is None else game.players[t.owner],
+                           "symbol": t.symbol, "size": t.size * t.cover, "on_board": 0})
+        if t.counted:  # each cell holds a count of them
+            base = game.layout.count_offsets[i]
+            pieces[seen[key]]["on_board"] += sum(state[base:base + game.board.size])
+        else:
+            pieces[seen[key]]["on_board"] += state[i].bit_count() // (t.size * t.cover)
+    return pieces
 
 
 def outcome_of(game: Game, state: State) -> str | None:
@@ -69,6 +90,8 @@ def rule_lines(game: Game, rules: dict) -> list[str]:
     out = []
     for name, cells in rules["regions"].items():
         out.append(f"region {name}: {', '.join(cells) if cells else '(no cell)'}")
+    for name, cells in rules["tracks"].items():
+        out.append(f"track {name}: {', '.join(cells)}")
     if rules["first_turn"]:
         out.append("first turn: " + " then ".join(phase_text(ph) for ph in rules["first_turn"]))
     out.append("turn: " + " then ".join(phase_text(ph) for ph in rules["turn"]))

@@ -194,7 +194,7 @@ def _piece_shape(pt: PieceType, x: float, y: float, size: float, attrs: str) -> 
 
 def _pieces_layer(game: Game, geo: Geometry, state: State) -> list[str]:
     """Carriers first (tiles), then what stands on the board, wide pieces joined across
-    their cells; each piece's symbol written on it."""
+    their cells; each piece's symbol written on it (a counted kind's count)."""
     types, board = game.ruleset.types, game.ruleset.board
     out = ['<g class="pieces" font-family="sans-serif" text-anchor="middle">']
     order = sorted(range(len(types)), key=lambda t: types[t].level)
@@ -226,8 +226,10 @@ def _pieces_layer(game: Game, geo: Geometry, state: State) -> list[str]:
             if pt.shape == "ring":  # a ring is drawn in its colour, its symbol in the ink
                 attrs = f'class="piece" data-cell="{name}" data-kind="{kind}" fill="none" stroke="{fill}"'
             out.append(_piece_shape(pt, x, y, size, attrs))
+            # a counted type's cell shows how many stand there, not its symbol
+            label = str(state[game.layout.count_offsets[t] + c]) if pt.counted else pt.symbol
             out.append(f'<text x="{x:.2f}" y="{y + size * 0.35:.2f}" font-size="{size:.1f}" '
-                       f'fill="{ink if pt.shape != "ring" else LABEL_INK}">{escape(pt.symbol)}</text>')
+                       f'fill="{ink if pt.shape != "ring" else LABEL_INK}">{escape(label)}</text>')
     out.append("</g>")
     return out
 

@@ -37,7 +37,8 @@ def emit_apply(g: RuleGen, head: list[tuple[str, str, str]], put: Callable[[], N
     a piece that leaves `frm` (one of the construct's FROM_A_CELL) takes its riders along."""
     w, rs, code = g.w, g.rs, g.code
     removed = g.format.removes
-    emit_taken(g, head, lands_on_empty(g.ply.onto))
+    lands = g.construct.captures_landing  # a landing takes what stands on `here` (not a sowing)
+    emit_taken(g, head, not lands or lands_on_empty(g.ply.onto))
     with w.function("apply", code):
         w.let("cell", "t", g.field("piece"))
         for kind, name, value in head:
@@ -46,8 +47,13 @@ def emit_apply(g: RuleGen, head: list[tuple[str, str, str]], put: Callable[[], N
             w.let("cells", "removed", g.field("removed"))
         emit_captured(w, g.ply, g.p, code)
         w.copy_state()
-        clear = clear or (w.or_("here", "removed") if removed else "here")
-        if stacked(rs):  # a landing removes what stands at its level and above, not below
+        if lands:
+            clear = clear or (w.or_("here", "removed") if removed else "here")
+        elif clear is None and removed:
+            clear = "removed"
+        if clear is None:
+            pass
+        elif stacked(rs):  # a landing removes what stands at its level and above, not below
             w.cut_row("CLEAR", "t", "b", clear)
         else:
             w.cut_types("b", clear)

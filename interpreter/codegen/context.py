@@ -67,7 +67,7 @@ def deps(e: model.Expr) -> set[str]:
         if isinstance(n, model.Ref):
             w = n.word.value
             out.add(w if w in ("here", "from", "path") else "state")
-        elif isinstance(n, (model.Pieces, model.VarRead, model.Relate)):
+        elif isinstance(n, (model.Pieces, model.VarRead, model.Relate, model.Amount)):
             out.add("state")
         elif isinstance(n, model.Call) and n.func == "undoes":  # compares this ply with the last
             out |= {"here", "from", "state"}

@@ -20,7 +20,7 @@ from interpreter.runtime.tables import Tables
 
 # what may be computed once above a loop (leaves are as cheap as their local)
 _HOISTED = (model.Call, model.Relate, model.Binary, model.Pieces, model.Compare, model.BoolOp, model.Not,
-            model.VarRead)
+            model.VarRead, model.Amount, model.RegionOf)
 
 
 class Expressions:
@@ -60,6 +60,18 @@ class Expressions:
             return self.types_union(self.rs.types_of(e.kind, owner), cx.s)
         if isinstance(e, model.VarRead):
             return self.var_slot(e.var, e.index, cx)
+        if isinstance(e, model.RegionOf):  # a table by player, or its row where the player is known
+            idx = self.expr(e.player, cx)
+            if idx.isdigit():
+                return self.mask_const(e.masks[int(idx)])
+            return f"{self.masks(('region_of', e.masks), list(e.masks), 'REGION')}[{idx}]"
+        if isinstance(e, model.Amount):
+            cells = self.expr(e.cells, cx)
+            parts = [self.amount(cx.s, t, cells) for t in self.rs.types_of(e.kind)]
+            out = parts[0]
+            for part in parts[1:]:
+                out = self.arith("+", out, part)
+            return out
         if isinstance(e, model.Relate):
             pairs = tuple((tuple(self.rs.types_of(a)), tuple(self.rs.types_of(b))) for a, b in e.pairs)
             return self.relate(e.relation, pairs, self.expr(e.arg, cx), cx.s)
@@ -122,6 +134,7 @@ class Expressions:
     def player(self, s: str) -> str: raise NotImplementedError  # the player to move in s
     def slot(self, s: str, index: int) -> str: raise NotImplementedError  # a layout slot of s
     def slot_plus(self, s: str, base: int, offset: str) -> str: raise NotImplementedError
+    def amount(self, s: str, t: int, cells: str) -> str: raise NotImplementedError  # a counted type's pieces on cells
     def types_union(self, types: list[int], s: str) -> str: raise NotImplementedError
     def relate(self, name: str, pairs: tuple, cells: str, s: str) -> str: raise NotImplementedError
     def and_(self, a: str, b: str) -> str: raise NotImplementedError

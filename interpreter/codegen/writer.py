@@ -80,6 +80,30 @@ class Writer(Expressions):
     def number_slot(self, slot: int) -> int: raise NotImplementedError  # a slot's index among numbers
     def number_at(self, s: str, slot: str) -> str: raise NotImplementedError  # that number in s
 
+    # ------------------------------------------------------------ counted pieces
+    def count_bases(self) -> str:
+        """A table: piece type -> the number slot of its count on cell 0 (-1: not counted)."""
+        bases = [self.number_slot(self.L.count_offsets[t]) if t in self.L.count_offsets else -1
+                 for t in range(self.L.types)]
+        return self.ints(("count_base",), bases, "COUNT_BASE")
+
+    def count_check(self, eff: model.Effect, kind: str, high: int, target: str) -> None:
+        """Play stops with the counted kind's error where a count `target` left 0..high."""
+        raise NotImplementedError
+
+    def count_at(self, s: str, t: int, cell: str) -> str:
+        """The count of counted type `t` on one cell, by index (assignable)."""
+        return self.slot_plus(s, self.L.count_offsets[t], cell)
+
+    def sow_end(self, s: str, t: str, track: str, at: str, length: int, frm: str, skip: str) -> str:
+        """The cell the last piece of type t's sowing from cell `frm` reaches, -1 for none
+        (`track`, `at`: the track's cells and each cell's place on it; `skip`: cells left out)."""
+        raise NotImplementedError
+
+    def sow(self, b: str, t: str, track: str, at: str, length: int, frm: str, skip: str) -> None:
+        """The sowing of type t's pieces from cell `frm`, on the state being written."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------ tables (subclasses)
     def masks(self, key: tuple, values: list[int], prefix: str) -> str:
         """A constant table of sets: NAME[i]."""

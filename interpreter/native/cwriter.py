@@ -203,6 +203,20 @@ class CWriter(Writer):
     def call(self, helper: str, *args: str) -> str:
         return _HELPERS[helper].format(*args)
 
+    # ------------------------------------------------------------ counted pieces
+    def amount(self, s: str, t: int, cells: str) -> str:
+        return f"rc_amount({s}->v + {self.int_index[self.L.count_offsets[t]]}, {cells})"
+
+    def count_check(self, eff: model.Effect, kind: str, high: int, target: str) -> None:
+        self.line(f"if (!(0 <= {target} && {target} <= {high}LL)) return RC_ERR_RANGE;")
+
+    def sow_end(self, s: str, t: str, track: str, at: str, length: int, frm: str, skip: str) -> str:
+        return f"rc_sow_end({s}->v + {self.count_bases()}[{t}], {track}, {at}, {length}, {frm}, {skip})"
+
+    def sow(self, b: str, t: str, track: str, at: str, length: int, frm: str, skip: str) -> None:
+        self.line(f"rc_sow({b}->v + {self.count_bases()}[{t}], &{b}->c[{t}], {track}, {at}, {length}, "
+                  f"{frm}, {skip});")
+
     # ------------------------------------------------------------ tables
     def masks(self, key: tuple, values: list[int], prefix: str) -> str:
         return self.out.mask_table(key, list(values), prefix)

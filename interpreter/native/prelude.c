@@ -80,6 +80,55 @@ static __attribute__((unused)) int rc_connected(M a, M b, M cells, const M *adj)
     return m_any(m_and(seen, b));
 }
 
+/* how many pieces of a counted type stand on `cells` (v: its count on cell 0, then each cell's) */
+static __attribute__((unused)) int64_t rc_amount(const int64_t *v, M cells) {
+    int64_t n = 0;
+    while (m_any(cells)) n += v[m_poplow(&cells)];
+    return n;
+}
+
+/* the cell the last piece reaches when the pieces on `frm` are sown one a cell along the
+   track (its `len` cells in order; at[c]: c's place on it, -1 off it), the cells of `skip`
+   left out; -1: no ply (none to sow, `frm` off the track, or every cell of it skipped) */
+static __attribute__((unused)) int rc_sow_end(const int64_t *v, const int *track, const int *at, int len,
+                                              int frm, M skip) {
+    int64_t n = v[frm];
+    int i = at[frm], free = 0;
+    if (n <= 0 || i < 0) return -1;
+    for (int k = 0; k < len; k++) free += !m_has(skip, track[k]);
+    if (!free) return -1;
+    int64_t laps = (n - 1) / free;  /* whole rounds of the free cells, then the rest one by one */
+    n -= laps * free;
+    for (;;) {
+        i = i + 1 == len ? 0 : i + 1;
+        if (!m_has(skip, track[i]) && --n == 0) return track[i];
+    }
+}
+
+/* the sowing itself: the pieces on `frm` taken up and put down as rc_sow_end finds them;
+   `pieces`, the type's cells, kept to the cells holding some */
+static __attribute__((unused)) void rc_sow(int64_t *v, M *pieces, const int *track, const int *at, int len,
+                                           int frm, M skip) {
+    int64_t n = v[frm];
+    int i = at[frm], free = 0;
+    v[frm] = 0;
+    *pieces = m_andn(*pieces, m_bit(frm));
+    for (int k = 0; k < len; k++) free += !m_has(skip, track[k]);
+    int64_t laps = n / free;  /* whole rounds at once: a count may be large */
+    n -= laps * free;
+    if (laps)
+        for (int k = 0; k < len; k++)
+            if (!m_has(skip, track[k])) { v[track[k]] += laps; *pieces = m_or(*pieces, m_bit(track[k])); }
+    while (n > 0) {
+        i = i + 1 == len ? 0 : i + 1;
+        int c = track[i];
+        if (m_has(skip, c)) continue;
+        v[c] += 1;
+        *pieces = m_or(*pieces, m_bit(c));
+        n -= 1;
+    }
+}
+
 /* the cells of `cells` in a run of n of them in a line (windows of length n at wins[off[n]..off[n+1])) */
 static __attribute__((unused)) M rc_in_line(M cells, int64_t n, const M *wins, const int *off, int longest) {
     M out = m_zero();

@@ -52,6 +52,58 @@ def _connected(a: int, b: int, cells: int, adj: list[int]) -> bool:
     return bool(seen & b)
 
 
+def _amount(s, base: int, cells: int) -> int:
+    """How many pieces of a counted type stand on `cells` (s[base + c]: its count on cell c)."""
+    n = 0
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        n += s[base + low.bit_length() - 1]
+    return n
+
+
+def _sow_end(s, base: int, track: tuple, at: tuple, frm: int, skip: int) -> int:
+    """The cell the last piece reaches when the pieces on `frm` are sown one a cell along
+    `track` (at[c]: c's place on it, -1 off it), the cells of `skip` left out; -1: no ply
+    (none to sow, `frm` off the track, or every cell of it skipped)."""
+    n, i = s[base + frm], at[frm]
+    free = sum(1 for c in track if not skip >> c & 1)
+    if n <= 0 or i < 0 or not free:
+        return -1
+    n -= (n - 1) // free * free  # whole rounds of the free cells, then the rest one by one
+    length = len(track)
+    while True:
+        i = 0 if i + 1 == length else i + 1
+        if not skip >> track[i] & 1:
+            n -= 1
+            if n == 0:
+                return track[i]
+
+
+def _sow(b: list, base: int, t: int, track: tuple, at: tuple, frm: int, skip: int) -> None:
+    """The sowing itself, on the state being written: the pieces on `frm` taken up and put
+    down as `_sow_end` finds them; type t's cells kept to the cells holding some."""
+    n, i = b[base + frm], at[frm]
+    b[base + frm] = 0
+    cells = b[t] & ~(1 << frm)
+    free = [c for c in track if not skip >> c & 1]
+    laps, n = divmod(n, len(free))  # whole rounds at once: a count may be large
+    if laps:
+        for c in free:
+            b[base + c] += laps
+            cells |= 1 << c
+    length = len(track)
+    while n > 0:
+        i = 0 if i + 1 == length else i + 1
+        c = track[i]
+        if skip >> c & 1:
+            continue
+        b[base + c] += 1
+        cells |= 1 << c
+        n -= 1
+    b[t] = cells
+
+
 def _in_line(cells: int, n: int, windows: list[list[int]], longest: int) -> int:
     """The cells of `cells` in a run of `n` of them next to each other in a straight line
     (windows[n]: the runs of n cells)."""
@@ -193,6 +245,9 @@ class Runtime:
     _run: Callable[[int, int, Any], bool] = _run
     _connected: Callable[[int, int, int, list[int]], bool] = _connected
     _in_line: Callable[[int, int, Any, int], int] = _in_line
+    _amount: Callable[[Any, int, int], int] = _amount
+    _sow_end: Callable[..., int] = _sow_end
+    _sow: Callable[..., None] = _sow
 
     def prelude(self) -> list[str]:
         """The lines that bind the runtime's fields to the module's globals."""

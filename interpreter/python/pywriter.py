@@ -175,6 +175,21 @@ class PyWriter(Writer):
     def call(self, helper: str, *args: str) -> str:
         return _HELPERS[helper].format(*args)
 
+    # ------------------------------------------------------------ counted pieces
+    def amount(self, s: str, t: int, cells: str) -> str:
+        return f"_amount({s}, {self.L.count_offsets[t]}, {cells})"
+
+    def count_check(self, eff: model.Effect, kind: str, high: int, target: str) -> None:
+        guard = self.const(("count", kind, eff.span.line if eff.span else 0, eff.span.col if eff.span else 0),
+                           limits.count_guard(eff.span, kind, high), "COUNT")
+        self.line(f"if not 0 <= {target} <= {high}: {guard}({target})")
+
+    def sow_end(self, s: str, t: str, track: str, at: str, length: int, frm: str, skip: str) -> str:
+        return f"_sow_end({s}, {self.count_bases()}[{t}], {track}, {at}, {frm}, {skip})"
+
+    def sow(self, b: str, t: str, track: str, at: str, length: int, frm: str, skip: str) -> None:
+        self.line(f"_sow({b}, {self.count_bases()}[{t}], {t}, {track}, {at}, {frm}, {skip})")
+
     # ------------------------------------------------------------ tables
     def masks(self, key: tuple, values: list[int], prefix: str) -> str:
         return self.const(("masks",) + key, list(values), prefix)

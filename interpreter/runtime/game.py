@@ -169,7 +169,7 @@ class Game:
         return self._python
 
     def reset_counters(self, s: list[int]) -> None:
-        """Set every variable and reserve of a state's list to its initial value."""
+        """Set every variable, reserve and count of a state's list to its initial value."""
         rs, L = self.ruleset, self.layout
         for v in rs.vars:
             base = L.var_offsets[v.name]
@@ -177,6 +177,9 @@ class Game:
                 s[base + i] = v.initial
         for t, slot in L.reserve_offsets.items():
             s[slot] = rs.types[t].reserve
+        for t, base in L.count_offsets.items():
+            for c in range(rs.board.size):
+                s[base + c] = rs.counts[t].get(c, 0)
 
     def settle(self, s: list[int], effects: bool = True) -> State:
         """The state of a position reached other than by a ply, its end rules evaluated

@@ -9,7 +9,7 @@ move is not.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from dsl.model import Ruleset
@@ -21,6 +21,7 @@ class SlotKind(Enum):
     PHASE = "phase"  # the phase of the turn
     COUNTER = "counter"  # a variable's value (a per-player variable: one slot a player)
     RESERVE = "reserve"  # how many pieces of a type its owner still holds off the board
+    COUNT = "count"  # how many pieces of a counted type stand on one cell (one slot a cell)
     LAST_RULE = "last rule"  # history: the previous ply's rule (0: none remembered)
     LAST_CELLS = "last cells"  # history: the cells the previous ply left (from) or reached (here)
     OUTCOME = "outcome"  # -1 going on, a winner's index, or the number of players: a draw
@@ -51,6 +52,8 @@ class Layout:
     memory: int | None  # first of 3 slots: the previous ply's rule, its from cell, its here cell
     length: int
     slots: tuple[Slot, ...]
+    # counted piece type -> the slot of its count on cell 0 (cell c's: that slot + c)
+    count_offsets: dict[int, int] = field(default_factory=dict)
 
     @property
     def P(self) -> int:  # player to move
@@ -70,7 +73,7 @@ class Layout:
 
 
 def make_layout(rs: Ruleset) -> Layout:
-    """Piece masks, player, phase, variables, reserves, the previous ply, the outcome."""
+    """Piece masks, player, phase, variables, counts, reserves, the previous ply, the outcome."""
     slots = [Slot(i, SlotKind.PIECES, _type_name(rs, i)) for i in range(len(rs.types))]
     slots += [Slot(len(slots), SlotKind.PLAYER, "player"), Slot(len(slots) + 1, SlotKind.PHASE, "phase")]
     offsets: dict[str, int] = {}
@@ -78,6 +81,12 @@ def make_layout(rs: Ruleset) -> Layout:
         offsets[v.name] = len(slots)
         owners = [f"{v.name}[{p}]" for p in rs.players] if v.per_player else [v.name]
         slots += [Slot(len(slots) + i, SlotKind.COUNTER, n, v.low, v.high) for i, n in enumerate(owners)]
+    counts: dict[int, int] = {}
+    for i, t in enumerate(rs.types):
+        if t.counted:
+            counts[i] = len(slots)
+            slots += [Slot(len(slots) + c, SlotKind.COUNT, f"{_type_name(rs, i)}[{name}]", 0, t.counted)
+                      for c, name in enumerate(rs.board.names)]
     reserves: dict[int, int] = {}
     for i, t in enumerate(rs.types):
         if t.reserve is not None:
@@ -90,7 +99,8 @@ def make_layout(rs: Ruleset) -> Layout:
                   Slot(memory + 1, SlotKind.LAST_CELLS, "previous.from"),
                   Slot(memory + 2, SlotKind.LAST_CELLS, "previous.here")]
     slots.append(Slot(len(slots), SlotKind.OUTCOME, "outcome"))
-    return Layout(len(rs.types), len(rs.players), offsets, reserves, memory, len(slots), tuple(slots))
+    return Layout(len(rs.types), len(rs.players), offsets, reserves, memory, len(slots), tuple(slots),
+                  counts)
 
 
 def _type_name(rs: Ruleset, i: int) -> str:

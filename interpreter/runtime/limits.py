@@ -36,6 +36,15 @@ def range_guard(span: Span | None, name: str, low: int, high: int) -> Callable[[
     return out_of_range
 
 
+def count_guard(span: Span | None, kind: str, high: int) -> Callable[[int], None]:
+    """What generated code calls when a cell's count of the counted kind `kind` leaves 0..high."""
+    def out_of_range(value: int) -> None:
+        raise RuleLimitError(f"{_where(span)}: error: a cell would hold {_clip(value)} pieces of '{kind}', "
+                             f"outside 0..{high}\n  hint: a count never goes below 0, nor past the "
+                             f"{high} pieces the setup puts down")
+    return out_of_range
+
+
 def chain_guard(span: Span | None, rule: str, names: list[str], limit: int) -> Callable[[int], None]:
     """What generated code calls when one piece's chains need more than `limit` states."""
     def too_many(cell: int) -> None:

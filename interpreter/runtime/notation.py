@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from dsl.diagnostics import clip, printable
 from dsl.placements import SplitTooHard, split_into_pieces
 
 from interpreter.runtime.actions import ActionRecord, Shape
-from interpreter.runtime import render
+from interpreter.runtime import position_fields as pfields, render
+from interpreter.runtime.position_fields import _COUNT, _clip
 from interpreter.runtime.protocol import Action, IllegalActionError, PositionError, State
 from interpreter.runtime.tables import cells_of
 
@@ -24,8 +24,6 @@ if TYPE_CHECKING:
 
 _CAPTURE_SIGN = re.compile(r"(?<=[0-9])x(?=[A-Za-z])")
 MAX_TEXT = 100_000  # characters of a position or ply text (the largest bundled position is ~700)
-_WHOLE = re.compile(r"-?[0-9]{1,19}")  # ASCII digits only: int() also reads '²' or '٣'
-_COUNT = re.compile(r"[0-9]{1,19}")
 SHOWN_LEGAL = 12  # legal plies an error about an illegal one lists
 
 
@@ -59,6 +57,7 @@ class Notation:
         for i, t in enumerate(types):
             if t.size > 1:
                 self._wide_groups.setdefault(t.symbol, []).append(i)
+        self._counted = {types[t].kind: t for t in game.layout.count_offsets}  # `count.KIND` -> its type
         self._reserves: dict[str, list[int]] = {}  # `reserve.KIND` -> its slots, one per owner
         for t, slot in game.layout.reserve_offsets.items():
             self._reserves.setdefault("reserve." + types[t].kind, []).append(slot)
@@ -115,7 +114,10 @@ class Notation:
         dest = 1 << a.to_cell
         level = 0 if a.piece is None else types[a.piece].level  # a push: any piece
         # A capture removes what stands at the mover's level (a disc onto a tile is no capture).
-        occupied = any(state[i] & dest for i, t in enumerate(types) if t.level >= level)
+        # A capture removes what stands at the mover's level (a disc onto a tile is no capture;
+        # a sowing adds to what stands there).
+        occupied = not (a.piece is not None and types[a.piece].counted) and \
+            any(state[i] & dest for i, t in enumerate(types) if t.level >= level)
         names = self.board.names
         return names[a.from_cell] + ("x" if occupied else "-") + names[a.to_cell]
 
@@ -228,8 +230,9 @@ class Notation:
             parts.append(f"{key}=" + ",".join(str(state[x]) for x in slots))
         M = layout.memory
         if M is not None and state[M]:
-            parts.append("previous=" + self._previous_text(state[M:M + 3]))
+            parts.append("previous=" + pfields.previous_text(self.ruleset, self.board, state[M:M + 3]))
         parts += self._pieces_fields(state)
+        parts += pfields.counts_text(self.game, state)
         out = game.result_code(state)
         if out >= 0:
             parts.append("result=" + (self.players[out] if out < len(self.players) else "draw"))
@@ -262,6 +265,8 @@ class Notation:
             raise PositionError(f"unknown player to move '{_clip(fields[1])}' (players: {', '.join(self.players)})")
         s[L.P] = self.players.index(fields[1])
         game.reset_counters(s)
+        for t, base in L.count_offsets.items():  # one a cell shown, unless `count.KIND` says
+            s[base:base + self.board.size] = [s[t] >> c & 1 for c in range(self.board.size)]
         ply, first, result = self._fields_from_text(s, fields[2:])
         plies_in_turn = self._turn_start if first else self._phases - self._turn_start
         if ply > plies_in_turn:
@@ -323,13 +328,15 @@ class Notation:
                                         f"this game has no first turn of its own, found 'turn={value}'")
                 first = True
             elif key in L.var_offsets:
-                self._var_from_text(s, key, value)
+                pfields.var_from_text(self.game, s, key, value)
             elif key in self._reserves:
-                self._reserve_from_text(s, key, value)
+                pfields.reserve_from_text(self._reserves[key], s, key, value)
             elif key == "previous" and L.memory is not None:
-                s[L.memory:L.memory + 3] = self._parse_previous(value)
+                s[L.memory:L.memory + 3] = pfields.parse_previous(self.ruleset, self.board, value)
             elif key.startswith("pieces.") and key[7:] in self._wide_groups:
                 pass  # read with the rows (_split_pieces)
+            elif key.startswith("count.") and key[6:] in self._counted:
+                pfields.counts_from_text(self.game, s, self._counted[key[6:]], value)
             elif key == "result":
                 if value == "draw":
                     result = len(self.players)
@@ -340,28 +347,6 @@ class Notation:
             else:
                 raise PositionError(f"unknown field '{_clip(key)}'")
         return ply, first, result
-
-    def _var_from_text(self, s: list[int], key: str, value: str) -> None:
-        var = next(v for v in self.ruleset.vars if v.name == key)
-        values = value.split(",")
-        count = len(self.players) if var.per_player else 1
-        if len(values) != count or not all(_WHOLE.fullmatch(x) for x in values):
-            raise PositionError(f"{key} takes {count} whole number{'s' if count > 1 else ''}, "
-                                f"found '{_clip(value)}'")
-        for i, x in enumerate(values):
-            if not var.low <= int(x) <= var.high:
-                raise PositionError(f"{key} is kept from {var.low} to {var.high}, found {_clip(x)}")
-            s[self.game.layout.var_offsets[key] + i] = int(x)
-
-    def _reserve_from_text(self, s: list[int], key: str, value: str) -> None:
-        values = value.split(",")
-        slots = self._reserves[key]
-        if len(values) != len(slots) or not all(_COUNT.fullmatch(x) for x in values):
-            raise PositionError(f"{key} takes {len(slots)} whole number"
-                                f"{'s' if len(slots) > 1 else ''} of 0 or more, "
-                                f"found '{_clip(value)}'")
-        for slot, x in zip(slots, values):
-            s[slot] = int(x)
 
     def _split_pieces(self, s: list[int], fields: dict[str, str]) -> None:
         """Each wide piece's cells, from the rows (or `pieces.SYMBOL=a1+a2,b1+b2` where the
@@ -406,41 +391,15 @@ class Notation:
                                 f"{size} cells")
         return mask
 
-    def _previous_text(self, memory: tuple[int, ...]) -> str:
-        """`RULE:FROM-TO` (cells joined by + for a wide piece; no FROM for a placement), or `pass`."""
-        rule, frm, here = memory
-        plies = self.ruleset.plies
-        if rule > len(plies):
-            return "pass"
-        names = self.board.names
-        cells = lambda mask: "+".join(names[c] for c in cells_of(mask))  # noqa: E731
-        return f"{plies[rule - 1].name}:{cells(frm)}-{cells(here)}"
-
-    def _parse_previous(self, value: str) -> list[int]:
-        names = [p.name for p in self.ruleset.plies]
-        if value == "pass" and "pass" in self.ruleset.remembers:
-            return [len(names) + 1, 0, 0]
-        rule, _, move = value.partition(":")
-        start, dash, end = move.partition("-")
-        index = self.board.index
-        masks = []
-        for part in (start, end):
-            cells = [c for c in part.split("+") if c] if part else []
-            if any(c not in index for c in cells):
-                masks = None
-                break
-            masks.append(sum(1 << index[c] for c in cells))
-        if rule not in self.ruleset.remembers or not dash or masks is None or not masks[1]:
-            kept = [n for n in names if n in self.ruleset.remembers]
-            raise PositionError(f"previous is RULE:FROM-TO (RULE one of {', '.join(kept)}; "
-                                f"FROM empty for a placement) or pass, found '{_clip(value)}'")
-        return [names.index(rule) + 1, masks[0], masks[1]]
-
     # ------------------------------------------------------------ drawing
     def render(self, state: State) -> str:
         """The board drawn for a person, with coordinates, and who is to move."""
-        drawing = render.draw_position(self.board, self.ruleset.types, state,
-                                       lambda c: self.symbol_at(state, c))
+        counts = self.game.layout.count_offsets
+        if counts:  # a counted kind's cells show how many stand there
+            drawing = render.draw(self.board, lambda c: f"{sum(state[b + c] for b in counts.values()) or '.':<2}")
+        else:
+            drawing = render.draw_position(self.board, self.ruleset.types, state,
+                                           lambda c: self.symbol_at(state, c))
         return drawing + "\n" + "; ".join(self.status(state))
 
     def status(self, state: State) -> list[str]:
@@ -481,11 +440,6 @@ def _key_value(field: str) -> tuple[str, str, str]:
     if field.startswith("pieces.") and field[8:9] == "=":
         return field[:8], "=", field[9:]
     return field.partition("=")
-
-
-def _clip(text: str) -> str:
-    """Untrusted text as shown in a message: at most 40 characters and `...`, escaped."""
-    return printable(clip(text, 43))
 
 
 def _readable(text: str, what: str, error: type[ValueError]) -> None:

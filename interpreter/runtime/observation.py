@@ -3,7 +3,8 @@
 One plane per piece type (absolute) or per kind and owner relative to the player
 observing (by default the player to move), `own` first (perspective "mover"); then one plane per player (filled with 1
 for the player to move), one per phase of the turn when there are several, one per
-variable slot and per reserve (filled with the value), the previous ply when the rules
+variable slot and per reserve (filled with the value), one per counted piece type (each
+cell's count), the previous ply when the rules
 read it (one plane per remembered rule, then its from and here cells), and, for rules
 with chained plies, the route of a chain begun (its cells so far, and where the piece
 stands). `Observer.planes` names them in order.
@@ -79,7 +80,8 @@ class Observer:
         self.coordinates, self.grid_shape = grid_coordinates(game.board)
         self.planes: list[str] = []
         self.ranges: list[tuple[float, float]] = []  # each plane's least and greatest value
-        self._cells: list[tuple[Source, bool]] = []  # each plane: (source, holds a cell mask)
+        # each plane: (source, True: a cell mask, False: one value, "values": a value a cell)
+        self._cells: list[tuple[Source, bool | str]] = []
         self._pieces()
         self._scalars()
         self._history()
@@ -89,7 +91,7 @@ class Observer:
         n = game.board.size
         self.shape: tuple[int, ...] = (len(self.planes),) + (self.grid_shape if grid else (n,))
 
-    def _add(self, name: str, source: Source, cells: bool, low: float = 0, high: float = 1) -> None:
+    def _add(self, name: str, source: Source, cells: bool | str, low: float = 0, high: float = 1) -> None:
         self.planes.append(name)
         self.ranges.append((float(low), float(high)))
         self._cells.append((source, cells))
@@ -141,6 +143,10 @@ class Observer:
                           False, low, high)
         for t, slot in L.reserve_offsets.items():
             self._add(L.slots[slot].name, lambda s, p, r, slot=slot: s[slot], False, 0, L.slots[slot].high)
+        n = g.board.size
+        for t, base in L.count_offsets.items():  # a counted type: how many stand on each cell
+            self._add(f"count: {g.ruleset.types[t].kind}", lambda s, p, r, b=base: s[b:b + n], "values",
+                      0, g.ruleset.types[t].counted)
 
     def _history(self) -> None:
         L, rs = self.game.layout, self.game.ruleset
@@ -163,7 +169,7 @@ class Observer:
         flat = np.zeros((len(self.planes), n), dtype=np.float32)
         for i, (source, cells) in enumerate(self._cells):
             v = source(state, p, route)
-            if not cells:
+            if cells == "values" or not cells:
                 flat[i, :] = v
             elif v:
                 flat[i, cells_of(v)] = 1.0

@@ -147,6 +147,9 @@ def _types(game: Game) -> tuple[list[int], list[int], list[int], list[int]]:
     levels = [t.level for t in types]
     carriers = [-1 if t.carrier is None else t.carrier for t in types]
     for t, ty in enumerate(types):
+        if ty.counted:  # its counts would be ints of the block's key: a block per position
+            raise NativeSolveUnsupported("a counted kind's pieces are counted cell by cell, which "
+                                         "the native index does not rank")
         if ty.size > 1 and ty.level:
             raise NativeSolveUnsupported("a piece covering several cells stands on another")
         if ty.carrier is not None and types[ty.carrier].size > 1:

@@ -74,6 +74,9 @@ def referenced(game: Game) -> tuple[set[int], list[frozenset[str]]]:
         for e in model.walk(node):
             if isinstance(e, model.Cells) and e.label not in rs.regions:
                 cells.update(cells_of(e.mask))
+            elif isinstance(e, model.RegionOf):  # each player's cells: kept pointwise, to be safe
+                for mask in e.masks:
+                    cells.update(cells_of(mask))
             elif isinstance(e, model.Dirs):
                 dir_sets.append(frozenset(e.labels))
     return cells, dir_sets
@@ -103,6 +106,8 @@ def candidate_symmetries(game: Game, setups: bool = True) -> list[Perm]:
     if any(t.size > 1 and u.size > 1 and (t.kind, t.owner) == (u.kind, u.owner)
            for i, t in enumerate(rs.types) for u in rs.types[i + 1:]):
         # Interchangeable wide pieces keep their masks sorted; a cell permutation would not.
+        return [tuple(range(n))]
+    if rs.counts or rs.tracks:  # counts are kept cell by cell and tracks in order: not mapped here
         return [tuple(range(n))]
     fixed, dir_sets = referenced(game)
     colour: list[tuple] = []

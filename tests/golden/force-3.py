@@ -27,6 +27,9 @@ _aligned = R._aligned
 _run = R._run
 _connected = R._connected
 _in_line = R._in_line
+_amount = R._amount
+_sow_end = R._sow_end
+_sow = R._sow
 
 def moves_0(s):
     acts = []
