@@ -21,7 +21,8 @@ KINDS = 200
 def many_kinds(n: int) -> str:
     """A ruleset of n piece kinds, each with its own step rule: a few lines of C each."""
     lines = ['game "many"', "board square 8 x 8", "players A, B"]
-    lines += [f'piece k{i}: owner A, symbol "{chr(0x100 + i)}"' for i in range(n)]
+    # each held in reserve, so that no rule is one that never moves a piece (a warning)
+    lines += [f'piece k{i}: owner A, reserve 1, symbol "{chr(0x100 + i)}"' for i in range(n)]
     lines += ["piece z: owner B, symbol Z", "setup z: h8", "setup k0: a1"]
     lines += [f"ply m{i}: move own k{i} step onto empty" for i in range(n)]
     lines += ["ply zz: move own z step onto empty", "end e: A wins if no legal ply", ""]

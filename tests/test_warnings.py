@@ -1,12 +1,13 @@
 """Every warning: what checks but likely does not do what its designer meant. Each has its
 exact text; a warning never stops a ruleset from loading."""
 
+import os
 import subprocess
 import sys
 
 import pytest
 
-from dsl.load import load
+from dsl.load import bundled_dir, bundled_names, library_dir, library_names, load
 from interpreter import load_game
 from interpreter.apps.setup_over import over_at_setup
 
@@ -78,6 +79,114 @@ CASES = {
         "    ply put: place own stone onto empty\n"
         "                                  ^~~~~\n"
         "  hint: write `onto empty - home`"),
+    "moves_no_piece": (
+        "ply go: move own stone step onto empty",
+        "ply go: move own stone step onto empty\n"
+        "piece king: owner each, symbol K/k\n"
+        "ply rule: move own king step",
+        "t.game:14:16: warning: no piece of 'king' is ever on the board: none is set up, and no "
+        "rule places one or promotes one to it; this rule never makes a ply\n"
+        "    ply rule: move own king step\n"
+        "                   ^~~~~~~~\n"
+        "  hint: set some up, or add a rule that places them or promotes pieces to them"),
+    "a_promoted_kind_is_on_the_board": (
+        "ply go: move own stone step onto empty",
+        "ply go: move own stone step onto empty then promote here & rank3 to king\n"
+        "piece king: owner each, symbol K/k\n"
+        "ply rule: move own king step",
+        ""),
+    "own_neutral_pieces": (
+        "ply go: move own stone step onto empty",
+        "ply go: move own tile step onto empty",
+        "t.game:12:14: warning: 'tile' is neutral: no player owns its pieces, so `own tile` "
+        "selects none and this rule never makes a ply\n"
+        "    ply go: move own tile step onto empty\n"
+        "                 ^~~~~~~~\n"
+        "  hint: drop `own`: either player may move a neutral piece"),
+    "onto_holds_no_cell": (
+        "ply go: move own stone step onto empty",
+        "ply go: move own stone step onto rank1 & rank3",
+        "t.game:12:34: warning: `rank1 & rank3` holds no cell, and `here` is always a cell of "
+        "`onto`: this rule never makes a ply\n"
+        "    ply go: move own stone step onto rank1 & rank3\n"
+        "                                     ^~~~~~~~~~~~~\n"
+        "  hint: `A & B` is the cells in both A and B; `A | B`, those in either"),
+    "ply_in_no_phase": (
+        "end won: mover wins",
+        "turn: put then go\nend won: mover wins",
+        "t.game:11:1: warning: no phase of the turn names ply 'hop': this rule never makes a ply\n"
+        "    ply hop: move own disc step onto tile - disc\n"
+        "    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+        "  hint: name it in `turn:` (`... or hop`, or `any`), or drop the rule"),
+    "adds_zero": (
+        "ply go: move own stone step onto empty",
+        "ply go: move own stone step onto empty then moves += 0\nvar moves = 0",
+        "t.game:12:45: warning: `+= 0` leaves 'moves' as it is: this effect changes nothing\n"
+        "    ply go: move own stone step onto empty then moves += 0\n"
+        "                                                ^~~~~~~~~~\n"
+        "  hint: drop it, or write the change meant"),
+    "sets_itself": (
+        "ply go: move own stone step onto empty",
+        "ply go: move own stone step onto empty then moves[mover] = moves[mover]\n"
+        "var moves per player = 0",
+        "t.game:12:45: warning: this sets 'moves' to its own value: this effect changes nothing\n"
+        "    ply go: move own stone step onto empty then moves[mover] = moves[mover]\n"
+        "                                                ^~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+        "  hint: drop it, or write the value meant"),
+    "removes_no_cell": (
+        "ply go: move own stone step onto empty",
+        "ply go: move own stone step onto empty then remove file_a - file_a",
+        "t.game:12:52: warning: `file_a - file_a` holds no cell: this removes nothing\n"
+        "    ply go: move own stone step onto empty then remove file_a - file_a\n"
+        "                                                       ^~~~~~~~~~~~~~~\n"
+        "  hint: `A - B` is the cells of A that are not in B"),
+    "promotes_to_nobody": (
+        "ply go: move own stone step onto empty",
+        "ply go: move own stone step onto empty then promote here & rank3 to tile",
+        "t.game:12:45: warning: a promoted piece keeps its owner: only neutral pieces can become "
+        "a 'tile', and none of another kind covers one cell standing on no other; this promotes "
+        "nothing\n"
+        "    ply go: move own stone step onto empty then promote here & rank3 to tile\n"
+        "                                                ^~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+        "  hint: promote to a kind the pieces' owners have, or give 'tile' their owners (`owner each`)"),
+    "slide_longer_than_the_board": (
+        "ply go: move own stone step onto empty",
+        "ply go: move own stone slide orthogonal 3",
+        "t.game:12:24: warning: a slide of 3 steps needs 4 cells in a straight line along its "
+        "directions, and this board's longest has 3: this rule never makes a ply\n"
+        "    ply go: move own stone slide orthogonal 3\n"
+        "                           ^~~~~~~~~~~~~~~~~~\n"
+        "  hint: a slide here goes at most 2 steps"),
+    "slide_as_long_as_the_board": (
+        "ply go: move own stone step onto empty",
+        "ply go: move own stone slide orthogonal 2 or more",
+        ""),
+    "push_longer_than_the_board": (
+        "ply go: move own stone step onto empty",
+        "ply go: move own stone push 3 orthogonal",
+        "t.game:12:24: warning: a push of 3 pieces needs 4 cells in a straight line along its "
+        "directions (the line and the cell it moves into), and this board's longest has 3: this "
+        "rule never makes a ply\n"
+        "    ply go: move own stone push 3 orthogonal\n"
+        "                           ^~~~~~~~~~~~~~~~~\n"
+        "  hint: a push here moves a line of at most 2 pieces"),
+    "line_longer_than_the_board": (
+        "line(3, own stone, orthogonal, contiguous)",
+        "line(4, own stone, orthogonal)",
+        "t.game:13:24: warning: `line(4, ...)` needs 4 cells in a straight line along "
+        "`orthogonal`, and this board's longest has 3: it never holds\n"
+        "    end won: mover wins if line(4, own stone, orthogonal)\n"
+        "                           ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+        "  hint: the board's lines along `orthogonal` hold at most 3 cells"),
+    "in_line_longer_than_the_board": (
+        "line(3, own stone, orthogonal, contiguous)",
+        "count(in_line(4, own stone, all)) > 0",
+        "t.game:13:30: warning: `in_line(4, ...)` needs 4 cells in a straight line along `all`, "
+        "and this board's longest has 3: it is always empty\n"
+        "    end won: mover wins if count(in_line(4, own stone, all)) > 0\n"
+        "                                 ^~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+        "  hint: the board's lines along `all` hold at most 3 cells"),
+
 }
 
 
@@ -90,6 +199,16 @@ def warnings_of(tmp_path, text):
 
 def test_the_base_has_no_warning(tmp_path):
     assert warnings_of(tmp_path, BASE) == ""
+
+
+SHIPPED = [os.path.join(bundled_dir(), n + ".game") for n in bundled_names()] + \
+    [os.path.join(library_dir(), n + ".game") for n in library_names()]
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=os.path.basename)
+def test_no_bundled_or_library_ruleset_has_a_warning(path):
+    rs = load(path)
+    assert [w.format(rs.sources) for w in rs.warnings] == []
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
