@@ -342,6 +342,12 @@ class ExprChecks(BoardChecks):
             want = want.rstrip("?")
             if want == "flag":  # a keyword argument, checked above
                 continue
+            if want == "pieces":  # a selection of pieces: `own man`, `White's man`, `man`
+                ok = self.type_selection_arg(e, arg, sub) and ok
+                continue
+            if want == "track":
+                ok = self.type_track_arg(e, arg) and ok
+                continue
             t = sub(arg)
             if t is None:
                 ok = False
@@ -349,6 +355,38 @@ class ExprChecks(BoardChecks):
                 self.error(arg.span, f"{e.func}() expects {TYPE_WORDS[want]} here, found {described(t)}")
                 ok = False
         return result if ok else None
+
+    def type_selection_arg(self, e: syn.Call, arg: syn.Expr, sub: Sub) -> bool:
+        """A function's pieces, named as a selection: the kinds held in reserve for
+        reserve(), a counted kind for holding()."""
+        kind = arg.kind if isinstance(arg, syn.Owned) else arg.name if isinstance(arg, syn.Name) and \
+            self.names.get(arg.name, ("",))[0] == "piece kind" else None
+        if kind is None:
+            what, example = ("counts pieces held off the board", "`own man` or `White's man`") \
+                if e.func == "reserve" else ("finds the cells holding pieces", "`seed`")
+            self.error(arg.span, f"{e.func}() {what}: name them as in a ply, e.g. {example}")
+            return False
+        if sub(arg) is None:
+            return False
+        kinds = self.kinds if kind == "piece" else [kind]
+        if e.func == "reserve" and not [k for k in kinds if self.kinds[k].reserve is not None]:
+            self.error(arg.span, f"'{kind}' has no reserve: its pieces are never held off the board",
+                       f"give it one: `piece {kind if kind != 'piece' else 'KIND'}: ..., reserve N`")
+            return False
+        if e.func == "holding" and not all(self.kinds[k].counted for k in kinds):
+            self.error(arg.span, f"'{kind}' is not counted: a cell holds one at most",
+                       f"write `{kind}` for the cells holding one")
+            return False
+        return True
+
+    def type_track_arg(self, e: syn.Call, arg: syn.Expr) -> bool:
+        """A track, by name."""
+        if not isinstance(arg, syn.Name) or self.names.get(arg.name, ("",))[0] != "track":
+            self.error(arg.span, f"{e.func}() goes along a track: name one declared with `track`",
+                       self.suggest(arg.name, self.tracks) if isinstance(arg, syn.Name) else None)
+            return False
+        self.typed[id(arg)], self.refs[id(arg)] = "flag", ("flag", arg.name)
+        return True
 
     def type_relation_call(self, e: syn.Call, sub: Sub) -> str | None:
         if len(e.args) != 1:

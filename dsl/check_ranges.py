@@ -127,6 +127,8 @@ class RangeCheck:
                 corners = (a * c, a * d, b * c, b * d)
                 got = (min(corners), max(corners))
             return self._checked(e, got)
+        if isinstance(e, model.Call) and e.func == "reserve":  # at most every reserve, whole
+            return (0, sum(t.reserve or 0 for t in self.rs.types))
         if isinstance(e, model.Call) and e.func == "count":
             self._walk(e.args)
             return self.counts

@@ -170,6 +170,8 @@ class PlyName(Expr):
 
 @dataclass(eq=False)
 class Flag(Expr):
+    """A word as an argument: line()'s `contiguous`, back_along()'s track by name."""
+
     name: str
 
     type = Type.FLAG  # type: ignore[assignment]
@@ -469,16 +471,14 @@ class Ruleset:
     relations: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     compulsory: Compulsory | None = None
     after: list[Effect] = field(default_factory=list)  # after each ply
-    # What checks but likely does not do what its designer meant (dsl/lint.py): warnings.
-    warnings: list = field(default_factory=list)
-    # Counted kinds: piece type -> {cell: how many of its pieces start there}.
-    counts: dict[int, dict[int, int]] = field(default_factory=dict)
+    warnings: list = field(default_factory=list)  # what checks, yet likely is not meant (dsl/lint.py)
+    counts: dict[int, dict[int, int]] = field(default_factory=dict)  # counted type -> cell -> start
     tracks: dict[str, tuple[int, ...]] = field(default_factory=dict)  # `track NAME: cells` in order
     player_regions: dict[str, tuple[int, ...]] = field(default_factory=dict)  # each player's mask
 
     def promotions(self, kind: str) -> list[tuple[int, int]]:
-        """(type, the type it becomes) for `promote ... to KIND`: every one-cell piece on the
-        board of another kind whose owner (or neutral) has a type of KIND."""
+        """(type, its new type) for `promote ... to KIND`: each one-cell piece on the board of
+        another kind whose owner (or neutral) has a type of KIND."""
         target = {t.owner: i for i, t in enumerate(self.types) if t.kind == kind}
         return [(i, target[t.owner]) for i, t in enumerate(self.types)
                 if t.kind != kind and t.size == 1 and t.cover == 1 and t.level == 0

@@ -394,3 +394,28 @@ def test_a_billion_seeds_sow_in_whole_rounds(tmp_path, backend):
     base = game.layout.count_offsets[0]
     assert [s[base + game.board.index[c]] for c in ("a1", "b1", "c1", "c2", "b2")] == \
         [1200000000, 200000000, 200000000, 200000000, 200000000]
+
+
+RESERVES = '''game "reserves"
+board square 3 x 2
+players A, B
+piece m: owner each, reserve 2, symbol X/O
+ply put: place own m onto empty
+end done: mover wins if reserve(own m) == 0 and reserve(opponent's m) == 1
+end left: draw if reserve(m) == 0
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_reserve_is_read_in_an_expression(tmp_path, backend):
+    """Hand-derived: A, B, A place (6, 5, 4 cells free); then A holds none and B one: A wins."""
+    game = game_from(tmp_path, RESERVES, backend)
+    assert [perft(game, game.initial_state(), d) for d in (1, 2, 3, 4)] == [6, 30, 120, 0]
+    s = game.initial_state()
+    for cell in ("a1", "b1", "c1"):
+        s = game.apply(s, game.action_from_text(s, cell))
+    assert game.is_terminal(s) and game.winner(s) == 0
+    # `reserve(B's m)` and `reserve(m)`: one player's and both players'
+    text = RESERVES.replace("reserve(opponent's m) == 1", "reserve(B's m) == 1 and reserve(m) == 1")
+    game = game_from(tmp_path, text, backend, "u.game")
+    assert [perft(game, game.initial_state(), d) for d in (1, 2, 3, 4)] == [6, 30, 120, 0]

@@ -119,6 +119,10 @@ CASES = {
  'player_region_bare': ('end e: A wins if count(p) == 0', 'region r: a1 / c3\nend e: A wins if count(p & r) == 0'),
  'player_region_in_a_region': ('end e: A wins if count(p) == 0', 'region r: a1 / c3\nregion home: r[A]\nend e: A wins if count(p) == 0'),
  'player_region_by_cell': ('end e: A wins if count(p) == 0', 'region r: a1 / c3\nend e: A wins if count(p & r[a1]) == 0'),
+ 'reserve_no_reserve': ('end e: A wins if count(p) == 0', 'end e: A wins if reserve(own p) == 0'),
+ 'reserve_of_cells': ('end e: A wins if count(p) == 0', 'end e: A wins if reserve(a1) == 0'),
+ 'holding_uncounted': ('end e: A wins if count(p) == 0', 'end e: A wins if count(holding(p, 1, 2)) == 0'),
+ 'back_along_no_track': ('end e: A wins if count(p) == 0', 'end e: A wins if count(back_along(a1, a1, p)) == 0'),
 }
 
 EXPECTED = {
@@ -175,7 +179,7 @@ EXPECTED = {
     'plus_cells': "t.game:10:24: error: join sets of cells with '|', not '+'\n    end e: A wins if count(p + q) == 0\n                           ^~~~~",
     'ordered_compare_cells': "t.game:10:18: error: '<' compares numbers; a set of cells can only be compared with == or !=\n    end e: A wins if p < q\n                     ^~~~~",
     'and_number': "t.game:10:18: error: 'and' joins conditions; this is a number\n    end e: A wins if count(p) and true_thing\n                     ^~~~~~~~\nt.game:10:31: error: unknown name 'true_thing'\n    end e: A wins if count(p) and true_thing\n                                  ^~~~~~~~~~",
-    'unknown_function': "t.game:10:18: error: unknown function 'size' (known: count, adjacent, aligned, in_a_row, undoes, last_ply, line, closer, connected, in_line)\n    end e: A wins if size(p) == 0\n                     ^~~~~~~",
+    'unknown_function': "t.game:10:18: error: unknown function 'size' (known: count, adjacent, aligned, in_a_row, undoes, last_ply, line, closer, connected, in_line, reserve, holding, back_along)\n    end e: A wins if size(p) == 0\n                     ^~~~~~~",
     'arity': 't.game:10:18: error: count() takes 1 argument, given 2\n    end e: A wins if count(p, q) == 0\n                     ^~~~~~~~~~~',
     'in_a_row_length': 't.game:10:27: error: in_a_row() needs a fixed length from 1 to 9\n    end e: A wins if in_a_row(count(p), p, all)\n                              ^~~~~~~~',
     'wrong_arg': 't.game:10:29: error: aligned() expects directions here, found a number\n    end e: A wins if aligned(p, 3)\n                                ^',
@@ -208,6 +212,10 @@ EXPECTED = {
     'player_region_bare': "t.game:11:28: error: 'r' is a region per player: say whose\n    end e: A wins if count(p & r) == 0\n                               ^\n  hint: write r[mover] or r[A]",
     'player_region_in_a_region': "t.game:11:14: error: 'r' is a region per player: it is read in the rules, where a player is known\n    region home: r[A]\n                 ^~~~",
     'player_region_by_cell': 't.game:11:30: error: expected a player, found a set of cells\n    end e: A wins if count(p & r[a1]) == 0\n                                 ^~',
+    'reserve_no_reserve': "t.game:10:26: error: 'p' has no reserve: its pieces are never held off the board\n    end e: A wins if reserve(own p) == 0\n                             ^~~~~\n  hint: give it one: `piece p: ..., reserve N`",
+    'reserve_of_cells': "t.game:10:26: error: reserve() counts pieces held off the board: name them as in a ply, e.g. `own man` or `White's man`\n    end e: A wins if reserve(a1) == 0\n                             ^~",
+    'holding_uncounted': "t.game:10:32: error: 'p' is not counted: a cell holds one at most\n    end e: A wins if count(holding(p, 1, 2)) == 0\n                                   ^\n  hint: write `p` for the cells holding one",
+    'back_along_no_track': 't.game:10:35: error: back_along() goes along a track: name one declared with `track`\n    end e: A wins if count(back_along(a1, a1, p)) == 0\n                                      ^~',
 }
 
 
@@ -367,7 +375,7 @@ WHISTLE_CASES = {
 
 WHISTLE_EXPECTED = {
     'relation_unknown_kind': "t.game:6:23: error: unknown piece 'bleu'\n    relation beats: red > bleu, blue > red\n                          ^~~~\n  hint: did you mean 'blue'?",
-    'relation_builtin_name': "t.game:6:10: error: 'count' is a built-in function\n    relation count: red > blue, blue > red\n             ^~~~~\nt.game:15:34: error: unknown function 'beats' (known: count, adjacent, aligned, in_a_row, undoes, last_ply, line, closer, connected, in_line)\n      then remove opponent's piece & beats(from) & adjacent(path) - adjacent(from | here)\n                                     ^~~~~~~~~~~",
+    'relation_builtin_name': "t.game:6:10: error: 'count' is a built-in function\n    relation count: red > blue, blue > red\n             ^~~~~\nt.game:15:34: error: unknown function 'beats' (known: count, adjacent, aligned, in_a_row, undoes, last_ply, line, closer, connected, in_line, reserve, holding, back_along)\n      then remove opponent's piece & beats(from) & adjacent(path) - adjacent(from | here)\n                                     ^~~~~~~~~~~",
     'relation_arity': "t.game:15:34: error: beats() takes 1 argument, given 2\n      then remove opponent's piece & beats(from, here) & adjacent(path) - adjacent(from | here)\n                                     ^~~~~~~~~~~~~~~~~",
     'closer_type': "t.game:14:71: error: closer() expects a set of cells here, found a number\n    ply slide: move own piece slide chained onto empty where closer(here, 2, opponent's piece)\n                                                                          ^",
     'path_in_end': "t.game:18:26: error: 'path' means the cells a ply passes; it is used only in ply rules\n    end quiet: draw if count(path) > 0\n                             ^~~~",

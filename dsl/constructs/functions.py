@@ -28,6 +28,9 @@ SIGNATURES = {
     "closer": (["cells", "cells", "cells"], "bool"),
     "connected": (["cells", "cells", "cells", "dirs?"], "bool"),
     "in_line": (["number", "cells", "dirs"], "cells"),
+    "reserve": (["pieces"], "number"),
+    "holding": (["pieces", "number", "number"], "cells"),
+    "back_along": (["track", "cells", "cells"], "cells"),
 }
 
 
@@ -57,6 +60,28 @@ def emit(c: Expressions, e: model.Call, cx: Ctx) -> str:
     if e.func == "connected":
         dirs = args[3].labels if len(args) > 3 else None
         return c.call("connected", *(c.expr(a, cx) for a in args[:3]), c.adj(dirs))
+    if e.func == "reserve":  # the reserves of the selected types, whose owners are known here
+        p = args[0]
+        owner = p.player if p.player is not None else {model.Owner.OWN: cx.mover,
+                                                         model.Owner.OPPONENT: 1 - cx.mover}.get(p.owner, "any")
+        slots = [c.slot(s, c.L.reserve_offsets[t]) for t in c.rs.types_of(p.kind, owner)
+                 if t in c.L.reserve_offsets]
+        out = slots[0] if slots else c.number(0)
+        for slot in slots[1:]:
+            out = c.arith("+", out, slot)
+        return out
+    if e.func == "holding":  # the cells holding LOW..HIGH pieces of a counted kind
+        lo, hi = c.expr(args[1], cx), c.expr(args[2], cx)
+        parts = [c.holding(s, t, lo, hi) for t in c.rs.types_of(args[0].kind)]
+        return c.union(parts) if parts else c.ZERO
+    if e.func == "back_along":  # a run of CELLS back along the track from one cell
+        cells = c.rs.tracks[args[0].name]
+        at = [-1] * c.rs.board.size
+        for i, cell in enumerate(cells):
+            at[cell] = i
+        return c.call("back_along", c.ints(("track", cells), list(cells), "TRACK"),
+                      c.ints(("track_at", cells), at, "TRACK_AT"), str(len(cells)),
+                      c.expr(args[1], cx), c.expr(args[2], cx))
     M = c.L.memory
     if e.func == "last_ply":
         if not args:

@@ -135,6 +135,7 @@ class Expressions:
     def slot(self, s: str, index: int) -> str: raise NotImplementedError  # a layout slot of s
     def slot_plus(self, s: str, base: int, offset: str) -> str: raise NotImplementedError
     def amount(self, s: str, t: int, cells: str) -> str: raise NotImplementedError  # a counted type's pieces on cells
+    def holding(self, s: str, t: int, low: str, high: str) -> str: raise NotImplementedError  # its cells holding low..high
     def types_union(self, types: list[int], s: str) -> str: raise NotImplementedError
     def relate(self, name: str, pairs: tuple, cells: str, s: str) -> str: raise NotImplementedError
     def and_(self, a: str, b: str) -> str: raise NotImplementedError

@@ -30,6 +30,7 @@ _HELPERS = {
     "line": "rc_line({0}, {1}, {2})",
     "connected": "rc_connected({0}, {1}, {2}, {3})",
     "in_line": "rc_in_line({0}, {1}, {2}, {3})",
+    "back_along": "rc_back_along({0}, {1}, {2}, {3}, {4})",
 }
 
 
@@ -209,6 +210,9 @@ class CWriter(Writer):
 
     def count_check(self, eff: model.Effect, kind: str, high: int, target: str) -> None:
         self.line(f"if (!(0 <= {target} && {target} <= {high}LL)) return RC_ERR_RANGE;")
+
+    def holding(self, s: str, t: int, low: str, high: str) -> str:
+        return f"rc_holding({s}->v + {self.int_index[self.L.count_offsets[t]]}, {low}, {high})"
 
     def sow_end(self, s: str, t: str, track: str, at: str, length: int, frm: str, skip: str) -> str:
         return f"rc_sow_end({s}->v + {self.count_bases()}[{t}], {track}, {at}, {length}, {frm}, {skip})"

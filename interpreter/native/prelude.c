@@ -87,6 +87,28 @@ static __attribute__((unused)) int64_t rc_amount(const int64_t *v, M cells) {
     return n;
 }
 
+/* the cells holding low..high pieces of a counted type (v: its count on each cell) */
+static __attribute__((unused)) M rc_holding(const int64_t *v, int64_t low, int64_t high) {
+    M out = m_zero();
+    for (int c = 0; c < RC_CELLS; c++) if (low <= v[c] && v[c] <= high) out = m_or(out, m_bit(c));
+    return out;
+}
+
+/* the run of `cells` back along the track from the one cell `cell`: it, the cell before it,
+   and so on while each is in `cells` (once round at most) */
+static __attribute__((unused)) M rc_back_along(const int *track, const int *at, int len, M cell, M cells) {
+    M out = m_zero();
+    int c0 = m_low(cell);
+    int i = c0 < 0 ? -1 : at[c0];
+    if (i < 0) return out;
+    for (int k = 0; k < len; k++) {
+        int c = track[(i - k + len) % len];
+        if (!m_has(cells, c)) break;
+        out = m_or(out, m_bit(c));
+    }
+    return out;
+}
+
 /* the cell the last piece reaches when the pieces on `frm` are sown one a cell along the
    track (its `len` cells in order; at[c]: c's place on it, -1 off it), the cells of `skip`
    left out; -1: no ply (none to sow, `frm` off the track, or every cell of it skipped) */

@@ -62,6 +62,30 @@ def _amount(s, base: int, cells: int) -> int:
     return n
 
 
+def _holding(s, base: int, cells: int, low: int, high: int) -> int:
+    """The cells (of the `cells` board cells) holding low..high pieces of a counted type."""
+    out = 0
+    for c in range(cells):
+        if low <= s[base + c] <= high:
+            out |= 1 << c
+    return out
+
+
+def _back_along(track: tuple, at: tuple, cell: int, cells: int) -> int:
+    """The run of `cells` back along the track from the one cell `cell`: it, the cell before
+    it, and so on while each is in `cells` (once round at most)."""
+    i = at[cell.bit_length() - 1] if cell else -1
+    out = 0
+    if i < 0:
+        return out
+    for k in range(len(track)):
+        c = track[i - k]  # a negative index goes round from the end
+        if not cells >> c & 1:
+            break
+        out |= 1 << c
+    return out
+
+
 def _sow_end(s, base: int, track: tuple, at: tuple, frm: int, skip: int) -> int:
     """The cell the last piece reaches when the pieces on `frm` are sown one a cell along
     `track` (at[c]: c's place on it, -1 off it), the cells of `skip` left out; -1: no ply
@@ -248,6 +272,8 @@ class Runtime:
     _amount: Callable[[Any, int, int], int] = _amount
     _sow_end: Callable[..., int] = _sow_end
     _sow: Callable[..., None] = _sow
+    _holding: Callable[..., int] = _holding
+    _back_along: Callable[..., int] = _back_along
 
     def prelude(self) -> list[str]:
         """The lines that bind the runtime's fields to the module's globals."""

@@ -34,6 +34,7 @@ _HELPERS = {
     "line": "_line({0}, {1}, {2})",
     "connected": "_connected({0}, {1}, {2}, {3})",
     "in_line": "_in_line({0}, {1}, {2}, {3})",
+    "back_along": "_back_along({0}, {1}, {3}, {4})",
 }
 
 
@@ -183,6 +184,9 @@ class PyWriter(Writer):
         guard = self.const(("count", kind, eff.span.line if eff.span else 0, eff.span.col if eff.span else 0),
                            limits.count_guard(eff.span, kind, high), "COUNT")
         self.line(f"if not 0 <= {target} <= {high}: {guard}({target})")
+
+    def holding(self, s: str, t: int, low: str, high: str) -> str:
+        return f"_holding({s}, {self.L.count_offsets[t]}, {self.rs.board.size}, {low}, {high})"
 
     def sow_end(self, s: str, t: str, track: str, at: str, length: int, frm: str, skip: str) -> str:
         return f"_sow_end({s}, {self.count_bases()}[{t}], {track}, {at}, {frm}, {skip})"

@@ -30,6 +30,8 @@ _in_line = R._in_line
 _amount = R._amount
 _sow_end = R._sow_end
 _sow = R._sow
+_holding = R._holding
+_back_along = R._back_along
 
 def moves_0(s):
     acts = []
