@@ -53,7 +53,7 @@ def test_styles_follow_the_board():
 def test_reserves_and_variables_are_written_under_the_board():
     root = parsed(position_svg(game_of("force-3")))
     assert [e.text for e in group(root, "caption")] == [
-        "Yellow discs in reserve 3", "Green discs in reserve 3", "Yellow to move"]
+        "Yellow disc in reserve: 3", "Green disc in reserve: 3", "Yellow to move"]
     root = parsed(position_svg(game_of("3-spot")))
     assert [e.text for e in group(root, "caption")] == ["score Blue 0, Red 0",
                                                         "Blue to move (ply 1 of the turn)"]

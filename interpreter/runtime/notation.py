@@ -418,7 +418,7 @@ class Notation:
         for t, slot in game.layout.reserve_offsets.items():
             pt = self.ruleset.types[t]
             owner = "" if pt.owner is None else self.players[pt.owner] + " "
-            parts.append(f"{owner}{pt.kind}s in reserve {state[slot]}")
+            parts.append(f"{owner}{pt.kind} in reserve: {state[slot]}")
         if game.is_terminal(state):
             w = game.winner(state)
             parts.append("draw" if w is None else f"{self.players[w]} wins")
