@@ -60,19 +60,20 @@ def prewarm():
     CTX.prewarm(list(GENERATORS))
 
 
+# The default run's share of each category; `python -m tests.fuzz` runs them at length.
 @pytest.mark.parametrize("category,examples", [
-    ("ruleset-gen", 70),
+    ("ruleset-gen", 40),
     ("ruleset-grammar", 25),
     ("ruleset-mutant", 35),
     ("ruleset-variant", 20),
     ("position", 40),
     ("ply", 40),
     ("scenario", 15),
-    ("solution", 20),
+    ("solution", 12),
     ("cli", 25),
-    ("native", 5),
+    ("native", 3),
     ("lsp", 10),
-    ("serve", 8),
+    ("serve", 5),
 ])
 def test_category(category, examples):
     run_category(category, examples)
