@@ -61,10 +61,7 @@ def emit(c: Expressions, e: model.Call, cx: Ctx) -> str:
         dirs = args[3].labels if len(args) > 3 else None
         return c.call("connected", *(c.expr(a, cx) for a in args[:3]), c.adj(dirs))
     if e.func == "reserve":  # the reserves of the selected types, whose owners are known here
-        p = args[0]
-        owner = p.player if p.player is not None else {model.Owner.OWN: cx.mover,
-                                                         model.Owner.OPPONENT: 1 - cx.mover}.get(p.owner, "any")
-        slots = [c.slot(s, c.L.reserve_offsets[t]) for t in c.rs.types_of(p.kind, owner)
+        slots = [c.slot(s, c.L.reserve_offsets[t]) for t in c.types_of(args[0], cx)
                  if t in c.L.reserve_offsets]
         out = slots[0] if slots else c.number(0)
         for slot in slots[1:]:
@@ -75,13 +72,8 @@ def emit(c: Expressions, e: model.Call, cx: Ctx) -> str:
         parts = [c.holding(s, t, lo, hi) for t in c.rs.types_of(args[0].kind)]
         return c.union(parts) if parts else c.ZERO
     if e.func == "back_along":  # a run of CELLS back along the track from one cell
-        cells = c.rs.tracks[args[0].name]
-        at = [-1] * c.rs.board.size
-        for i, cell in enumerate(cells):
-            at[cell] = i
-        return c.call("back_along", c.ints(("track", cells), list(cells), "TRACK"),
-                      c.ints(("track_at", cells), at, "TRACK_AT"), str(len(cells)),
-                      c.expr(args[1], cx), c.expr(args[2], cx))
+        track, at, length = c.track_tables(args[0].name)
+        return c.call("back_along", track, at, str(length), c.expr(args[1], cx), c.expr(args[2], cx))
     M = c.L.memory
     if e.func == "last_ply":
         if not args:

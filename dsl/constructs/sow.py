@@ -52,17 +52,6 @@ def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,
     return Sow(mo.span, mo.track[0], expr(mo.cells))
 
 
-def _track_tables(g: RuleGen) -> tuple[str, str, int]:
-    """The track's cells in order, each cell's place on it (-1: off it), its length."""
-    w = g.w
-    cells = g.rs.tracks[g.motion.track]
-    at = [-1] * g.rs.board.size
-    for i, c in enumerate(cells):
-        at[c] = i
-    return (w.ints(("track", cells), list(cells), "TRACK"),
-            w.ints(("track_at", cells), at, "TRACK_AT"), len(cells))
-
-
 def _skipping(g: RuleGen) -> str:
     skipping = g.motion.skipping
     return g.plain_expr(skipping) if skipping is not None else g.w.ZERO
@@ -71,7 +60,7 @@ def _skipping(g: RuleGen) -> str:
 def emit_moves(g: RuleGen) -> None:
     """Each cell holding pieces of the kind, as `from`; `here`, where its last piece lands."""
     w = g.w
-    track, at, length = _track_tables(g)
+    track, at, length = g.w.track_tables(g.motion.track)
     g.head(occ=False)
     with g.each_piece():
         w.let("cell", "d", w.sow_end("s", "t", track, at, length, w.cell("c"), _skipping(g)))
@@ -82,7 +71,7 @@ def emit_moves(g: RuleGen) -> None:
 
 def emit_apply(g: RuleGen) -> None:
     w = g.w
-    track, at, length = _track_tables(g)
+    track, at, length = g.w.track_tables(g.motion.track)
 
     def put() -> None:
         w.sow("b", "t", track, at, length, g.field("from_cell"), _skipping(g))

@@ -47,15 +47,12 @@ def emit_apply(g: RuleGen, head: list[tuple[str, str, str]], put: Callable[[], N
             w.let("cells", "removed", g.field("removed"))
         emit_captured(w, g.ply, g.p, code)
         w.copy_state()
-        if lands:
-            clear = clear or (w.or_("here", "removed") if removed else "here")
-        elif clear is None and removed:
-            clear = "removed"
-        if clear is None:
-            pass
-        elif stacked(rs):  # a landing removes what stands at its level and above, not below
+        if clear is None:  # what the landing takes (nothing for a sowing) and what is removed
+            clear = (w.or_("here", "removed") if removed else "here") if lands else \
+                "removed" if removed else None
+        if clear is not None and stacked(rs):  # a landing removes its level and above, not below
             w.cut_row("CLEAR", "t", "b", clear)
-        else:
+        elif clear is not None:
             w.cut_types("b", clear)
         for i, t in enumerate(rs.types):
             if t.size > 1:  # a piece covering several cells goes whole, wherever it is hit

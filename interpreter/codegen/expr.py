@@ -55,9 +55,7 @@ class Expressions:
         if isinstance(e, model.Ref):
             return self.word(e.word, cx)
         if isinstance(e, model.Pieces):
-            owner: int | str | None = {model.Owner.OWN: cx.mover, model.Owner.OPPONENT: 1 - cx.mover}.get(
-                e.owner, "any") if e.player is None else e.player
-            return self.types_union(self.rs.types_of(e.kind, owner), cx.s)
+            return self.types_union(self.types_of(e, cx), cx.s)
         if isinstance(e, model.VarRead):
             return self.var_slot(e.var, e.index, cx)
         if isinstance(e, model.RegionOf):  # a table by player, or its row where the player is known
@@ -109,6 +107,21 @@ class Expressions:
         return {Word.HERE: cx.here, Word.FROM: cx.frm, Word.MOVER: str(cx.mover),
                 Word.OPPONENT: str(1 - cx.mover), Word.STUCK: cx.stuck, Word.PATH: cx.path or self.ZERO,
                 Word.CAPTURED: "captured"}[w]
+
+    def types_of(self, e: model.Pieces, cx: Ctx) -> list[int]:
+        """The piece types a selection means where it is compiled (`own`: the mover's)."""
+        owner: int | str | None = {model.Owner.OWN: cx.mover, model.Owner.OPPONENT: 1 - cx.mover}.get(
+            e.owner, "any") if e.player is None else e.player
+        return self.rs.types_of(e.kind, owner)
+
+    def track_tables(self, name: str) -> tuple[str, str, int]:
+        """A track's tables: its cells in order, each cell's place on it (-1: off it), its length."""
+        cells = self.rs.tracks[name]
+        at = [-1] * self.rs.board.size
+        for i, c in enumerate(cells):
+            at[c] = i
+        return (self.ints(("track", cells), list(cells), "TRACK"),
+                self.ints(("track_at", cells), at, "TRACK_AT"), len(cells))
 
     def var_slot(self, var: str, index: model.Expr | None, cx: Ctx) -> str:
         """The state slot of a variable (the indexed player's, for a per-player one)."""
