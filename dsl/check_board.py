@@ -6,6 +6,8 @@ from dsl import board as boards
 from dsl import syntax as syn
 from dsl.check_state import CheckerState
 
+MAX_PLAYERS = 6  # Chinese checkers' six; every player's pieces are types of their own
+
 
 class BoardChecks(CheckerState):
     def check_board(self, decls: list[syn.BoardDecl], removes: list[syn.RemoveDecl],
@@ -113,15 +115,15 @@ class BoardChecks(CheckerState):
             self.broken.discard(goal.name)
 
     def check_players(self, decls: list[syn.PlayersDecl]) -> list[tuple[str, syn.Span]] | None:
-        """The players of the last `players` line; None (after an error) unless there are two."""
+        """The players of the last `players` line; None (after an error) unless 2 to MAX_PLAYERS."""
         if not decls:
             span = self.decls[0].span if self.decls else None
             self.error(span, "the ruleset declares no players",
                        "add a line such as `players White, Black` (the first moves first)")
             return None
         names = decls[-1].names
-        if len(names) != 2:
-            self.error(decls[-1].span, f"rulecraft plays two-player games; this one names {len(names)}")
+        if not 2 <= len(names) <= MAX_PLAYERS:
+            self.error(decls[-1].span, f"a game has 2 to {MAX_PLAYERS} players; this one names {len(names)}")
             return None
         return names
 

@@ -109,6 +109,10 @@ class ExprChecks(BoardChecks):
             self.error(e.span, f"'here' is not known yet: {self.here_unknown}",
                        "use 'from', the cell it leaves")
             return None
+        if w == "opponent" and len(self.player_names) > 2:
+            self.error(e.span, f"'opponent' is the other player of a two-player game; this one has "
+                               f"{len(self.player_names)}", "name a player, or use 'next' (who plays next)")
+            return None
         if w == "no legal ply" and not stuck:
             self.error(e.span, "'no legal ply' is used only in end rules")
             return None

@@ -237,6 +237,8 @@ class PieceChecks(ExprChecks):
         if d.piece not in self.kinds:
             self.error(d.piece_span, f"unknown piece '{d.piece}'", self.suggest(d.piece, self.kinds))
             return None
+        if not any(t.kind == d.piece for t in self.types):
+            return None
         if d.owner is not None:
             if d.owner[0] not in self.player_names:
                 self.error(d.owner[1], f"unknown player '{d.owner[0]}'",

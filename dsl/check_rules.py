@@ -36,10 +36,9 @@ class RuleChecks(ExprChecks):
             self.motion_construct = None
 
     def _check_ply(self, p: syn.PlyDecl, construct: constructs.MotionConstruct) -> None:
-        if p.owner not in (None, "own", "opponent's"):
-            self.error(p.kind_span, f"a ply moves `own`, `opponent's` or any player's pieces, not "
-                                    f"{p.owner} by name", f"write `own {p.kind}` and, if it matters, "
-                                    f"`where mover == {p.owner[:-2]}`")
+        if p.owner not in (None, "own", "opponent's") and p.owner[:-2] not in self.player_names:
+            self.error(p.kind_span, f"unknown player '{p.owner[:-2]}' (players: {', '.join(self.player_names)})",
+                       self.suggest(p.owner[:-2], self.player_names))
         if p.kind != "piece" and p.kind not in self.kinds:
             self.error(p.kind_span, f"unknown piece '{p.kind}'", self.suggest(p.kind, self.kinds))
         elif construct.name != "place" and (p.kind in self.placed_whole or p.kind == "piece" and self.placed_whole):
@@ -94,7 +93,9 @@ class RuleChecks(ExprChecks):
     def check_one_size(self, p: syn.PlyDecl) -> None:
         """`piece` in a ply selects kinds of one size: a ply names one placement table."""
         for player in range(len(self.players or [])):
-            owners = {"own": [player], "opponent's": [1 - player]}.get(p.owner, [player, None])
+            others = [q for q in range(len(self.players or [])) if q != player]
+            named = [i for i, name in enumerate(self.player_names) if f"{name}'s" == p.owner]
+            owners = {"own": [player], "opponent's": others, None: [player, None]}.get(p.owner, named)
             sizes = sorted({t.size * t.cover for t in self.types if t.owner in owners})
             if len(sizes) > 1:
                 self.error(p.kind_span, f"'piece' here means pieces covering {sizes[0]} and "

@@ -107,7 +107,7 @@ def moves_no_piece(rs: Ruleset) -> Iterator[Diagnostic]:
         chosen = {t for p in range(len(rs.players)) for t in rs.selected(ply.kind, ply.owner, p)}
         kind = ply.kind or "piece"
         if not chosen:  # `own` or `opponent's` pieces of neutral kinds only
-            word = _WORDS[ply.owner]
+            word = f"{rs.players[ply.owner]}'s" if isinstance(ply.owner, int) else _WORDS[ply.owner]
             verb = ply.motion.name if ply.motion.name in ("place", "take") else "move"
             what = f"'{kind}' is neutral" if ply.kind else "every kind is neutral"
             yield _warning(rs, _selector(rs, ply),

@@ -125,7 +125,8 @@ class Lowering:
 
     def _ply(self, p: syn.PlyDecl) -> model.Ply:
         onto = self.expr(p.onto) if p.onto is not None else self.default_onto(p)
-        return model.Ply(p.span, p.name, _MOVED[p.owner], None if p.kind == "piece" else p.kind,
+        owner = _MOVED[p.owner] if p.owner in _MOVED else self.players.index(p.owner[:-2])
+        return model.Ply(p.span, p.name, owner, None if p.kind == "piece" else p.kind,
                       self.motion(p.motion), onto, self.opt(p.where),
                       tuple(self.effect(e) for e in p.effects))
 

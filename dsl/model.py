@@ -359,7 +359,7 @@ class Ply:
 
     span: Span
     name: str
-    owner: Owner
+    owner: Owner | int  # a player's index: that player's pieces (`Red's man`)
     kind: str | None  # None: every kind
     motion: Motion
     onto: Expr  # `empty` when not written
@@ -489,12 +489,10 @@ class Ruleset:
         return [i for i, t in enumerate(self.types)
                 if (kind is None or t.kind == kind) and (owner == "any" or t.owner == owner)]
 
-    def selected(self, kind: str | None, owner: Owner, player: int) -> list[int]:
-        """The piece types a selection means when `player` moves."""
-        if owner is Owner.OWN:
-            return self.types_of(kind, player)
-        if owner is Owner.OPPONENT:
-            return self.types_of(kind, 1 - player)
-        if owner is Owner.OWN_OR_NEUTRAL:
-            return self.types_of(kind, player) + self.types_of(kind, None)
-        return self.types_of(kind)
+    def selected(self, kind: str | None, owner: Owner | int, player: int) -> list[int]:
+        """The piece types a selection means when `player` moves (`Red's`: an index)."""
+        if owner is Owner.ANY:
+            return self.types_of(kind)
+        owners = {Owner.OWN: [player], Owner.OWN_OR_NEUTRAL: [player, None],
+                  Owner.OPPONENT: [q for q in range(len(self.players)) if q != player]}.get(owner, [owner])
+        return [t for o in owners for t in self.types_of(kind, o)]

@@ -45,7 +45,7 @@ def test_check_json(capsys, write_game):
     assert code == 1
     assert data["results"][0] == {"file": "3-spot", "ok": True, "title": "3-Spot", "warnings": []}
     assert data["results"][1]["ok"] is False
-    assert "rulecraft plays two-player games; this one names 1" in data["results"][1]["errors"][0]
+    assert "a game has 2 to 6 players; this one names 1" in data["results"][1]["errors"][0]
 
 
 def test_unknown_ruleset_lists_the_bundled_ones(capsys):

@@ -33,7 +33,7 @@ CASES = {
  "unknown_shape": ("board square 3 x 3", "board circle 3"),
  "board_too_large": ("board square 3 x 3", "board square 52 x 200"),
  "board_option": ("board square 3 x 3", "board square 3 x 3 with hexes"),
- "possessive_ply": ("ply go: move own piece step onto empty", "ply go: move A's piece step onto empty"),
+ "possessive_ply": ("ply go: move own piece step onto empty", "ply go: move C's piece step onto empty"),
  "possessive_unknown_player": ("end e: A wins if count(p) == 0", "end e: A wins if count(C's p) == 0"),
  "direction_one_list": ("var score per player = 0", "var score per player = 0\ndirection forward: n"),
  "direction_per_player": ("var score per player = 0", "var score per player = 0\ndirection forward: n / s / e"),
@@ -50,7 +50,7 @@ CASES = {
                         "piece q: owner B, size 2, symbol Q\nsetup p: a1\nply put: place own q onto empty"),
  "no_board": ("board square 3 x 3\n", ""),
  "no_players": ("players A, B\n", ""),
- "three_players": ("players A, B", "players A, B, C"),
+ "seven_players": ("players A, B", "players A, B, C, D, E, F, G"),
  "duplicate_piece": ("piece q: owner B, symbol Q", "piece p: owner B, symbol Q"),
  "duplicate_name": ("piece q: owner B, symbol Q", "piece A: owner B, symbol Q"),
  "unknown_owner": ("piece q: owner B, symbol Q", "piece q: owner C, symbol Q"),
@@ -134,7 +134,7 @@ EXPECTED = {
     'number_too_large_in_a_motion': 't.game:9:29: error: number 99999999999 is larger than the limit of 1,000,000,000\n    ply go: move own piece push 99999999999 onto empty\n                                ^~~~~~~~~~~',
     'unknown_shape': "t.game:2:1: error: unknown board shape 'circle' (known: square, hexagon, rhombus)\n    board circle 3\n    ^~~~~~~~~~~~~~",
     'board_too_large': 't.game:2:1: error: a board of 10,400 cells is larger than the limit of 4,096 cells\n    board square 52 x 200\n    ^~~~~~~~~~~~~~~~~~~~~',
-    'possessive_ply': "t.game:9:18: error: a ply moves `own`, `opponent's` or any player's pieces, not A's by name\n    ply go: move A's piece step onto empty\n                     ^~~~~\n  hint: write `own piece` and, if it matters, `where mover == A`",
+    'possessive_ply': "t.game:9:18: error: unknown player 'C' (players: A, B)\n    ply go: move C's piece step onto empty\n                     ^~~~~",
     'possessive_unknown_player': "t.game:10:24: error: unknown player 'C' (players: A, B)\n    end e: A wins if count(C's p) == 0\n                           ^~~~~",
     'direction_one_list': "t.game:9:21: error: the declaration ends too early: expected '/'\n    direction forward: n\n                        ^",
     'direction_per_player': "t.game:9:1: error: direction 'forward' needs one list of directions for each of the 2 players, separated by /, found 3\n    direction forward: n / s / e\n    ^~~~~~~~~~~~~~~~~~~~~~~~~~~~\n  hint: `direction forward: n / s` gives A n and B s",
@@ -150,7 +150,7 @@ EXPECTED = {
     'board_option': "t.game:2:25: error: unknown square board option 'hexes' (known: diagonals, alternate diagonals)\n    board square 3 x 3 with hexes\n                            ^~~~~",
     'no_board': 't.game:1:1: error: the ruleset declares no board\n    game "T"\n    ^~~~~~~~\n  hint: add a line such as `board square 5 x 5`',
     'no_players': 't.game:1:1: error: the ruleset declares no players\n    game "T"\n    ^~~~~~~~\n  hint: add a line such as `players White, Black` (the first moves first)',
-    'three_players': 't.game:3:1: error: rulecraft plays two-player games; this one names 3\n    players A, B, C\n    ^~~~~~~~~~~~~~~',
+    'seven_players': 't.game:3:1: error: a game has 2 to 6 players; this one names 7\n    players A, B, C, D, E, F, G\n    ^~~~~~~~~~~~~~~~~~~~~~~~~~~',
     'duplicate_piece': "t.game:5:1: error: piece 'p' is declared twice (first at line 4)\n    piece p: owner B, symbol Q\n    ^~~~~~~~~~~~~~~~~~~~~~~~~~",
     'duplicate_name': "t.game:5:7: error: 'A' is already the name of a player (line 3)\n    piece A: owner B, symbol Q\n          ^\nt.game:7:7: error: unknown piece 'q'\n    setup q: c3\n          ^",
     'unknown_owner': "t.game:5:16: error: unknown player 'C'\n    piece q: owner C, symbol Q\n                   ^",
@@ -453,6 +453,47 @@ SOW_EXPECTED = {
 }
 
 
+# Three players (rulesets/library/triad.game in small)
+THREE = '''game "T"
+board square 3 x 3
+players A, B, C
+piece p: owner each, symbol X/Y/Z
+region home: a1 / b1 / c1
+setup p of A: a1
+setup p of B: b1
+setup p of C: c1
+var score per player = 0
+ply go: move own p step onto empty
+ply drop: place C's p where mover == A
+end e: A wins if count(B's p) == 0
+'''
+
+THREE_CASES = {
+ 'opponent_wins': ('end e: A wins', 'end e: opponent wins'),
+ 'opponent_index': ('where mover == A', 'where score[opponent] > 0'),
+ 'opponent_region': ('where mover == A', 'where here in home[opponent]'),
+ 'two_symbols': ('symbol X/Y/Z', 'symbol X/Y'),
+ 'two_regions': ('region home: a1 / b1 / c1', 'region home: a1 / b1'),
+ 'unknown_player_selector': ("place C's p", "place D's p"),
+}
+
+THREE_EXPECTED = {
+    'opponent_wins': "t.game:12:8: error: 'opponent' is the other player of a two-player game; this one has 3\n    end e: opponent wins if count(B's p) == 0\n           ^~~~~~~~\n  hint: name a player, or use 'next' (who plays next)",
+    'opponent_index': "t.game:11:35: error: 'opponent' is the other player of a two-player game; this one has 3\n    ply drop: place C's p where score[opponent] > 0\n                                      ^~~~~~~~\n  hint: name a player, or use 'next' (who plays next)",
+    'opponent_region': "t.game:11:42: error: 'opponent' is the other player of a two-player game; this one has 3\n    ply drop: place C's p where here in home[opponent]\n                                             ^~~~~~~~\n  hint: name a player, or use 'next' (who plays next)",
+    'two_symbols': "t.game:4:7: error: piece 'p' needs 3 symbols (one per player, e.g. `symbol R/r`)\n    piece p: owner each, symbol X/Y\n          ^",
+    'two_regions': "t.game:5:1: error: region 'home' needs one set of cells for each of the 3 players, separated by /, found 2\n    region home: a1 / b1\n    ^~~~~~~~~~~~~~~~~~~~",
+    'unknown_player_selector': "t.game:11:21: error: unknown player 'D' (players: A, B, C)\n    ply drop: place D's p where mover == A\n                        ^",
+}
+
+
+def test_three_base_is_valid(tmp_path):
+    path = tmp_path / "t.game"
+    path.write_text(THREE, encoding="utf-8")
+    rs = load(str(path))
+    assert (rs.players, [t.symbol for t in rs.types], rs.plies[1].owner) == (["A", "B", "C"], ["X", "Y", "Z"], 2)
+
+
 # Each group: a valid base ruleset, edits that break it, and the exact diagnostics.
 GROUPS = {
     "core": (BASE, CASES, EXPECTED),
@@ -460,6 +501,7 @@ GROUPS = {
     "stack": (STACK, STACK_CASES, STACK_EXPECTED),
     "whistle": (WHISTLE, WHISTLE_CASES, WHISTLE_EXPECTED),
     "sow": (SOW, SOW_CASES, SOW_EXPECTED),
+    "three": (THREE, THREE_CASES, THREE_EXPECTED),
 }
 
 

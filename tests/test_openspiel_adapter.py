@@ -256,3 +256,22 @@ def test_example_runs() -> None:
                          capture_output=True, text=True, timeout=120, check=True).stdout
     assert "Tic-tac-toe: MCTS (X) vs random (O)" in out
     assert out.count("result: ") == 2
+
+
+def test_three_players_triad() -> None:
+    # OpenSpiel's checks on a three-player game: returns summing to zero, ids, clones
+    game = pyspiel.load_game("rulecraft", {"ruleset": "triad", "max_game_length": 200})
+    assert game.num_players() == 3
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    ids = ids_of(state, "d4-n4", "e1")  # Red lands on Green's cell: Blue's stone dropped
+    for i in ids:
+        state.apply_action(i)
+    assert state.current_player() == 1  # the candidate, Green, plays next
+    # OpenSpiel's own MCTS plays it, one bot per seat, to the end
+    bots = [mcts.MCTSBot(game, 2, 8, mcts.RandomRolloutEvaluator(1, np.random.RandomState(k)),
+                         random_state=np.random.RandomState(k)) for k in range(3)]
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].step(state))
+    returns = state.returns()
+    assert sorted(returns) in ([-0.5, -0.5, 1.0], [-1.0, 0.5, 0.5], [0.0, 0.0, 0.0])

@@ -271,3 +271,18 @@ def test_selfplay_example():
     assert f"observations ({n}, 6, 5, 5) float32, masks ({n}, 1251) int8, actions ({n},) int64" in lines[1]
     results = dict(part.rsplit(" ", 1) for part in lines[2].removeprefix("  results: ").split(", "))
     assert sum(map(int, results.values())) == 5
+
+
+def test_three_players_triad():
+    e = env(game_of("triad"))
+    quiet_api_test(e, num_cycles=30)
+    e.reset()
+    assert e.possible_agents == ["Red", "Green", "Blue"]
+    rng = random.Random(2)
+    final = {}
+    while e.agents:
+        obs, reward, term, trunc, _ = e.last()
+        if term or trunc:
+            final[e.agent_selection] = reward
+        e.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert sorted(final.values()) in ([-0.5, -0.5, 1.0], [-1.0, 0.5, 0.5])  # zero-sum

@@ -49,6 +49,8 @@ except ImportError as e:
     raise ImportError(f"the OpenSpiel adapter needs open_spiel and numpy ({e}): "
                       f"pip install 'rulecraft[openspiel]'") from None
 
+from dsl.check_board import MAX_PLAYERS
+
 from interpreter import load_game
 from interpreter.runtime.action_ids import ActionSpace
 from interpreter.runtime.game import Game, IllegalActionError
@@ -64,7 +66,7 @@ _GAME_TYPE = pyspiel.GameType(
     information=pyspiel.GameType.Information.PERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=2,
+    max_num_players=MAX_PLAYERS,
     min_num_players=2,
     provides_information_state_string=True,
     provides_information_state_tensor=False,

@@ -96,6 +96,9 @@ def _checkpoints(text: str) -> tuple[str, ...]:
 
 def _check_players(game: Game, specs: tuple[str, str]) -> None:
     """Make each program once, so that a bad spec stops the command before any game."""
+    if len(game.players) != 2:
+        raise UsageError(f"balance compares the two seats of a two-player game; {game.title} has "
+                         f"{len(game.players)} players (`rulecraft random` counts each player's wins)")
     for spec in specs:
         if spec == "perfect" or (spec.startswith("perfect:") and spec != "perfect:"):
             continue  # checked with the solution (_solution)

@@ -247,6 +247,7 @@ def cmd_random(args: argparse.Namespace) -> int:
         "games": stats.games,
         "wins": {p: stats.wins[i] for i, p in enumerate(game.players)},
         "draws": stats.draws,
+        **({"losses": {p: stats.losses[i] for i, p in enumerate(game.players)}} if len(game.players) > 2 else {}),
         "unfinished": stats.unfinished,
         "mean_length": round(stats.mean_length, 3),
         "plies_per_second": round(stats.plies_per_second),
@@ -256,7 +257,8 @@ def cmd_random(args: argparse.Namespace) -> int:
         emit_json(data)
         return OK
     wins = ", ".join(f"{p} {n}" for p, n in data["wins"].items())
-    print(f"{stats.games} random games (seed {args.seed}): wins {wins}; draws {stats.draws}; "
+    lost = "".join(f"; {p} lost {n}" for p, n in data.get("losses", {}).items())
+    print(f"{stats.games} random games (seed {args.seed}): wins {wins}{lost}; draws {stats.draws}; "
           f"unfinished at {args.max_plies} plies {stats.unfinished}")
     print(f"mean length {stats.mean_length:.1f} plies; {stats.plies_per_second:,.0f} plies/s")
     return OK

@@ -71,18 +71,19 @@ def pieces_on_board(game: Game, state: State) -> list[dict]:
 
 
 def outcome_of(game: Game, state: State) -> str | None:
-    """The winner's name, `draw`, or None while the game goes on."""
-    if not game.is_terminal(state):
+    """The winner's name, `draw`, `NAME loses` (more than two players: the others share the
+    win), or None while the game goes on."""
+    out = game.outcome(state)
+    if out is None:
         return None
-    w = game.winner(state)
-    return "draw" if w is None else game.players[w]
+    return game.players[out.winner] if out.winner is not None else out.describe(game.players)
 
 
 def result_text(game: Game, state: State) -> str:
-    """`NAME wins`, `draw` or `game going on`: a result as play, records and the web page
-    write it."""
-    outcome = outcome_of(game, state)
-    return "game going on" if outcome is None else "draw" if outcome == "draw" else f"{outcome} wins"
+    """`NAME wins`, `NAME loses`, `draw` or `game going on`: a result as play, records and
+    the web page write it."""
+    out = game.outcome(state)
+    return "game going on" if out is None else out.describe(game.players)
 
 
 def rule_lines(game: Game, rules: dict) -> list[str]:

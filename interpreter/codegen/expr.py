@@ -110,9 +110,11 @@ class Expressions:
 
     def types_of(self, e: model.Pieces, cx: Ctx) -> list[int]:
         """The piece types a selection means where it is compiled (`own`: the mover's)."""
-        owner: int | str | None = {model.Owner.OWN: cx.mover, model.Owner.OPPONENT: 1 - cx.mover}.get(
-            e.owner, "any") if e.player is None else e.player
-        return self.rs.types_of(e.kind, owner)
+        if e.player is not None:
+            return self.rs.types_of(e.kind, e.player)
+        if e.owner is model.Owner.OWN or e.owner is model.Owner.OPPONENT:
+            return self.rs.selected(e.kind, e.owner, cx.mover)
+        return self.rs.types_of(e.kind)
 
     def track_tables(self, name: str) -> tuple[str, str, int]:
         """A track's tables: its cells in order, each cell's place on it (-1: off it), its length."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dsl import model
 from dsl.model import Outcome, Word
 
+from interpreter.runtime.protocol import loses_code
+
 from interpreter.codegen.stmt import (AddPass, And, BinOp, Call, Case, Collect, Context, Effects, Expr,
                                       Field, Function, If, Index, Kind, Let, Loop, ModelExpr, MustCapture,
                                       NoPlies, Not, Num, Or, Param, PhaseSwitch, Plies, Return, Set, Slot,
@@ -60,7 +62,7 @@ def ends_function(rs: model.Ruleset, p: int) -> Function:
             body.append(Let("stuck", Kind.FLAG, has_move if changed else And(Not(Var("moves")), has_move)))
             stuck_known = True
         if end is None:
-            body.append(If(Var("stuck"), (Set(out, BinOp("-", Num(1), Field(b, Slot.P))), Return())))
+            body.append(If(Var("stuck"), (Set(out, loses(Field(b, Slot.P), len(rs.players))), Return())))
             continue
         if end.outcome is Outcome.GOES_ON:
             # The game goes on, changed; the rules below see the changed position.
@@ -76,10 +78,17 @@ def ends_function(rs: model.Ruleset, p: int) -> Function:
         elif end.outcome is Outcome.WINS:
             result = expr(end.player)
         else:
-            result = BinOp("-", Num(1), expr(end.player))
+            result = loses(expr(end.player), len(rs.players))
         body.append(If(expr(cond), (Set(out, result), Return())))
     body += [Set(out, Num(-1)), Return()]
     return Function(f"ends_{p}", ENDS_PARAMS, tuple(body))
+
+
+def loses(player: Expr, n_players: int) -> Expr:
+    """The result code of `player loses` (protocol.loses_code)."""
+    if n_players == 2:
+        return BinOp("-", Num(1), player)
+    return BinOp("+", Num(n_players + 1), player)
 
 
 ENDS_PARAMS = (Param("b", Kind.STATE), Param("moves", Kind.FLAG, 0), Param("settle", Kind.FLAG, 0))
@@ -102,14 +111,14 @@ def finish_function(p: int, n_players: int, skips: bool) -> Function:
 
 def stuck_outcome(rs: model.Ruleset) -> tuple[str, int | None] | None:
     """The outcome of a stuck player to move where the end rules leave it lazy (see
-    lazy_tail): ("next", None) the next player wins, ("draw", None), ("player", i)
-    player i wins, ("mover", None) the stuck player wins, ("other", None) the other
-    player wins; None where the end rules are not lazy."""
+    lazy_tail): ("draw", None), ("player", i) player i wins, ("mover", None) the stuck
+    player wins, ("code", c) result code c, ("other", None) the stuck player loses;
+    None where the end rules are not lazy."""
     tail = lazy_tail(rs)
     if tail is None:
         return None
     if tail == len(rs.ends):  # the default rule: the stuck player loses
-        return ("next", None)
+        return ("other", None)
     end = rs.ends[tail]
     if end.outcome is Outcome.DRAW:
         return ("draw", None)
@@ -117,7 +126,7 @@ def stuck_outcome(rs: model.Ruleset) -> tuple[str, int | None] | None:
     fixed = who.index if isinstance(who, model.Player) else None
     if end.outcome is Outcome.WINS:
         return ("player", fixed) if fixed is not None else ("mover", None)
-    return ("player", 1 - fixed) if fixed is not None else ("other", None)
+    return ("code", loses_code(fixed, len(rs.players))) if fixed is not None else ("other", None)
 
 
 def has_move_function(phases: list[model.TurnPhase], codes: dict[tuple[str, int], int],
@@ -188,9 +197,8 @@ def outcome_function(rs: model.Ruleset) -> Function:
         return Function("outcome", (Param(s, Kind.IN_STATE),), (Return(out),), state=s)
     kind, who = how
     n = len(rs.players)
-    value: Expr = {"next": BinOp("%", BinOp("+", P, Num(1)), Num(n)), "draw": Num(n),
-                   "player": Num(who if who is not None else 0), "mover": P,
-                   "other": BinOp("-", Num(1), P)}[kind]
+    value: Expr = {"draw": Num(n), "player": Num(who if who is not None else 0),
+                   "code": Num(who if who is not None else 0), "mover": P, "other": loses(P, n)}[kind]
     return Function("outcome", (Param(s, Kind.IN_STATE),), (
         Let("o", Kind.INT, out),
         If(Or(BinOp(">=", Var("o"), Num(0)), Call("has_move", (Var(s),))), (Return(Var("o")),)),

@@ -40,10 +40,9 @@ def emit_captures(c: CWriter, rules: list, maximum: bool) -> None:
     out.line(1, "int64_t n = 0;")
     for p in range(len(rs.players)):
         out.line(1, f"if (p == {p}) {{")
-        for i, t in enumerate(rs.types):
-            if t.owner == 1 - p:
-                count = "1" if t.size > 1 else f"m_pop(m_and(s->c[{i}], taken))"
-                out.line(2, f"if (m_any(m_and(s->c[{i}], taken))) n += {count};")
+        for i in rs.selected(None, model.Owner.OPPONENT, p):
+            count = "1" if rs.types[i].size > 1 else f"m_pop(m_and(s->c[{i}], taken))"
+            out.line(2, f"if (m_any(m_and(s->c[{i}], taken))) n += {count};")
         out.line(1, "}")
     out.line(1, "return n;")
     out.end()
@@ -63,7 +62,7 @@ def emit_captures(c: CWriter, rules: list, maximum: bool) -> None:
     if narrow:  # as Game.count_captures: the cells taken that hold the opponent's pieces
         out.line(1, "M theirs = m_zero();")
         for p in range(len(rs.players)):
-            union = c.types_union([i for i, t in enumerate(rs.types) if t.owner == 1 - p], "s")
+            union = c.types_union(rs.selected(None, model.Owner.OPPONENT, p), "s")
             out.line(1, f"if ({c.P('s')} == {p}) theirs = {union};")
         count = "m_pop(m_and(rc_taken(s, &out->a[i]), theirs))"
     else:

@@ -58,6 +58,7 @@ class NativeLibrary:
                 [(r.code, r.name, r.player, r.format) for r in rules]:
             raise AssertionError("the native and Python back-ends numbered the rules differently")
         self.rules = rules
+        self.players = len(rs.players)
         self.cell_slots = gen.layout.cell_slots()
         self.int_slots = [s.index for s in gen.layout.slots if not s.kind.holds_cells]
         self.length = gen.layout.length
@@ -172,12 +173,14 @@ class NativeLibrary:
 
     def playouts(self, state: Sequence[int], games: int, seed: int, max_plies: int,
                  threads: int = 2) -> list[int]:
-        """Wins of players 0 and 1, draws, unfinished games, plies."""
-        stats = (ctypes.c_int64 * 5)()
+        """Wins of each player, draws, unfinished games, plies; then, with three players or
+        more, the games each player lost (`X loses`)."""
+        n = self.players
+        stats = (ctypes.c_int64 * (2 * n + 3))()
         e = self.lib.rc_playouts(self.flat(state), games, seed & WORD, max_plies, threads, stats)
         if e:
             raise NativeError(ERRORS.get(e, f"error {e}"))
-        return list(stats)
+        return list(stats) if n > 2 else list(stats)[:n + 3]
 
 
 __all__ = ["NativeError", "NativeLibrary", "array"]

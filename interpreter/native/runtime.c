@@ -115,7 +115,10 @@ static inline uint64_t splitmix_next(uint64_t *x) {
     return z ^ (z >> 31);
 }
 
-typedef struct { S root; int64_t games, max_plies; uint64_t seed; int stride, first; int64_t st[5]; int err; } PlayJob;
+/* stats: wins of each player, draws, unfinished games, plies, then losses of each player
+   (an `X loses` outcome of three players or more) */
+#define RC_STATS (2 * RC_PLAYERS + 3)
+typedef struct { S root; int64_t games, max_plies; uint64_t seed; int stride, first; int64_t st[RC_STATS]; int err; } PlayJob;
 
 static void *playout_worker(void *arg) {
     PlayJob *j = arg;
@@ -133,17 +136,18 @@ static void *playout_worker(void *arg) {
             s = t;
             n++;
         }
-        j->st[4] += n;
+        j->st[RC_PLAYERS + 2] += n;
         int o = rc_outcome(&s);
-        if (o >= 0 && o < RC_PLAYERS) j->st[o] += 1;  /* wins of player 0, 1 (two players here) */
-        else if (o == RC_PLAYERS) j->st[2] += 1;
-        else j->st[3] += 1;
+        if (o >= 0 && o < RC_PLAYERS) j->st[o] += 1;
+        else if (o == RC_PLAYERS) j->st[RC_PLAYERS] += 1;
+        else if (o > RC_PLAYERS) j->st[o + 2] += 1;  /* o = RC_PLAYERS + 1 + loser */
+        else j->st[RC_PLAYERS + 1] += 1;
     }
     buf_free(&b);
     return NULL;
 }
 
-/* `games` random games from a flat state: stats = wins of players 0 and 1, draws, unfinished, plies */
+/* `games` random games from a flat state: RC_STATS stats (see PlayJob) */
 int rc_playouts(const uint64_t *st, int64_t games, uint64_t seed, int64_t max_plies, int threads, int64_t *stats) {
     if (threads < 1) threads = 1;
     if (threads > 64) threads = 64;
@@ -160,11 +164,11 @@ int rc_playouts(const uint64_t *st, int64_t games, uint64_t seed, int64_t max_pl
     for (int k = 1; k < threads; k++)
         if (!made[k]) playout_worker(&jobs[k]);
     int err = jobs[0].err;
-    for (int i = 0; i < 5; i++) stats[i] = jobs[0].st[i];
+    for (int i = 0; i < RC_STATS; i++) stats[i] = jobs[0].st[i];
     for (int k = 1; k < threads; k++) {
         if (made[k]) pthread_join(tid[k], NULL);
         if (jobs[k].err) err = jobs[k].err;
-        for (int i = 0; i < 5; i++) stats[i] += jobs[k].st[i];
+        for (int i = 0; i < RC_STATS; i++) stats[i] += jobs[k].st[i];
     }
     free(jobs);
     return err;

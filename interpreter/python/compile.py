@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from dsl.diagnostics import Diagnostic, RulesetError
+from dsl import model
 from dsl.model import Ruleset, TurnPhase
 
 from interpreter.codegen import turns
@@ -132,7 +133,7 @@ def _runtime(rs: Ruleset, tables: Tables, layout: Layout, phases: list[TurnPhase
         CLEAR=[tuple(i for i, lv in enumerate(levels) if lv >= levels[t]) for t in range(len(levels))],
         ABOVE=[tuple(i for i, lv in enumerate(levels) if lv > levels[t]) for t in range(len(levels))],
         SUPPORT=[-1 if t.carrier is None else t.carrier for t in rs.types],
-        OPP=[tuple((i, t.size) for i, t in enumerate(rs.types) if t.owner == 1 - p)
+        OPP=[tuple((i, rs.types[i].size) for i in rs.selected(None, model.Owner.OPPONENT, p))
              for p in range(len(rs.players))],
         LATTICE=rs.board.lattice, METRIC=rs.board.metric)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dsl import model
+
 from interpreter.codegen import stmt as st
 from interpreter.codegen.context import Ctx
 from interpreter.codegen.printer import Printer
@@ -78,7 +80,7 @@ class PythonPrinter(Printer):
         return f"acts = [({s.code},)]" if s.first else f"acts.append(({s.code},))"
 
     def must_capture(self, s: st.MustCapture) -> str:
-        theirs = [i for i, t in enumerate(self.w.rs.types) if t.owner == 1 - s.player]
+        theirs = self.w.rs.selected(None, model.Owner.OPPONENT, s.player)
         # one-cell pieces: a ply's captures are its taken cells that hold the opponent's
         narrow = all(self.w.rs.types[i].size == 1 for i in theirs)
         mask = self.w.types_union(theirs, s.state) if narrow else "None"

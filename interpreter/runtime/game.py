@@ -104,14 +104,15 @@ class Game:
 
     def result_code(self, state: State) -> int:
         """The outcome as the back-ends store it: -1 while the game goes on, else the
-        winner's index, or the number of players for a draw (the state's outcome slot)."""
+        winner's index, the number of players for a draw, or that plus 1 + X where player X
+        lost (see protocol.outcome_of)."""
         return self.rules.result(state)
 
     def is_terminal(self, state: State) -> bool:
         return self.rules.result(state) >= 0
 
     def winner(self, state: State) -> int | None:
-        """The winner's index, or None (game going on, or drawn)."""
+        """The winner's index, or None (game going on, drawn, or one of three or more lost)."""
         out = self.rules.result(state)
         return out if 0 <= out < self._n else None
 
@@ -119,7 +120,8 @@ class Game:
         return self.rules.result(state) == self._n
 
     def returns(self, state: State) -> tuple[float, ...]:
-        """+1 for the winner, -1 for the loser, 0 each for a draw or a game going on."""
+        """+1 for the winner, -1 for the loser, 0 each for a draw or a game going on (with
+        more players, zero-sum: see Outcome.returns)."""
         out = self.outcome(state)
         return (0.0,) * self._n if out is None else out.returns(self._n)
 

@@ -235,8 +235,13 @@ class Notation:
         parts += pfields.counts_text(self.game, state)
         out = game.result_code(state)
         if out >= 0:
-            parts.append("result=" + (self.players[out] if out < len(self.players) else "draw"))
+            parts.append("result=" + self._result_text(out))
         return " ".join(parts)
+
+    def _result_text(self, code: int) -> str:
+        """`Red` (Red won), `draw`, or `Red-loses` (more than two players: the others share)."""
+        n = len(self.players)
+        return self.players[code] if code < n else "draw" if code == n else self.players[code - n - 1] + "-loses"
 
     def _pieces_fields(self, state: State) -> list[str]:
         """`pieces.SYMBOL=a1+a2,b1+b2` for each symbol whose cells the rows alone would not
@@ -338,12 +343,13 @@ class Notation:
             elif key.startswith("count.") and key[6:] in self._counted:
                 pfields.counts_from_text(self.game, s, self._counted[key[6:]], value)
             elif key == "result":
-                if value == "draw":
-                    result = len(self.players)
-                elif value in self.players:
-                    result = self.players.index(value)
-                else:
-                    raise PositionError(f"result is a player or draw, found '{_clip(value)}'")
+                texts = [self._result_text(c) for c in range(len(self.players) + 1)]
+                if len(self.players) > 2:
+                    texts += [self._result_text(len(self.players) + 1 + p) for p in range(len(self.players))]
+                if value not in texts:
+                    what = "a player, draw or PLAYER-loses" if len(self.players) > 2 else "a player or draw"
+                    raise PositionError(f"result is {what}, found '{_clip(value)}'")
+                result = texts.index(value)
             else:
                 raise PositionError(f"unknown field '{_clip(key)}'")
         return ply, first, result
@@ -419,9 +425,9 @@ class Notation:
             pt = self.ruleset.types[t]
             owner = "" if pt.owner is None else self.players[pt.owner] + " "
             parts.append(f"{owner}{pt.kind} in reserve: {state[slot]}")
-        if game.is_terminal(state):
-            w = game.winner(state)
-            parts.append("draw" if w is None else f"{self.players[w]} wins")
+        out = game.outcome(state)
+        if out is not None:
+            parts.append(out.describe(self.players))
         else:
             who = self.players[game.to_move(state)]
             ply = f" (ply {game.phase(state) + 1} of the turn)" if self._show_ply else ""

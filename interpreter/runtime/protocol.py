@@ -50,28 +50,43 @@ class Outcome:
     """How a finished game ended (`Game.outcome`; None while it goes on)."""
 
     termination: Termination
-    winner: int | None  # the winner's index; None for a draw
+    winner: int | None  # the winner's index; None for a draw, or where one player lost
+    loser: int | None = None  # with more than two players, `X loses`: the others share the win
 
     @property
     def is_draw(self) -> bool:
-        return self.winner is None
+        return self.winner is None and self.loser is None
 
     def returns(self, n_players: int) -> tuple[float, ...]:
-        """+1 for the winner, -1 for each other player, 0 each for a draw."""
-        if self.winner is None:
-            return (0.0,) * n_players
-        return tuple(1.0 if i == self.winner else -1.0 for i in range(n_players))
+        """Zero-sum: +1 for the winner and -1/(n-1) for each other player; -1 for the
+        loser and +1/(n-1) for each other player; 0 each for a draw (two players: +1, -1)."""
+        share = 1.0 / (n_players - 1)
+        if self.winner is not None:
+            return tuple(1.0 if i == self.winner else -share for i in range(n_players))
+        if self.loser is not None:
+            return tuple(-1.0 if i == self.loser else share for i in range(n_players))
+        return (0.0,) * n_players
 
     def describe(self, players: list[str]) -> str:
-        """`White wins` or `draw`, in the players' names."""
-        return "draw" if self.winner is None else f"{players[self.winner]} wins"
+        """`White wins`, `Red loses` or `draw`, in the players' names."""
+        if self.winner is not None:
+            return f"{players[self.winner]} wins"
+        return "draw" if self.loser is None else f"{players[self.loser]} loses"
 
 
 def outcome_of(code: int, n_players: int, termination: Termination) -> Outcome | None:
-    """A back-end's result code (-1 going on, the winner's index, n_players: a draw) typed."""
+    """A back-end's result code typed: -1 going on, the winner's index, n_players a draw,
+    n_players + 1 + X player X lost (more than two players)."""
     if code < 0:
         return None
+    if code > n_players:
+        return Outcome(termination, None, code - n_players - 1)
     return Outcome(termination, None if code == n_players else code)
+
+
+def loses_code(player: int, n_players: int) -> int:
+    """The result code of `player loses`: the other player wins, in a two-player game."""
+    return 1 - player if n_players == 2 else n_players + 1 + player
 
 
 class Rules(Protocol):
@@ -90,8 +105,8 @@ class Rules(Protocol):
         """The state after a ply the caller knows is legal in `state`."""
 
     def result(self, state: State) -> int:
-        """-1 while the game goes on; else the winner's index, or the number of players
-        for a draw (a stuck player to move is settled here)."""
+        """-1 while the game goes on; else the winner's index, the number of players for a
+        draw, or that plus 1 + X where player X lost (a stuck player to move is settled here)."""
 
     def captures(self, state: State, action: Action) -> int:
         """How many of the opponent's pieces `action` takes."""

@@ -9,6 +9,10 @@ only when the player changes.
 
 Mate scores are stored in the table relative to the node (distance from it), so an entry
 serves wherever the position recurs.
+
+With more than two players the search is *paranoid*: the player to move at the root
+against all the others as one side, an end scoring as a win where the root player's
+return is positive (the table is then cleared when another player searches).
 """
 
 from __future__ import annotations
@@ -79,14 +83,24 @@ class AlphaBeta:
         self.table: dict[State, tuple[int, int, int, Action | None]] = {}
         self.nodes = 0
         self._deadline: float | None = None
+        self._root_player = 0  # with more than two players, the side searching
+
+    def _side(self, state: State) -> int:
+        """The side to move: the player, or with more than two players whether it is the root's."""
+        p = self.game.to_move(state)
+        return p if len(self.game.players) == 2 else int(p != self._root_player)
 
     def _leaf(self, state: State, ply: int) -> int:
         g = self.game
         if g.is_terminal(state):
-            w = g.winner(state)
-            if w is None:
-                return 0
-            return WIN - ply if w == g.to_move(state) else -(WIN - ply)
+            if len(g.players) == 2:
+                w = g.winner(state)
+                if w is None:
+                    return 0
+                return WIN - ply if w == g.to_move(state) else -(WIN - ply)
+            mine = g.returns(state)[self._root_player]
+            score = 0 if mine == 0 else WIN - ply if mine > 0 else -(WIN - ply)
+            return score if self._side(state) == 0 else -score
         return self.evaluate(self.game, state) if self.evaluate else 0
 
     def _negamax(self, state: State, depth: int, alpha: int, beta: int, ply: int) -> int:
@@ -115,13 +129,13 @@ class AlphaBeta:
         if tt_move is not None and tt_move in actions:
             actions.remove(tt_move)
             actions.insert(0, tt_move)
-        me = g.to_move(state)
+        me = self._side(state)
         alpha0 = alpha
         best, best_move = -INF, actions[0]
         apply = g.apply_unchecked
         for a in actions:
             child = apply(state, a)
-            if g.to_move(child) == me:
+            if self._side(child) == me:
                 v = self._negamax(child, depth - 1, alpha, beta, ply + 1)
             else:
                 v = -self._negamax(child, depth - 1, -beta, -alpha, ply + 1)
@@ -156,8 +170,11 @@ class AlphaBeta:
         actions = g.legal_actions(state)
         if not actions:
             return SearchResult(self._leaf(state, 0), [], 0, 0, 0.0)
+        if len(g.players) > 2 and g.to_move(state) != self._root_player:
+            self.table.clear()  # the scores were another player's
+            self._root_player = g.to_move(state)
         result = SearchResult(0, [actions[0]], 0, 0, 0.0)
-        me = g.to_move(state)
+        me = self._side(state)
         for d in range(max(1, start_depth), max_depth + 1):
             self._deadline = None if time_limit is None or d == start_depth \
                 else begin + time_limit
@@ -192,7 +209,7 @@ class AlphaBeta:
         alpha = -INF
         for a in actions:
             child = g.apply_unchecked(state, a)
-            if g.to_move(child) == me:
+            if self._side(child) == me:
                 v = self._negamax(child, depth - 1, alpha, INF, 1)
             else:
                 v = -self._negamax(child, depth - 1, -INF, -alpha, 1)

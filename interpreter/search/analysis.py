@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from interpreter.runtime.game import Game, State
 
@@ -86,6 +86,7 @@ class PlayoutStats:
     unfinished: int  # stopped at the ply limit
     plies: int
     seconds: float
+    losses: list[int] = field(default_factory=list)  # per player, of three or more: `X loses`
 
     @property
     def mean_length(self) -> float:
@@ -126,11 +127,14 @@ def random_playouts(game: Game, games: int, seed: int, max_plies: int = 1000,
     if game.native is not None and each_game is None:
         from interpreter.native.library import NativeError  # noqa: PLC0415
         try:
-            w0, w1, draws, unfinished, plies = game.native.playouts(first, games, seed, max_plies)
-            return PlayoutStats(games, [w0, w1], draws, unfinished, plies, time.perf_counter() - begin)
+            st = game.native.playouts(first, games, seed, max_plies)
+            n = len(game.players)
+            draws, unfinished, plies = st[n:n + 3]
+            return PlayoutStats(games, st[:n], draws, unfinished, plies, time.perf_counter() - begin,
+                                st[n + 3:] or [0] * n)
         except NativeError:
             pass  # a rule's error: the games played again in Python, which raises it
-    wins = [0] * len(game.players)
+    wins, losses = [0] * len(game.players), [0] * len(game.players)
     draws = unfinished = plies = 0
     legal, apply = game.rules.legal, game.rules.apply
     for g in range(games):
@@ -146,11 +150,13 @@ def random_playouts(game: Game, games: int, seed: int, max_plies: int = 1000,
         plies += n
         if each_game is not None:
             each_game()
-        w = game.winner(s)
-        if w is not None:
-            wins[w] += 1
-        elif game.is_draw(s):
-            draws += 1
-        else:
+        out = game.outcome(s)
+        if out is None:
             unfinished += 1
-    return PlayoutStats(games, wins, draws, unfinished, plies, time.perf_counter() - begin)
+        elif out.winner is not None:
+            wins[out.winner] += 1
+        elif out.loser is not None:
+            losses[out.loser] += 1
+        else:
+            draws += 1
+    return PlayoutStats(games, wins, draws, unfinished, plies, time.perf_counter() - begin, losses)

@@ -39,6 +39,15 @@ class SolveError(Exception):
         self.limit = limit
 
 
+def two_players_only(game) -> None:
+    """SolveError unless the game has two players: values are a win, a loss or a draw for
+    the player to move, and with more players no such value says how the others play."""
+    if len(game.players) != 2:
+        raise SolveError(f"the solver finds win, loss and draw values of two-player games; "
+                         f"{game.title} has {len(game.players)} players (play it with mcts, "
+                         f"alphabeta or random players; count its plies with perft)")
+
+
 class OutOfMemory(SolveError):
     """A solve or search that ran out of memory (MemoryError) before its cap stopped it."""
 

@@ -1,7 +1,8 @@
 """Monte Carlo tree search: UCT with uniformly random playouts.
 
 Each node keeps the total reward of the player who made the ply into it (the player to
-move at its parent: turns may hold several plies, so that is not "the other player").
+move at its parent: turns may hold several plies, so that is not "the other player"),
+from the game's returns: with more than two players, each player plays for itself.
 Playouts are cut at `max_playout` plies and then count as draws. Everything random comes
 from one `random.Random(seed)`, so a search is reproducible.
 """
@@ -118,10 +119,11 @@ class MCTS:
             if not actions:
                 break
             s = apply(s, choice(actions))
-        w = game.winner(s)
-        # backpropagation: each node scores for the player who moved into it
+        returns = game.returns(s)
+        # backpropagation: each node scores for the player who moved into it (max^n with
+        # more than two players: each for itself)
         for i in range(len(path) - 1, -1, -1):
             nd = path[i]
             nd.visits += 1
-            if i and w is not None:
-                nd.reward += 1.0 if w == path[i - 1].mover else -1.0
+            if i:
+                nd.reward += returns[path[i - 1].mover]

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 
 from interpreter.runtime.game import Game, State
-from interpreter.search.codec import Codec, SolveError
+from interpreter.search.codec import Codec, SolveError, two_players_only
 from interpreter.search.memory import AUTO, format_bytes, memory_limit
 from interpreter.search.progress import Progress
 from interpreter.search.symmetry import Canonicalizer, Perm, board_symmetries, canonicalizer_bytes
@@ -293,6 +293,7 @@ def proof_value(game: Game, state: State, **options) -> tuple[str, list, int]:
     Raises SolveError when a search stops without an answer (a node, position or memory
     cap, or the recursion limit): then nothing is known.
     """
+    two_players_only(game)
     me = game.to_move(state)
     if game.is_terminal(state):
         w = game.winner(state)

@@ -29,7 +29,7 @@ from array import array
 from typing import NamedTuple, TextIO
 
 from interpreter.runtime.game import Game, State
-from interpreter.search.codec import Codec, OutOfMemory, SolveError
+from interpreter.search.codec import Codec, OutOfMemory, SolveError, two_players_only
 from interpreter.search.memory import (AUTO, FALLBACK_MEMORY, available_memory, default_memory_cap,
     format_bytes, memory_limit, parse_size)
 from interpreter.search.native_solve import NativeSolveUnsupported, solve_native
@@ -83,8 +83,7 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
            max_positions: int | None, max_memory: int | None,
            stream: TextIO | None) -> Solution:
     """`solve` once its arguments are checked (a MemoryError passes through)."""
-    if len(game.players) != 2:
-        raise SolveError("the solver handles two-player games")
+    two_players_only(game)
     start = game.initial_state() if start is None else start
     codec = Codec(game)
     perms: list[Perm] = []

@@ -681,5 +681,5 @@ def outcome(s):
     o = s[10]
     if (o >= 0) or has_move(s):
         return o
-    return (s[3] + 1) % 2
+    return 1 - s[3]
 

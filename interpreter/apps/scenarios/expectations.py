@@ -205,10 +205,11 @@ def _outcome_wanted(game: Game, node: Node, key: str, file: str, state: State) -
     if len(words) == 2 and words[1] in ("wins", "win", "loses", "lose"):
         # `win` and `lose` as in the language (`Musketeers win`); a loss is a win of another.
         p = player(game, Node(words[0], node.line, node.col, words[0]), file)
-        w = game.winner(state)
+        out = game.outcome(state)
         if words[1].startswith("win"):
-            return f"{words[0]} {words[1]}", w == p
-        return f"{words[0]} {words[1]}", w is not None and w != p
+            return f"{words[0]} {words[1]}", out is not None and out.winner == p
+        lost = out is not None and (out.loser == p or out.winner not in (None, p))
+        return f"{words[0]} {words[1]}", lost
     raise ScenarioError(file, node, f"outcome must be 'ongoing', 'draw', 'NAME wins' or "
                                     f"'NAME loses', found '{clip(node.text)}'")
 
@@ -216,5 +217,4 @@ def _outcome_wanted(game: Game, node: Node, key: str, file: str, state: State) -
 def _outcome_text(game: Game, state: State) -> str:
     if not game.is_terminal(state):
         return f"ongoing ({game.players[game.to_move(state)]} to move)"
-    w = game.winner(state)
-    return "draw" if w is None else f"{game.players[w]} wins"
+    return game.outcome(state).describe(game.players)
