@@ -265,7 +265,29 @@ def build_rhombus(width: int, height: int | None, options: list[str]) -> Board:
                  rows, [0] * height, "rhombus", width, height, lattice, (1, 3))
 
 
-GENERATORS = {"square": build_square, "hexagon": build_hexagon, "rhombus": build_rhombus}
+def build_star(point: int, height: int | None, options: list[str]) -> Board:
+    """Chinese checkers' six-pointed star: the hexagon of side 2N+1 (`hexagon`'s names)
+    keeping only the cells of two triangles of side 3N+1, one pointing north and one south
+    (N is a point's side: 4 gives 121 cells)."""
+    if height is not None:
+        raise BoardError("a star takes one size, the side of its points: `board star 4`")
+    if options:
+        raise BoardError(f"unknown star option '{options[0]}'")
+    if not 1 <= point <= (MAX_HEX_SIDE - 1) // 2:
+        raise BoardError(f"a star's points have a side from 1 to {(MAX_HEX_SIDE - 1) // 2}")
+    hexagon = build_hexagon(2 * point + 1, None, options)
+    centre = 2 * point  # in half units, the middle row's (lattice y = 0)
+    out = []
+    for i, (x2, y) in enumerate(hexagon.lattice):
+        q, r = (x2 - 2 * centre + y) // 2, -y  # axial: q along the row, r down
+        cube = (q, r, -q - r)
+        if max(cube) > point and min(cube) < -point:
+            out.append(i)
+    return remove_cells(hexagon, out)
+
+
+GENERATORS = {"square": build_square, "hexagon": build_hexagon, "rhombus": build_rhombus,
+              "star": build_star}
 
 
 def build(shape: str, width: int, height: int | None, options: list[str]) -> Board:

@@ -67,9 +67,6 @@ def check(p: syn.PlyDecl, error: Callable[..., None], cells: int) -> None:
     motion: LeapSyntax = p.motion
     if not motion.chained:
         return
-    if not any(e.kind == "remove" for e in p.effects):
-        error(motion.span, "a chained leap goes on only after a jump removes pieces; "
-                           "this ply removes none", "add `then remove path & opponent's piece`")
     route_free(p, [p.where], error, "chained leap",
                "use it in `remove` of a chained leap (each jump's path)")
 

@@ -4,6 +4,8 @@ with that jump's `path`). A multi-jump capture: draughts, Alquerque, Konane.
 
 The start cell stays taken until the ply ends: no jump lands there (a king cannot come
 back to it), which is how draughts' published perft counts read the rules.
+Without `remove` the jumps are hops over any pieces, taking none (Chinese checkers,
+Halma): the start cell is empty behind the piece, and no chain ends where it began.
 `straight`: every jump goes the way of the first (Konane). `to the end`: the piece jumps
 while it can, and the ply ends only where no further jump is possible (draughts);
 without it, the ply may end after any jump. Depth-first over (cell, removed so far, last
@@ -40,10 +42,12 @@ def emit_support(g: RuleGen) -> None:
     """`chains_N(s, t, c0)`: every multi-jump from c0, (final cell, removed), each once."""
     w, motion, onto = g.w, g.motion, g.ply.onto
     hoist, adj_path, removal, per_cell = search_parts(g)
+    hops = not g.ply.removals()  # jumps over pieces that stay
     with w.chain_search(g.code, g.chain_budget(), None, g.ply):
-        # the state `sc`: the removed pieces gone, the piece at c. Its start cell stays
-        # taken until the ply ends (no jump lands there), as draughts' published counts have it.
-        w.let("cells", "occ", w.or_(w.occ("sc"), "start"))
+        # the state `sc`: the removed pieces gone, the piece at c. A capture's start cell
+        # stays taken until the ply ends (no jump lands there), as draughts' published
+        # counts have it; a hop's is empty, and never a chain's end.
+        w.let("cells", "occ", w.occ("sc") if hops else w.or_(w.occ("sc"), "start"))
         w.let("cells", "frm", w.bit("c"))
         if not per_cell:
             w.let("cells", "tgt", g.plain_expr(onto, "sc"))
@@ -61,17 +65,23 @@ def emit_support(g: RuleGen) -> None:
             w.let("cell", "d", w.ray_at(1))
             w.let("cells", "here", w.bit("d"))
             w.skip_if(w.has("occ", "d", "here"))  # a jump lands on an empty cell
+            if hops:
+                w.skip_if(w.has("start", "d", "here"))  # back where it began: no ply
             if per_cell:
                 w.let("cells", "tgt", g.plain_expr(onto, "sc"))
             w.skip_if(w.not_(w.has("tgt", "d", "here")))
-            let_taken(g, removal)  # each jump must take some: a chain ends
-            w.skip_if(w.none("rem"))
-            w.let("cells", "both", w.or_("removed", "rem"))
+            if hops:
+                w.let("cells", "both", "removed")
+            else:
+                let_taken(g, removal)  # each jump must take some: a chain ends
+                w.skip_if(w.none("rem"))
+                w.let("cells", "both", w.or_("removed", "rem"))
             if motion.to_the_end:
                 w.set("more", "1")
             else:
                 w.chain_end("d", "both")
-            w.chain_push("d", "both", "di")
+            # a hop's direction matters only to `straight`: a cell is then searched once
+            w.chain_push("d", "both", "0" if hops and not motion.straight_on else "di")
         if motion.to_the_end:  # no jump from here: the ply ends here (not at its start)
             with w.if_(w.all_("more == 0", "last >= 0")):
                 w.chain_end("c", "removed", reached=True)
