@@ -25,6 +25,7 @@ class Tokens:
     functions: tuple[str, ...]   # the built-in functions (count, line, closer, ...)
     operators: tuple[str, ...]
     name: str
+    possessive: str  # a player's pieces: `Red's`
     number: str
     string: str
     comment: str
@@ -50,4 +51,4 @@ def tokens() -> Tokens:
     constants = tuple(sorted(set(expression_keywords()) & words))
     return Tokens(tuple(sorted(words)), constants, tuple(sorted(SIGNATURES)),
                   tuple(sorted(ops, key=lambda o: (-len(o), o))), pattern["NAME"],
-                  pattern["NUMBER"], pattern["STRING"], pattern["COMMENT"])
+                  pattern["POSSESSIVE"], pattern["NUMBER"], pattern["STRING"], pattern["COMMENT"])

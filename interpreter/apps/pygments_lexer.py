@@ -37,6 +37,7 @@ class GameLexer(RegexLexer):
             (words(_T.functions, prefix=WORD_START, suffix=r"(?=\s*\()"), Name.Builtin),
             (words(_T.constants, prefix=WORD_START, suffix=WORD_END), Keyword.Constant),
             (words(_T.keywords, prefix=WORD_START, suffix=WORD_END), Keyword),
+            (_T.possessive, Name),
             (_T.name, Name),
             (_T.number, Number.Integer),
             (words(tuple(o for o in _T.operators if o not in PUNCTUATION)), Operator),

@@ -31,6 +31,7 @@ def textmate_grammar() -> dict:
          "match": f"{_START}(?:{_alternatives(t.functions)})(?=\\s*\\()"},
         {"name": "constant.language.rulecraft", "match": f"{_START}(?:{_alternatives(t.constants)}){_END}"},
         {"name": "keyword.control.rulecraft", "match": f"{_START}(?:{_alternatives(t.keywords)}){_END}"},
+        {"name": "variable.other.rulecraft", "match": t.possessive},
         {"name": "variable.other.rulecraft", "match": t.name},
         {"name": "constant.numeric.rulecraft", "match": t.number},
         {"name": "keyword.operator.rulecraft", "match": _alternatives(t.operators)},
