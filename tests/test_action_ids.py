@@ -13,12 +13,13 @@ from conftest import all_rulesets, game_of
 
 
 @pytest.mark.parametrize("name, size", [
-    ("tic-tac-toe", 9 + 1),  # a mark on one of 9 cells, and pass
-    ("three-musketeers", 25 * 25 * 2 + 1),  # capture and advance: from x to, one piece type each
-    ("force-3", 9 + 81 + 81 + 4 * 81 + 1),  # place, shift a disc, slide a tile, push 2 (4 directions)
-    ("3-spot", 12 + 12 + 1),  # a domino has 12 placements on 3x3; colour and white
-    ("tricouleur", 2 * 3 * 169 * 169 + 1),  # slide and replace, three colours each
-    ("whistling-captures", 331 * 331 + 331 * 331 * 2 + 1),  # crush; whistle hops (end or not)
+    ("tic-tac-toe", 9),  # a mark on one of 9 cells (no turn allows a pass: no id for one)
+    ("three-musketeers", 25 * 25 * 2),  # capture and advance: from x to, one piece type each
+    ("force-3", 9 + 81 + 81 + 4 * 81),  # place, shift a disc, slide a tile, push 2 (4 directions)
+    ("3-spot", 12 + 12),  # a domino has 12 placements on 3x3; colour and white
+    ("3-spot-optional-white", 12 + 12 + 1),  # `white or pass`: a pass is a ply, with its id
+    ("tricouleur", 2 * 3 * 169 * 169),  # slide and replace, three colours each
+    ("whistling-captures", 331 * 331 + 331 * 331 * 2),  # crush; whistle hops (end or not)
 ])
 def test_size_is_derived_from_the_rules(name, size):
     assert ActionSpace(game_of(name)).size == size
@@ -32,7 +33,7 @@ def test_ids_are_laid_out_rule_by_rule():
     assert space.encode(s, g.action_from_text(s, "a1-b1")) == (a1 * 25 + b1,)
     assert space.id_text(a1 * 25 + b1) == "capture musketeer a1-b1"
     assert space.id_text(625 + a1 * 25 + b1) == "advance enemy a1-b1"
-    assert space.id_text(1250) == "pass"
+    assert space.size == 1250  # no `pass` id: no turn allows one
     assert space.legal_ids(s) == sorted(space.encode(s, a)[0] for a in g.legal_actions(s))
     assert len(space.legal_ids(s)) == 8
     assert space.legal_mask(s).count(1) == 8
@@ -88,7 +89,7 @@ def test_chained_plies_are_hops_along_a_route():
         assert state == s
     after = space.legal_ids(s, prefix)
     with pytest.raises(IllegalActionError) as e:
-        space.apply_id(state, prefix, space.size - 1)  # pass, in the middle of a chain
+        space.apply_id(state, prefix, 0)  # a crush, in the middle of a chain
     assert str(e.value).endswith(f"make no legal ply in this position ({len(after)} legal after "
                                  f"the hops before it)")
     assert space.apply_id(state, prefix, ids[-1]) == (g.apply(s, a), ())
@@ -104,10 +105,10 @@ def test_an_illegal_id_is_refused_with_what_it_names():
     space = ActionSpace(g)
     s = g.initial_state()
     with pytest.raises(IllegalActionError) as e:
-        space.apply_id(s, (), 1250)
-    assert str(e.value) == "action id pass makes no legal ply in this position (8 legal)"
-    with pytest.raises(ValueError, match=r"action id 1251 is out of range 0\.\.1250"):
-        space.id_text(1251)
+        space.apply_id(s, (), 625)  # advance enemy a1-a1: what the id names, not legal
+    assert str(e.value) == "action id advance enemy a1-a1 makes no legal ply in this position (8 legal)"
+    with pytest.raises(ValueError, match=r"action id 1250 is out of range 0\.\.1249"):
+        space.id_text(1250)
 
 
 def test_ids_are_the_same_in_another_process():
@@ -126,8 +127,8 @@ def test_ids_out_of_range_or_not_whole_are_illegal():
     g = game_of("tic-tac-toe")
     space = ActionSpace(g)
     s = g.initial_state()
-    with pytest.raises(IllegalActionError, match=r"^action id 10 is out of range 0\.\.9$"):
-        space.apply_id(s, (), 10)
+    with pytest.raises(IllegalActionError, match=r"^action id 9 is out of range 0\.\.8$"):
+        space.apply_id(s, (), 9)
     with pytest.raises(IllegalActionError, match=r"^action ids are whole numbers, found \(1\.5,\)$"):
         space.apply_id(s, (), 1.5)
 
@@ -137,3 +138,29 @@ def test_numpy_integers_are_ids():
     g = game_of("tic-tac-toe")
     s = g.initial_state()
     assert ActionSpace(g).apply_id(s, (), np.int64(4)) == (g.apply(s, g.action_from_text(s, "b2")), ())
+
+
+def test_threads_share_a_space():
+    """Each thread remembers its own last position: legal ids asked from many threads at
+    once are the ids asked one at a time."""
+    import threading
+    g = game_of("whistling-captures")
+    space = ActionSpace(g)
+    rng = random.Random(3)
+    states, s = [], g.initial_state()
+    for _ in range(12):
+        states.append(s)
+        s = g.apply(s, rng.choice(g.legal_actions(s)))
+    want = [ActionSpace(g).legal_ids(x) for x in states]
+    got: dict[int, list] = {}
+
+    def ask(k: int) -> None:
+        got[k] = [space.legal_ids(states[(k + i) % len(states)]) for i in range(3 * len(states))]
+
+    threads = [threading.Thread(target=ask, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k, lists in got.items():
+        assert lists == [want[(k + i) % len(states)] for i in range(3 * len(states))]

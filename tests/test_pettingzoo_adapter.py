@@ -68,10 +68,10 @@ def test_tic_tac_toe_spaces_and_a_win():
     e = env("tic-tac-toe")
     e.reset()
     assert e.possible_agents == ["X", "O"]
-    assert e.action_space("X") == spaces.Discrete(10)  # nine cells and `pass`
+    assert e.action_space("X") == spaces.Discrete(9)  # nine cells (no `pass`: no turn allows one)
     obs = e.observe("X")
     assert obs["action_mask"].dtype == np.int8
-    assert obs["action_mask"].tolist() == [1] * 9 + [0]
+    assert obs["action_mask"].tolist() == [1] * 9
     assert not e.observe("O")["action_mask"].any()  # not O's turn
     assert e.observation_space("X")["observation"].shape == obs["observation"].shape == (4, 3, 3)
     # ids are cells a1, b1, c1, a2, ...: X takes the first rank, O plays on the second
@@ -114,7 +114,7 @@ def test_observation_is_the_observing_agents():
 def test_three_musketeers_start():
     e = env("three-musketeers")
     e.reset()
-    assert e.action_space("Musketeers") == spaces.Discrete(1251)
+    assert e.action_space("Musketeers") == spaces.Discrete(1250)
     mask = e.observe("Musketeers")["action_mask"]
     # corner musketeers a1 and e5 can take two enemies each, c3 four
     assert mask.sum() == 8
@@ -172,11 +172,9 @@ def test_illegal_ids_raise():
     e.step(4)
     with pytest.raises(IllegalActionError, match=r"O: action id 4 \(place mark b2\) is not legal here \(8 legal"):
         e.step(4)
-    with pytest.raises(IllegalActionError, match="action id 9 .*pass"):
-        e.step(9)
     assert e.agent_selection == "O" and e.unwrapped.steps == 1  # nothing changed
-    with pytest.raises(IllegalActionError, match="out of range 0..9"):
-        e.unwrapped.step(10)  # the wrapped env asserts first
+    with pytest.raises(IllegalActionError, match="out of range 0..8"):
+        e.unwrapped.step(9)  # the wrapped env asserts first
     with pytest.raises(IllegalActionError, match="needs an action id"):
         e.unwrapped.step(None)
 
@@ -268,7 +266,7 @@ def test_selfplay_example():
     lines = run.stdout.splitlines()
     assert lines[0].startswith("Three Musketeers: collected ") and lines[0].endswith("from 5 games")
     n = int(lines[0].split()[3])
-    assert f"observations ({n}, 6, 5, 5) float32, masks ({n}, 1251) int8, actions ({n},) int64" in lines[1]
+    assert f"observations ({n}, 6, 5, 5) float32, masks ({n}, 1250) int8, actions ({n},) int64" in lines[1]
     results = dict(part.rsplit(" ", 1) for part in lines[2].removeprefix("  results: ").split(", "))
     assert sum(map(int, results.values())) == 5
 
@@ -286,3 +284,28 @@ def test_three_players_triad():
             final[e.agent_selection] = reward
         e.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
     assert sorted(final.values()) in ([-0.5, -0.5, 1.0], [-1.0, 0.5, 0.5])  # zero-sum
+
+
+def test_player_n_agent_names():
+    e = env("three-musketeers", agent_names="player_N")
+    quiet_api_test(e, num_cycles=20)
+    e.reset()
+    assert e.possible_agents == ["player_0", "player_1"] and e.agent_selection == "player_0"
+    with pytest.raises(ValueError, match="agent_names is 'players' or 'player_N', not 'names'"):
+        env("tic-tac-toe", agent_names="names")
+
+
+def test_an_illegal_id_ends_the_game_with_the_penalty():
+    e = env("tic-tac-toe", illegal_reward=-1)
+    quiet_api_test(e, num_cycles=20)
+    e.reset()
+    e.step(4)  # X takes b2
+    e.step(4)  # O asks for it again: illegal
+    assert e.terminations == {"X": True, "O": True}
+    assert e._cumulative_rewards == {"X": 0.0, "O": -1.0}
+    assert e.infos["O"]["illegal_move"].startswith("O: action id 4 (place mark b2) is not legal here")
+    _, reward, term, _, _ = e.last()
+    assert e.agent_selection == "O" and term and reward == -1.0
+    e.step(None)  # each agent in turn leaves the ended game
+    e.step(None)
+    assert e.agents == []

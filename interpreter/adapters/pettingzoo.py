@@ -4,7 +4,8 @@ Needs the `pettingzoo` extra (`pip install 'rulecraft[pettingzoo]'`). One enviro
 plays one ruleset, in the manner of PettingZoo's classic environments:
 
 - agents: the game's player names (`"X"`, `"O"`), distinct identifiers by the language's
-  rules; the player to move is selected, so a turn of several plies keeps its agent;
+  rules, or with `agent_names="player_N"` PettingZoo's `player_0`, `player_1`, ...; the
+  player to move is selected, so a turn of several plies keeps its agent;
 - action space: `Discrete(ActionSpace(game).size)`, the ruleset's fixed action ids
   (action_ids.py). A chained ply takes one id per hop; its agent stays selected from
   hop to hop, and the rules apply the ply when its last hop is made;
@@ -14,9 +15,10 @@ plays one ruleset, in the manner of PettingZoo's classic environments:
 - rewards: `game.returns` at the end (+1 win, -1 loss, 0 draw), 0 before;
 - truncation: after `max_steps` steps (ids, so each hop counts) every agent is
   truncated, with rewards 0;
-- an illegal id raises IllegalActionError naming it and how many ids are legal (the
-  classic environments' other choice, ending the game with a penalty, is
-  pettingzoo.utils.wrappers.TerminateIllegalWrapper around `raw_env`).
+- an illegal id raises IllegalActionError naming it and how many ids are legal; with
+  `illegal_reward=R` (the classic environments' choice, R = -1) it ends the game
+  instead: the agent that made it gets R, the others 0, and its info says
+  `illegal_move`.
 
 `reset(seed=...)` seeds the agents' spaces, so `action_space(agent).sample(mask)` is
 reproducible; the rules themselves have no chance.
@@ -45,10 +47,12 @@ from interpreter.runtime.observation import Observer
 
 
 def env(ruleset: str | Game = "tic-tac-toe", max_steps: int = 1000, perspective: str = "mover",
-        grid: bool = True, render_mode: str | None = None) -> AECEnv:
+        grid: bool = True, render_mode: str | None = None, agent_names: str = "players",
+        illegal_reward: float | None = None) -> AECEnv:
     """A wrapped environment (raw_env's arguments): out-of-range ids and calls out of order
-    fail as in PettingZoo's classic environments; illegal ids raise (see the module)."""
-    wrapped = raw_env(ruleset, max_steps, perspective, grid, render_mode)
+    fail as in PettingZoo's classic environments; illegal ids raise, or end the game with
+    `illegal_reward` (see the module)."""
+    wrapped = raw_env(ruleset, max_steps, perspective, grid, render_mode, agent_names, illegal_reward)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
@@ -60,16 +64,23 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, ruleset: str | Game = "tic-tac-toe", max_steps: int = 1000,
-                 perspective: str = "mover", grid: bool = True, render_mode: str | None = None):
+                 perspective: str = "mover", grid: bool = True, render_mode: str | None = None,
+                 agent_names: str = "players", illegal_reward: float | None = None):
         """`ruleset`: a bundled name, a .game path or a Game; `max_steps`: steps before
         truncation; `perspective`, `grid`: the Observer's; `render_mode`: "ansi" (render
-        returns the board's text), "human" (prints it after each step) or None."""
-        EzPickle.__init__(self, ruleset, max_steps, perspective, grid, render_mode)
+        returns the board's text), "human" (prints it after each step) or None;
+        `agent_names`: "players" (the game's) or "player_N"; `illegal_reward`: None (an
+        illegal id raises) or the reward of an illegal id, which then ends the game."""
+        EzPickle.__init__(self, ruleset, max_steps, perspective, grid, render_mode, agent_names,
+                          illegal_reward)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r} (known: human, ansi)")
         if max_steps < 1:
             raise ValueError(f"max_steps must be at least 1, not {max_steps}")
+        if agent_names not in ("players", "player_N"):
+            raise ValueError(f"agent_names is 'players' or 'player_N', not {agent_names!r}")
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.game = load_game(ruleset) if isinstance(ruleset, str) else ruleset
         self.ids = ActionSpace(self.game)
         self.observer = Observer(self.game, perspective, grid)
@@ -77,7 +88,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         # str(env) is the metadata's name: make it say which game is played
         slug = re.sub(r"[^a-z0-9]+", "_", self.game.title.lower()).strip("_")
         self.metadata = {**raw_env.metadata, "name": f"rulecraft_{slug}_v0"}
-        self.possible_agents = list(self.game.players)
+        self.possible_agents = list(self.game.players) if agent_names == "players" else \
+            [f"player_{i}" for i in range(len(self.game.players))]
         low, high = self.observer.limits()
         self.observation_spaces = {a: spaces.Dict({
             "observation": spaces.Box(low, high, self.observer.shape, np.float32),
@@ -131,7 +143,10 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         legal = self.ids.legal_ids(self.game_state, self.prefix)
         action = int(action)
         if action not in legal:
-            raise IllegalActionError(self._illegal(agent, action, len(legal)))
+            if self.illegal_reward is None:
+                raise IllegalActionError(self._illegal(agent, action, len(legal)))
+            self._end_illegal(agent, action, len(legal))
+            return
         self.game_state, self.prefix = self.ids.apply_id(self.game_state, self.prefix, action)
         self.steps += 1
         # The AEC convention: an agent's cumulative reward restarts when it acts, and each
@@ -142,6 +157,15 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _end_illegal(self, agent: str, action: int, legal: int) -> None:
+        """An illegal id with `illegal_reward`: the game ends, the agent penalised."""
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.rewards[agent] = self.illegal_reward
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos[agent] = {"illegal_move": self._illegal(agent, action, legal)}
+        self._accumulate_rewards()
 
     def _settle(self) -> None:
         """Select the player to move; end the game, or truncate it, when it is time."""

@@ -2,10 +2,10 @@
 
 The id space is derived from the ruleset alone, so it is the same in every run and
 process. It is cut into one segment per ply rule (the rule's per-player codes share
-it, since only the player to move has plies) and one for `pass`, in the order the
-rules are declared; inside a segment, with N the board's cells (goals included) and
-T the most piece types the rule can move or place for one player (the piece is
-numbered among the mover's, in declaration order):
+it, since only the player to move has plies) and one for `pass` where a turn allows
+it (`or pass`), in the order the rules are declared; inside a segment, with N the
+board's cells (goals included) and T the most piece types the rule can move or place
+for one player (the piece is numbered among the mover's, in declaration order):
 
     move       T x N x N       piece, from cell, to cell
     placement  T x P           piece, placement index (P: the most placements of its types)
@@ -25,6 +25,7 @@ has such rules; everything else takes one id a ply.
 from __future__ import annotations
 
 import operator
+import threading
 from dataclasses import dataclass
 
 from dsl.constructs.slide import straight
@@ -61,7 +62,8 @@ class ActionSpace:
 
     A position mid-ply (a chain's route begun) is the game's state plus the ids of the
     hops made so far, `prefix`; every other ply is complete in one id (`prefix` empty).
-    It remembers the legal ids of the last position asked about: one per thread.
+    It remembers the legal ids of the last position asked about, one per thread, so threads
+    may share it.
     """
 
     def __init__(self, game: Game):
@@ -73,13 +75,16 @@ class ActionSpace:
         self._pieces: dict[int, tuple[int, ...]] = {}  # rule code -> the types it numbers
         by_name: dict[str, Segment] = {}
         start = 0
-        for rule in game.rule_infos:
+        # `pass` has an id only where a turn allows it (OpenSpiel's tic-tac-toe has 9 ids)
+        passes = any(ph.allows_pass for ph in rs.turn + (rs.first_turn or []))
+        self.rules = [r for r in game.rule_infos if passes or r.format.shape is not Shape.PASS]
+        for rule in self.rules:
             self._pieces[rule.code] = self._types(rule.name, rule.player)
-        for rule in game.rule_infos:
+        for rule in self.rules:
             seg = by_name.get(rule.name)
             if seg is None:
                 shape = rule.format.shape
-                lists = [self._pieces[r.code] for r in game.rule_infos if r.name == rule.name]
+                lists = [self._pieces[r.code] for r in self.rules if r.name == rule.name]
                 types = {t for ts in lists for t in ts}
                 kinds = max(map(len, lists))
                 pieces = tuple("/".join(dict.fromkeys(rs.types[ts[i]].kind for ts in lists if i < len(ts)))
@@ -104,8 +109,25 @@ class ActionSpace:
             self._segment_of[rule.code] = seg
         self.size = start
         self.hops = has_chains(game)
-        self._encoders = {r.code: self._encoder(r.code) for r in game.rule_infos}
-        self._cache: tuple = (None, None, None)
+        self._encoders = {r.code: self._encoder(r.code) for r in self.rules}
+        self._local = threading.local()
+
+    @property
+    def _cache(self) -> tuple:
+        """The last position asked about in this thread: (state, its plies by ids, first ids)."""
+        return getattr(self._local, "cache", (None, None, None))
+
+    @_cache.setter
+    def _cache(self, value: tuple) -> None:
+        self._local.cache = value
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k not in ("_local", "_encoders")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._local = threading.local()
+        self._encoders = {r.code: self._encoder(r.code) for r in self.rules}
 
     def _types(self, name: str, player: int | None) -> tuple[int, ...]:
         rs = self.game.ruleset
@@ -235,9 +257,10 @@ class ActionSpace:
             return sorted(self._singles(state)) if not prefix else []
         seqs = self._sequences(state)
         if not prefix:
-            if self._cache[2] is None:
-                self._cache = (state, seqs, sorted({seq[0] for seq in seqs}))
-            return list(self._cache[2])
+            cache = self._cache
+            if cache[0] != state or cache[2] is None:
+                cache = self._cache = (state, seqs, sorted({seq[0] for seq in seqs}))
+            return list(cache[2])
         k = len(prefix)
         return sorted({seq[k] for seq in seqs if len(seq) > k and seq[:k] == prefix})
 
