@@ -52,9 +52,9 @@ def test_random_sim_test_passes(name: str) -> None:
 
 def test_tic_tac_toe_facts() -> None:
     game = pyspiel.load_game("rulecraft", {"ruleset": "tic-tac-toe"})
-    assert str(game) == "rulecraft(max_game_length=1000,ruleset=tic-tac-toe)"
+    assert str(game) == "rulecraft(max_game_length=0,ruleset=tic-tac-toe)"
     assert game.num_distinct_actions() == 9  # 9 cells, as OpenSpiel's own tic-tac-toe
-    assert game.num_players() == 2 and game.max_game_length() == 1000
+    assert game.num_players() == 2 and game.max_game_length() == 9  # 0: the rules' bound, 9 cells
     assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     state = game.new_initial_state()
     assert state.legal_actions() == list(range(9))
@@ -237,7 +237,7 @@ def test_register_is_idempotent() -> None:
 
 def test_bad_parameters() -> None:
     with pytest.raises(ValueError, match="max_game_length must be at least 1"):
-        adapter.load("tic-tac-toe", max_game_length=0)
+        adapter.load("tic-tac-toe", max_game_length=-1)
     with pytest.raises(RulesetError, match="no such ruleset"):
         adapter.load("no-such-game")
 

@@ -309,3 +309,9 @@ def test_an_illegal_id_ends_the_game_with_the_penalty():
     e.step(None)  # each agent in turn leaves the ended game
     e.step(None)
     assert e.agents == []
+
+
+def test_steps_default_to_the_rules_bound():
+    assert env("tic-tac-toe").unwrapped.max_steps == 9  # nine cells, a mark a step
+    assert env("three-musketeers").unwrapped.max_steps == 1000  # pieces move: no bound
+    assert env("tic-tac-toe", max_steps=4).unwrapped.max_steps == 4

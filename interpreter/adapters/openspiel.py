@@ -5,17 +5,18 @@ registers one Python game with OpenSpiel, short name `"rulecraft"`, whose parame
 
 - `ruleset` (string, default "tic-tac-toe"): a bundled name or a .game path, loaded and
   compiled once a process;
-- `max_game_length` (int, default 1000): the most steps (action ids applied) a game lasts.
-  A game still going after that many is over: `is_terminal()` is true and the returns are
-  0 for every player, as for a draw (OpenSpiel has no separate truncation; the state's
-  `truncated()` tells the two apart).
+- `max_game_length` (int, default 0): the most steps (action ids applied) a game lasts;
+  0 means the ruleset's own bound where its rules set one (dsl/bounds.py: a placement
+  game's empty cells, tic-tac-toe's 9), else 1000. A game still going after that many is
+  over: `is_terminal()` is true and the returns are 0 for every player, as for a draw
+  (OpenSpiel has no separate truncation; the state's `truncated()` tells the two apart).
 
 `load(ruleset_or_game, max_game_length)` gives the same for a name or for a `Game` already
 loaded (say from text): such a game's `ruleset` parameter is a key standing for the object,
 `<its file name>#<n>`, valid in this process only.
 
-The game is sequential, deterministic, of perfect information, zero-sum (the language
-admits only two-player rulesets), with rewards at the end (+1 win, -1 loss, 0 draw):
+The game is sequential, deterministic, of perfect information, zero-sum (with more than
+two players too: Game.returns), with rewards at the end (+1 win, -1 loss, 0 draw):
 
 - actions: the ruleset's fixed action ids (action_ids.py), `ActionSpace(game).size` of
   them. A chained ply takes one id per hop: its player stays to move from hop to hop and
@@ -49,6 +50,7 @@ except ImportError as e:
     raise ImportError(f"the OpenSpiel adapter needs open_spiel and numpy ({e}): "
                       f"pip install 'rulecraft[openspiel]'") from None
 
+from dsl.bounds import max_plies
 from dsl.check_board import MAX_PLAYERS
 
 from interpreter import load_game
@@ -57,7 +59,8 @@ from interpreter.runtime.game import Game, IllegalActionError
 from interpreter.runtime.observation import Observer
 
 GAME_NAME = "rulecraft"
-_DEFAULTS = {"ruleset": "tic-tac-toe", "max_game_length": 1000}
+_DEFAULTS = {"ruleset": "tic-tac-toe", "max_game_length": 0}
+UNBOUNDED_LENGTH = 1000  # max_game_length 0 where the rules set no bound
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
     long_name="rulecraft ruleset",
@@ -117,9 +120,10 @@ def _key(game: Game) -> str:
     return key
 
 
-def load(ruleset: str | Game = "tic-tac-toe", max_game_length: int = 1000) -> pyspiel.Game:
+def load(ruleset: str | Game = "tic-tac-toe", max_game_length: int = 0) -> pyspiel.Game:
     """The pyspiel game of a bundled name, a .game path or a loaded Game; it ends, drawn,
-    after `max_game_length` action ids (see the module)."""
+    after `max_game_length` action ids (0: the ruleset's own bound, else 1000; see the
+    module)."""
     name = ruleset if isinstance(ruleset, str) else _key(ruleset)
     return pyspiel.load_game(GAME_NAME, {"ruleset": name, "max_game_length": max_game_length})
 
@@ -136,9 +140,12 @@ class RulecraftGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None):
         params = {**_DEFAULTS, **(params or {})}
         length = params["max_game_length"]
-        if length < 1:
-            raise ValueError(f"max_game_length must be at least 1, not {length}")
+        if length < 0:
+            raise ValueError(f"max_game_length must be at least 1 (or 0: the ruleset's own "
+                             f"bound), not {length}")
         rules = _rules(params["ruleset"])
+        if length == 0:
+            length = max_plies(rules.game.ruleset) or UNBOUNDED_LENGTH
         info = pyspiel.GameInfo(
             num_distinct_actions=rules.space.size,
             max_chance_outcomes=0,

@@ -14,7 +14,8 @@ plays one ruleset, in the manner of PettingZoo's classic environments:
   may make next}` (all zeros for the other agent, and once the game is over);
 - rewards: `game.returns` at the end (+1 win, -1 loss, 0 draw), 0 before;
 - truncation: after `max_steps` steps (ids, so each hop counts) every agent is
-  truncated, with rewards 0;
+  truncated, with rewards 0; by default the ruleset's own bound where its rules set one
+  (dsl/bounds.py: tic-tac-toe's 9), else 1000;
 - an illegal id raises IllegalActionError naming it and how many ids are legal; with
   `illegal_reward=R` (the classic environments' choice, R = -1) it ends the game
   instead: the agent that made it gets R, the others 0, and its info says
@@ -40,13 +41,17 @@ except ImportError as e:
     raise ImportError(f"the PettingZoo adapter needs pettingzoo, gymnasium and numpy ({e}): "
                       f"pip install 'rulecraft[pettingzoo]'") from None
 
+from dsl.bounds import max_plies
+
 from interpreter import load_game
 from interpreter.runtime.action_ids import ActionSpace
 from interpreter.runtime.game import Game, IllegalActionError
 from interpreter.runtime.observation import Observer
 
+UNBOUNDED_STEPS = 1000  # max_steps where the rules set no bound
 
-def env(ruleset: str | Game = "tic-tac-toe", max_steps: int = 1000, perspective: str = "mover",
+
+def env(ruleset: str | Game = "tic-tac-toe", max_steps: int | None = None, perspective: str = "mover",
         grid: bool = True, render_mode: str | None = None, agent_names: str = "players",
         illegal_reward: float | None = None) -> AECEnv:
     """A wrapped environment (raw_env's arguments): out-of-range ids and calls out of order
@@ -63,11 +68,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
     metadata = {"render_modes": ["human", "ansi"], "name": "rulecraft_v0",
                 "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, ruleset: str | Game = "tic-tac-toe", max_steps: int = 1000,
+    def __init__(self, ruleset: str | Game = "tic-tac-toe", max_steps: int | None = None,
                  perspective: str = "mover", grid: bool = True, render_mode: str | None = None,
                  agent_names: str = "players", illegal_reward: float | None = None):
         """`ruleset`: a bundled name, a .game path or a Game; `max_steps`: steps before
-        truncation; `perspective`, `grid`: the Observer's; `render_mode`: "ansi" (render
+        truncation (None: the ruleset's own bound where its rules set one, else 1000); `perspective`, `grid`: the Observer's; `render_mode`: "ansi" (render
         returns the board's text), "human" (prints it after each step) or None;
         `agent_names`: "players" (the game's) or "player_N"; `illegal_reward`: None (an
         illegal id raises) or the reward of an illegal id, which then ends the game."""
@@ -76,12 +81,14 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r} (known: human, ansi)")
-        if max_steps < 1:
+        if max_steps is not None and max_steps < 1:
             raise ValueError(f"max_steps must be at least 1, not {max_steps}")
         if agent_names not in ("players", "player_N"):
             raise ValueError(f"agent_names is 'players' or 'player_N', not {agent_names!r}")
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.game = load_game(ruleset) if isinstance(ruleset, str) else ruleset
+        if max_steps is None:
+            max_steps = max_plies(self.game.ruleset) or UNBOUNDED_STEPS
         self.ids = ActionSpace(self.game)
         self.observer = Observer(self.game, perspective, grid)
         self.max_steps, self.render_mode = max_steps, render_mode
