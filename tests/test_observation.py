@@ -104,3 +104,16 @@ def test_every_ruleset_has_a_tensor_of_its_shape(name):
 def test_unknown_perspective():
     with pytest.raises(ValueError, match="unknown perspective 'theirs' \\(known: mover, absolute\\)"):
         Observer(game_of("tic-tac-toe"), "theirs")
+
+
+def test_adjacency_is_the_boards_arcs():
+    ttt = Observer(game_of("tic-tac-toe"))  # a 3 x 3 board with diagonals: a king's moves
+    a = ttt.adjacency()
+    at = game_of("tic-tac-toe").board.index
+    assert a.shape == (9, 9) and a.sum() == 40  # 20 lines, both ways
+    assert (a[at["b2"]].sum(), a[at["a1"]].sum(), a[at["a2"]].sum()) == (8, 3, 5)
+    assert (a == a.T).all() and not a.diagonal().any()
+    side = game_of("3-a-side")  # goals: entered, never left
+    g = Observer(side).adjacency()
+    goal = side.board.goals[0]
+    assert g[goal].sum() == 0 and g[:, goal].sum() > 0

@@ -12,7 +12,8 @@ stands). `Observer.planes` names them in order.
 A tensor is `(planes, cells)`, or with `grid=True` `(planes, rows, columns)`: square
 boards by rank and file, hexagonal boards in axial coordinates (row from the north;
 a step east is one column on), off-board goals on one extra row at the bottom.
-`Observer.coordinates` gives each cell's (row, column). numpy is needed
+`Observer.coordinates` gives each cell's (row, column), and `Observer.adjacency()` the
+board's arcs as a (cells, cells) matrix for any graph. numpy is needed
 (`pip install 'rulecraft[numpy]'`).
 """
 
@@ -90,6 +91,17 @@ class Observer:
             self._add("chain at", lambda s, p, r: 1 << r[-1] if r else 0, True)
         n = game.board.size
         self.shape: tuple[int, ...] = (len(self.planes),) + (self.grid_shape if grid else (n,))
+
+    def adjacency(self) -> "np.ndarray":
+        """The board as a (cells, cells) int8 matrix, 1 where an arc leads from the row's
+        cell to the column's (links and goals included): beside a `(planes, cells)` tensor,
+        the graph a graph network reads on any board."""
+        np = numpy()
+        n = self.game.board.size
+        out = np.zeros((n, n), np.int8)
+        for u, v, _ in self.game.board.graph.edges():
+            out[u, v] = 1
+        return out
 
     def _add(self, name: str, source: Source, cells: bool | str, low: float = 0, high: float = 1) -> None:
         self.planes.append(name)
