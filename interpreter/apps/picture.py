@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 from xml.sax.saxutils import escape
@@ -28,6 +29,8 @@ from interpreter.runtime.game import Action, Game, State
 STYLES = ("squares", "hexagons", "points")
 UNIT = 48.0  # pixels between neighbouring cells
 MARGIN = 36.0  # room for the coordinates around the board
+CAPTION_CHAR = 8.5  # the most a character of the 14-pixel caption takes, on average, in a line
+CAPTION_MIN = 32  # characters a caption line may hold under any board ("Blue to move (ply 1 of the turn)")
 # Owners' colours (fill, ink), then the neutral pieces'; regions' tints in declaration order.
 PLAYER_COLOURS = [("#f8f4e8", "#222222"), ("#2b2b2b", "#f4f4f4"), ("#c0392b", "#ffffff"),
                   ("#2e6fb7", "#ffffff")]
@@ -262,6 +265,14 @@ def targets_of(game: Game, state: State, cell: int) -> set[int]:
     return out
 
 
+def caption_lines(lines: list[str], width: float) -> list[str]:
+    """The status lines broken at spaces to fit under a board `width` wide, or in
+    CAPTION_MIN characters under a smaller one (the picture widens for them, and for a
+    word longer than a line)."""
+    chars = max(CAPTION_MIN, int((width - MARGIN) / CAPTION_CHAR))
+    return [part for line in lines for part in (textwrap.wrap(line, chars, break_long_words=False) or [""])]
+
+
 def position_svg(game: Game, state: State | None = None, *, style: str | None = None,
                  last: Action | None = None, before: State | None = None,
                  targets: Sequence[int] = ()) -> str:
@@ -271,7 +282,8 @@ def position_svg(game: Game, state: State | None = None, *, style: str | None = 
     state = game.initial_state() if state is None else state
     board = game.ruleset.board
     geo = geometry(board, style)
-    caption = game.notation.status(state)
+    caption = caption_lines(game.notation.status(state), geo.width)
+    width = max(geo.width, math.ceil(MARGIN + CAPTION_CHAR * max(map(len, caption), default=0)))
     height = geo.height + 18 * len(caption) + 6
     body = _board_layer(game, geo) + _labels(board, geo) + _pieces_layer(game, geo, state)
     if last is not None and before is not None:
@@ -281,7 +293,7 @@ def position_svg(game: Game, state: State | None = None, *, style: str | None = 
     for k, line in enumerate(caption):
         body.append(f'<text x="{MARGIN / 2:.2f}" y="{geo.height + 16 + 18 * k:.2f}">{escape(line)}</text>')
     body.append("</g>")
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{geo.width:.0f}" height="{height:.0f}" '
-            f'viewBox="0 0 {geo.width:.2f} {height:.2f}">')
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+            f'viewBox="0 0 {width:.2f} {height:.2f}">')
     title = f"<title>{escape(game.ruleset.title)}: {escape(game.state_to_text(state))}</title>"
     return "\n".join([head, title, f'<rect width="100%" height="100%" fill="#ffffff"/>', *body, "</svg>"]) + "\n"
