@@ -35,7 +35,8 @@ def same_solution(a: Solution, b: Solution) -> None:
 
 
 @pytest.mark.parametrize("name,symmetry", [("tic-tac-toe", False), ("tic-tac-toe", True),
-                                           ("3-spot", False), ("3-spot-score-rule", True),
+                                           pytest.param("3-spot", False, marks=pytest.mark.slow),
+                                           ("3-spot-score-rule", True),
                                            pytest.param("3-spot-optional-white", False, marks=pytest.mark.slow),
                                            pytest.param("force-3", True, marks=pytest.mark.slow)])
 def test_the_bundled_games_solve_the_same(name, symmetry, native_calls):
