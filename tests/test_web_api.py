@@ -107,6 +107,14 @@ def test_playing_plies_by_notation():
     assert won["result"] == "X wins" and won["to_move"] is None and won["legal"] == []
 
 
+def test_the_legal_plies_read_as_the_move_list_and_the_cli():
+    view = handle("view", ruleset="three-musketeers")
+    plies = sorted(p["ply"] for p in view["legal"])  # every opening ply takes an enemy
+    assert plies == ["a1xa2", "a1xb1", "c3xb3", "c3xc2", "c3xc4", "c3xd3", "e5xd5", "e5xe4"]
+    after = handle("play", ruleset="three-musketeers", plies=[], ply="c3-c2")  # typed with -
+    assert after["moves"] == [{"number": 1, "player": "Musketeers", "ply": "c3xc2"}]
+
+
 def test_an_illegal_ply_is_refused_with_the_games_message():
     answer = handle("play", ruleset="tic-tac-toe", plies=["b2"], ply="b2")
     assert answer["status"] == 400 and "'b2' is not a legal ply" in answer["error"]

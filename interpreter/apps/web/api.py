@@ -190,7 +190,8 @@ def legal_plies(game: Game, state: State) -> list[dict]:
     a piece that is placed anew) and the cells it goes to (none for a pass)."""
     names = game.board.names
     out = []
-    for text, action in game.texts(state).items():
+    for action in game.texts(state).values():
+        text = game.action_to_text(state, action)  # the notation of the CLI and records: a1xb1
         rec = game.notation.decode(action)
         start: list[int] = [] if rec.from_cell is None else [rec.from_cell]
         end: list[int] = [] if rec.to_cell is None else [rec.to_cell]
