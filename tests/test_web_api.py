@@ -115,6 +115,14 @@ def test_the_legal_plies_read_as_the_move_list_and_the_cli():
     assert after["moves"] == [{"number": 1, "player": "Musketeers", "ply": "c3xc2"}]
 
 
+def test_moves_are_numbered_by_turn_as_records_number_them():
+    plies = ["c1+c2-c2+c3", "b1+b2-a3+b3", "a1+a2-a1+b1", "a3+b3-a2+b2"]  # 3-Spot: two a turn
+    view = handle("view", ruleset="3-spot", plies=plies)
+    assert [(m["number"], m["player"]) for m in view["moves"]] == [(1, "Blue"), (1, "Blue"), (2, "Red"), (2, "Red")]
+    record = parse_record(handle("record", ruleset="3-spot", plies=plies)["record"], "r.txt")
+    assert (record.plies, record.movers) == (plies, ["Blue", "Blue", "Red", "Red"])
+
+
 def test_an_illegal_ply_is_refused_with_the_games_message():
     answer = handle("play", ruleset="tic-tac-toe", plies=["b2"], ply="b2")
     assert answer["status"] == 400 and "'b2' is not a legal ply" in answer["error"]

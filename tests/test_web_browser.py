@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import sys
 import threading
 import time
@@ -173,6 +174,9 @@ def test_plies_that_share_their_cells_are_chosen_by_notation(page, server):
     expect(page.locator("#moves li")).to_have_count(1)
     assert moves(page) == ["Blue c1+c2-b3+c3"]
     expect(page.locator("#chooser")).to_be_hidden()
+    page.locator("#legal button").first.click()  # Blue's own domino: the turn's second ply
+    expect(page.locator("#moves li")).to_have_count(1)  # one item a turn, as records number them
+    expect(page.locator("#moves li").first).to_have_text(re.compile(r"^Blue c1\+c2-b3\+c3 \S+$"))
 
 
 def test_an_error_typed_is_shown_then_the_fixed_variant_is_played(page, server):

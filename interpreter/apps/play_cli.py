@@ -14,7 +14,7 @@ from interpreter.apps.commands import (OK, PLAYERS, UsageError, add_command, loa
     start_state)
 from interpreter.runtime.game import Action, Game, State
 from interpreter.apps.describe import result_text
-from interpreter.apps.records import record_game, write_record
+from interpreter.apps.records import record_game, turn_list, write_record
 from interpreter.search.agents import Agent, QuitGame, make_player
 from interpreter.search.solver import Solution, SolveError
 
@@ -65,7 +65,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     actions: list[Action] = []
     humans = [spec.strip() == "human" for spec in args.players.split(",")]
     out = sys.stdout
-    moves: list[str] = []
+    moves: list[tuple[str, str]] = []  # (player, ply)
     try:
         while not game.is_terminal(state) and len(moves) < args.max_plies:
             out.write("\n" + game.render(state) + "\n")
@@ -79,7 +79,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             text = game.action_to_text(state, action)
             if not humans[mover]:  # a person's ply is on the screen already
                 out.write(f"{game.players[mover]} plays {text}\n")
-            moves.append(f"{game.players[mover]} {text}")
+            moves.append((game.players[mover], text))
             actions.append(action)
             state = game.apply_unchecked(state, action)
     except QuitGame:
@@ -123,10 +123,9 @@ def _record(game: Game, args: argparse.Namespace, start: State, actions: list[Ac
     print(f"record written to {args.record}")
 
 
-def _game_summary(game: Game, state: State, moves: list[str], out: TextIO) -> None:
+def _game_summary(game: Game, state: State, moves: list[tuple[str, str]], out: TextIO) -> None:
     """The end of `play`: the final board, its text, the result and the plies made."""
     out.write("\n" + game.render(state) + "\n")
     out.write(f"position: {game.state_to_text(state)}\n")
     out.write(f"result: {result_text(game, state)}\n")
-    out.write("moves:" + "".join(f"\n  {i}. {m}" for i, m in enumerate(moves, 1)) + "\n"
-              if moves else "moves: none\n")
+    out.write(turn_list([p for p, _ in moves], [t for _, t in moves]))

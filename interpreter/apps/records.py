@@ -66,6 +66,24 @@ def record_game(game: Game, ruleset: str, players: list[str], start: State,
                       result_text(game, state), plies, movers, first)
 
 
+def turns(movers: list[str], plies: list[str]) -> list[tuple[int, str, list[str]]]:
+    """The plies by turn, numbered from 1 as records, `play`, `replay` and the page number
+    them: (number, player, plies), each run of plies by one player a turn."""
+    out: list[tuple[int, str, list[str]]] = []
+    for k, (mover, ply) in enumerate(zip(movers, plies)):
+        if k and movers[k - 1] == mover:
+            out[-1][2].append(ply)
+        else:
+            out.append((len(out) + 1, mover, [ply]))
+    return out
+
+
+def turn_list(movers: list[str], plies: list[str]) -> str:
+    """`moves:` and the turns, one a line (`  1. Blue c1+c2-b3+c3 a1+a2-a2+a3`)."""
+    lines = [f"\n  {n}. {mover} {' '.join(made)}" for n, mover, made in turns(movers, plies)]
+    return "moves:" + "".join(lines) + "\n" if lines else "moves: none\n"
+
+
 def format_record(rec: GameRecord) -> str:
     """The record's text."""
     lines = [HEADER, f"Game: {rec.game}", f"Ruleset: {rec.ruleset}",
@@ -74,14 +92,7 @@ def format_record(rec: GameRecord) -> str:
     if rec.start is not None:
         lines.append(f"Start: {rec.start}")
     lines.append("")
-    turn: list[str] = []
-    number = 0
-    for k, (ply, mover) in enumerate(zip(rec.plies, rec.movers)):
-        turn.append(ply)
-        if k + 1 == len(rec.plies) or rec.movers[k + 1] != mover:
-            number += 1
-            lines.append(f"{number}. {mover} {' '.join(turn)}")
-            turn = []
+    lines += [f"{n}. {mover} {' '.join(made)}" for n, mover, made in turns(rec.movers, rec.plies)]
     return "\n".join(lines) + "\n"
 
 

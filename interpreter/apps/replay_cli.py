@@ -11,7 +11,7 @@ import sys
 
 from interpreter.apps.commands import OK, UsageError, add_command, load_or_report, write_picture
 from interpreter.apps.picture import position_svg
-from interpreter.apps.records import RecordError, read_record, replay
+from interpreter.apps.records import RecordError, read_record, replay, turn_list
 from interpreter.search.solution_file import fingerprint
 
 
@@ -58,9 +58,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     out.write(game.render(state) + "\n")
     out.write(f"position: {game.state_to_text(state)}\n")
     out.write(f"after ply {at} of {len(rec.plies)}; result of the game: {rec.result}\n")
-    out.write("moves:" + "".join(f"\n  {i}. {p} {ply}" for i, (p, ply) in
-                                 enumerate(zip(rec.movers[:at], rec.plies[:at]), 1)) + "\n"
-              if at else "moves: none\n")
+    out.write(turn_list(rec.movers[:at], rec.plies[:at]))
     if args.render:
         last = game.action_from_text(states[at - 1], rec.plies[at - 1]) if at else None
         write_picture(position_svg(game, state, last=last, before=states[at - 1] if at else None),

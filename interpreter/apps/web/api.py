@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from dsl.diagnostics import Diagnostic, RulesetError, printable
-from dsl.file_text import MAX_FILE_BYTES, UnreadableFile, read_text
+from dsl.file_text import MAX_FILE_BYTES, read_text
 from dsl.load import bundled_dir, bundled_names, load_text
 from dsl.syntax import Span
 
@@ -27,7 +27,7 @@ from interpreter.apps.describe import outcome_of, result_text
 from interpreter.runtime.game import Action, Game, IllegalActionError, State
 from interpreter.runtime.limits import RuleLimitError
 from interpreter.apps.picture import position_svg
-from interpreter.apps.records import format_record, record_game
+from interpreter.apps.records import format_record, record_game, turns
 from interpreter.search.alphabeta import AlphaBeta
 from interpreter.search.codec import SolveError
 from interpreter.search.mcts import MCTS
@@ -225,8 +225,9 @@ def view(loaded: Loaded, plies: list[str], select: object = None, lenient: bool 
                        before=states[-2] if actions else None,
                        targets=[game.board.index[t] for t in targets])
     texts = [game.action_to_text(s, a) for s, a in zip(states, actions)]
-    moves = [{"number": k + 1, "player": game.players[game.to_move(s)], "ply": t}
-             for k, (s, t) in enumerate(zip(states, texts))]
+    movers = [game.players[game.to_move(s)] for s in states[:len(texts)]]
+    moves = [{"number": n, "player": mover, "ply": t}  # numbered by turn, as records
+             for n, mover, made in turns(movers, texts) for t in made]
     outcome = outcome_of(game, state)
     return {"title": game.title, "players": game.players, "svg": svg,
             "cells": [n for c, n in enumerate(game.board.names) if c not in game.board.goals],

@@ -252,7 +252,13 @@ function show(view) {
   }
   const moves = $("moves");
   moves.replaceChildren();
+  let turn = 0;  // one item a turn, its plies together, as records number them
   for (const m of view.moves) {
+    if (m.number === turn) {
+      moves.lastChild.textContent += ` ${m.ply}`;
+      continue;
+    }
+    turn = m.number;
     const item = document.createElement("li");
     item.textContent = `${m.player} ${m.ply}`;
     moves.append(item);
