@@ -3,12 +3,14 @@
 Everything is read from the board's graph and plane coordinates, the piece types
 (symbols, owners, carriers, wide pieces) and the state; nothing here knows a game.
 Three styles of board:
-- `squares`: a square board's cells as squares (its diagonals drawn when it has them);
+- `squares`: a square board's cells as squares (alquerque's drawn diagonals over them,
+  not a king's board's, where every corner joins);
 - `hexagons`: a hexagon board's cells as hexagons;
 - `points`: every cell a point and every edge a line, links and goals included (a board
   played on the vertices, e.g. 3-A-Side's).
-The default is `squares` on square boards; on hexagon boards `points` when the board
-has links or goals (the graph then matters more than the tiling), else `hexagons`.
+The default is `squares` on square boards, `points` where lines join cells apart (the
+morris boards); on hexagon boards `points` when the board has links or goals (the graph
+then matters more than the tiling), else `hexagons`.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dsl.pictures import COLOURS
 from interpreter.runtime.game import Action, Game, State
 
 STYLES = ("squares", "hexagons", "points")
+DIAGONALS = ("ne", "nw", "se", "sw")
 UNIT = 48.0  # pixels between neighbouring cells
 MARGIN = 36.0  # room for the coordinates around the board
 CAPTION_CHAR = 8.5  # the most a character of the 14-pixel caption takes, on average, in a line
@@ -53,8 +56,10 @@ class Geometry:
 
 def default_style(board: Board) -> str:
     """The style a board is drawn in unless one is asked for (see the module docstring)."""
-    if board.shape == "square":
-        return "squares"
+    if board.shape == "square":  # as points where lines join cells apart (morris boards)
+        far = any(math.dist(board.coords[u], board.coords[v]) > 1.5 for u, v, _ in board.graph.edges()
+                  if u not in board.goals and v not in board.goals)
+        return "points" if far else "squares"
     has_links = any(LINK in ds for _, _, ds in board.graph.edges())
     return "points" if has_links or board.goals else "hexagons"
 
@@ -109,7 +114,8 @@ def _cell_shape(geo: Geometry, cell: int, attrs: str) -> str:
 
 def _board_layer(game: Game, geo: Geometry) -> list[str]:
     """The cells, regions shaded, and the edges the style shows: every edge between points;
-    on squares the diagonals only (drawn over the cells), the sides joining the rest."""
+    on squares the drawn diagonals only (alquerque's lines, over the cells), where not
+    every cell has them (then they are the squares' corners), the sides joining the rest."""
     board = game.ruleset.board
     tint = _region_tints(game)
     cells = []
@@ -119,10 +125,12 @@ def _board_layer(game: Game, geo: Geometry) -> list[str]:
                                          f'fill="{tint.get(c, BOARD_FILL)}" stroke="{LINE_INK}" '
                                          'stroke-width="1"'))
     edges = []
+    drawn_diagonals = geo.style == "squares" and not _every_diagonal(board)
     for u, v, ds in board.graph.edges():
         if geo.style == "hexagons" or not (u < v or v in board.goals or LINK in ds):
             continue
-        if geo.style == "squares" and not any(d in ("ne", "nw", "se", "sw") for d in ds):
+        if geo.style == "squares" and not (drawn_diagonals and any(d in DIAGONALS for d in ds)) \
+                and LINK not in ds:
             continue
         (x1, y1), (x2, y2) = geo.centers[u], geo.centers[v]
         dash = ' stroke-dasharray="5,4"' if LINK in ds else ""
@@ -130,6 +138,17 @@ def _board_layer(game: Game, geo: Geometry) -> list[str]:
                      f'y2="{y2:.2f}" stroke="{LINE_INK}" stroke-width="1.5"{dash}/>')
     layers = cells + edges if geo.style == "squares" else edges + cells
     return ['<g class="board">', *layers, "</g>"]
+
+
+def _every_diagonal(board: Board) -> bool:
+    """Whether every two cells touching at a corner are joined (`with diagonals`: a king's
+    board), rather than along drawn lines only (`with alternate diagonals`)."""
+    at = {(round(x), round(y)): c for c, (x, y) in enumerate(board.coords) if c not in board.goals}
+    for (x, y), c in at.items():
+        for d, (dx, dy) in (("ne", (1, 1)), ("nw", (-1, 1))):
+            if (x + dx, y + dy) in at and board.neighbour(c, d) != at[(x + dx, y + dy)]:
+                return False
+    return True
 
 
 def _region_tints(game: Game) -> dict[int, str]:
@@ -145,7 +164,8 @@ def _region_tints(game: Game) -> dict[int, str]:
 
 def _labels(board: Board, geo: Geometry) -> list[str]:
     """Coordinates on every edge: each column's letters above its top cell and below its
-    bottom cell, each row's number left of its first cell and right of its last."""
+    bottom cell, each row's number left of its first cell and right of its last; none
+    where a goal is drawn (3-A-Side's goals sit in column g's places)."""
     out = ['<g class="coordinates" font-family="sans-serif" font-size="12" '
            f'fill="{LABEL_INK}" text-anchor="middle">']
     columns: dict[str, list[int]] = {}
@@ -161,10 +181,15 @@ def _labels(board: Board, geo: Geometry) -> list[str]:
     cells_on = [c for cells in rows.values() for c in cells]
     top = min((geo.centers[c][1] for c in cells_on), default=0.0) - off + 4
     bottom = max((geo.centers[c][1] for c in cells_on), default=0.0) + off + 4
+    goals = [geo.centers[g] for g in board.goals]
+    half = geo.radius * (0.42 if geo.style == "points" else 1.0)  # a goal's drawn half-size
+
+    def free(x: float, y: float) -> bool:  # a label (about 8 x 12 pixels) clear of every goal
+        return all(abs(x - gx) > half + 4 or abs(y - 4 - gy) > half + 6 for gx, gy in goals)
+
     for letters, cells in columns.items():  # on one line above the board and one below
         x = geo.centers[cells[0]][0]
-        out.append(f'<text x="{x:.2f}" y="{top:.2f}">{letters}</text>')
-        out.append(f'<text x="{x:.2f}" y="{bottom:.2f}">{letters}</text>')
+        out += [f'<text x="{x:.2f}" y="{y:.2f}">{letters}</text>' for y in (top, bottom) if free(x, y)]
     for number, cells in rows.items():
         y = geo.centers[cells[0]][1] + 4
         left, right = min(geo.centers[c][0] for c in cells), max(geo.centers[c][0] for c in cells)
