@@ -179,6 +179,14 @@ def test_plies_that_share_their_cells_are_chosen_by_notation(page, server):
     expect(page.locator("#moves li").first).to_have_text(re.compile(r"^Blue c1\+c2-b3\+c3 \S+$"))
 
 
+def test_an_unknown_ruleset_in_the_address_is_said(page, server):
+    from playwright.sync_api import expect
+
+    open_page(page, server, "tic-tac-to")
+    expect(page.locator("#message")).to_have_text("no bundled ruleset 'tic-tac-to': showing tic-tac-toe")
+    expect(page.locator("#ruleset")).to_have_value("tic-tac-toe")
+
+
 def test_an_error_typed_is_shown_then_the_fixed_variant_is_played(page, server):
     from playwright.sync_api import expect
 
@@ -192,6 +200,9 @@ def test_an_error_typed_is_shown_then_the_fixed_variant_is_played(page, server):
     expect(page.locator("#check-status")).to_have_text("1 error: fix it to play")
     expect(page.locator("#gutter .err")).to_have_text(["11"])
     expect(page.locator("#backdrop mark")).to_have_text("emptyy")
+    page.locator('#board .cell[data-cell="b2"]').click()  # no play under broken rules: said why
+    expect(page.locator("#message")).to_have_text(
+        "the ruleset has errors: fix them (listed beside the text) to play")
     entry.click()  # selects the error's span in the editor
     selected = page.eval_on_selector("#source", "t => t.value.slice(t.selectionStart, t.selectionEnd)")
     assert selected == "emptyy"

@@ -271,6 +271,13 @@ function humanToMove() {
   return game.ok && sideToMove() === "human";
 }
 
+// Why a click on the board makes no ply (said, rather than nothing happening).
+function whyNoPly() {
+  if (!game.ok) return "the ruleset has errors: fix them (listed beside the text) to play";
+  if (!game.view || game.view.result !== null) return "the game is over: start a new game to play again";
+  return `${game.view.to_move} is played by the machine (${sideToMove()}): wait for its ply`;
+}
+
 async function select(cell) {
   const generation = ++game.generation;
   const answer = await call("view", request({select: cell}));
@@ -281,7 +288,7 @@ async function select(cell) {
 }
 
 function cellClicked(cell) {
-  if (!humanToMove()) return;
+  if (!humanToMove()) return say(whyNoPly());
   say("");
   const legal = game.view.legal;
   if (game.selected !== null) {
@@ -413,6 +420,8 @@ async function start() {
     if (names.includes(name) && name !== game.ruleset) {
       picker.value = name;
       loadBundled(name);
+    } else if (!names.includes(name)) {
+      say(`no bundled ruleset '${name}': still playing ${game.ruleset}`);
     }
   });
   $("source").addEventListener("input", textEdited);
@@ -426,6 +435,7 @@ async function start() {
   $("download").addEventListener("click", download);
   $("chooser-cancel").addEventListener("click", hideChooser);
   await loadBundled(picker.value);
+  if (wanted && !names.includes(wanted)) say(`no bundled ruleset '${wanted}': showing ${picker.value}`);
   document.body.dataset.ready = "true";
 }
 
