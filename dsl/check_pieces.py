@@ -54,7 +54,9 @@ class PieceChecks(ExprChecks):
             if d.counted and not self.counted_kind_ok(d, owners):
                 continue
             if len(d.symbols) != len(owners):
-                want = "one symbol" if len(owners) == 1 else f"{len(owners)} symbols (one per player, e.g. `symbol R/r`)"
+                example = "R/r" if len(owners) == 2 else "/".join("RGBYPO"[:len(owners)])
+                want = "one symbol" if len(owners) == 1 else \
+                    f"{len(owners)} symbols (one per player, e.g. `symbol {example}`)"
                 self.error(d.name_span, f"piece '{d.name}' needs {want}")
                 continue
             colours = self.per_owner(d, d.colours, "colour", COLOURS, len(owners))

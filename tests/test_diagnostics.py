@@ -485,7 +485,7 @@ THREE_EXPECTED = {
     'opponent_wins': "t.game:12:8: error: 'opponent' is the other player of a two-player game; this one has 3\n    end e: opponent wins if count(B's p) == 0\n           ^~~~~~~~\n  hint: name a player, or use 'next' (who plays next)",
     'opponent_index': "t.game:11:35: error: 'opponent' is the other player of a two-player game; this one has 3\n    ply drop: place C's p where score[opponent] > 0\n                                      ^~~~~~~~\n  hint: name a player, or use 'next' (who plays next)",
     'opponent_region': "t.game:11:42: error: 'opponent' is the other player of a two-player game; this one has 3\n    ply drop: place C's p where here in home[opponent]\n                                             ^~~~~~~~\n  hint: name a player, or use 'next' (who plays next)",
-    'two_symbols': "t.game:4:7: error: piece 'p' needs 3 symbols (one per player, e.g. `symbol R/r`)\n    piece p: owner each, symbol X/Y\n          ^",
+    'two_symbols': "t.game:4:7: error: piece 'p' needs 3 symbols (one per player, e.g. `symbol R/G/B`)\n    piece p: owner each, symbol X/Y\n          ^",
     'two_regions': "t.game:5:1: error: region 'home' needs one set of cells for each of the 3 players, separated by /, found 2\n    region home: a1 / b1\n    ^~~~~~~~~~~~~~~~~~~~",
     'unknown_player_selector': "t.game:11:21: error: unknown player 'D' (players: A, B, C)\n    ply drop: place D's p where mover == A\n                        ^",
 }
