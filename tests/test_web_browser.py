@@ -179,6 +179,20 @@ def test_plies_that_share_their_cells_are_chosen_by_notation(page, server):
     expect(page.locator("#moves li").first).to_have_text(re.compile(r"^Blue c1\+c2-b3\+c3 \S+$"))
 
 
+def test_plies_typed_at_the_keyboard(page, server):
+    from playwright.sync_api import expect
+
+    open_page(page, server, "tic-tac-toe", ("human", "human"))
+    page.fill("#ply-input", "B2")  # any case, as the CLI reads it
+    page.press("#ply-input", "Enter")
+    expect(page.locator("#moves li")).to_have_count(1)
+    assert moves(page) == ["X b2"] and page.input_value("#ply-input") == ""
+    page.fill("#ply-input", "b2")  # taken: the game's own message
+    page.press("#ply-input", "Enter")
+    expect(page.locator("#message")).to_contain_text("b2")
+    assert moves(page) == ["X b2"]
+
+
 def test_an_unknown_ruleset_in_the_address_is_said(page, server):
     from playwright.sync_api import expect
 

@@ -434,6 +434,12 @@ async function start() {
   $("new-game").addEventListener("click", newGame);
   $("download").addEventListener("click", download);
   $("chooser-cancel").addEventListener("click", hideChooser);
+  $("ply-input").addEventListener("keydown", (e) => {  // a ply typed in notation, any case
+    if (e.key !== "Enter" || !e.target.value.trim()) return;
+    if (!humanToMove()) return say(whyNoPly());
+    humanPly(e.target.value.trim());
+    e.target.value = "";
+  });
   await loadBundled(picker.value);
   if (wanted && !names.includes(wanted)) say(`no bundled ruleset '${wanted}': showing ${picker.value}`);
   document.body.dataset.ready = "true";
