@@ -193,6 +193,29 @@ def test_plies_typed_at_the_keyboard(page, server):
     assert moves(page) == ["X b2"]
 
 
+def test_the_text_and_the_game_survive_a_reload_and_edits_are_not_dropped_unasked(page, server):
+    from playwright.sync_api import expect
+
+    open_page(page, server, "tic-tac-toe", ("human", "human"))
+    original = page.input_value("#source")
+    edited = original.replace("onto empty", "onto empty | opponent's mark")
+    page.fill("#source", edited)
+    expect(page.locator("#check-status")).to_have_text("ok: Tic-tac-toe")
+    click_cell(page, "b2")
+    expect(page.locator("#moves li")).to_have_count(1)
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    assert page.input_value("#source") == edited
+    expect(page.locator("#moves li")).to_have_count(1)
+    assert moves(page) == ["X b2"]
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.select_option("#ruleset", "three-musketeers")  # dismissed: the edits stay
+    expect(page.locator("#ruleset")).to_have_value("tic-tac-toe")
+    assert asked == ["Discard your edits to tic-tac-toe and open three-musketeers?"]
+    assert page.input_value("#source") == edited
+
+
 def test_an_unknown_ruleset_in_the_address_is_said(page, server):
     from playwright.sync_api import expect
 

@@ -10,6 +10,7 @@ const $ = (id) => document.getElementById(id);
 const game = {
   text: "",          // the ruleset's text, as last checked
   ruleset: null,     // the bundled ruleset chosen (the server tells whether the text is still it)
+  bundledText: "",   // its text as bundled: an edit differs from it
   plies: [],         // the plies made, in notation
   sides: [],         // who plays each side: "human" or a machine
   names: [],         // the players' names
@@ -173,6 +174,7 @@ async function checkNow() {
 }
 
 function textEdited() {
+  saveLocal();
   clearTimeout(checkTimer);
   drawEditor([]);
   checkTimer = setTimeout(checkNow, CHECK_DELAY);
@@ -229,9 +231,27 @@ function sideToMove() {
   return game.sides[view.players.indexOf(view.to_move)];
 }
 
+// The text and the game survive a reload: kept in the browser's storage as they change.
+const STORE = "rulecraft.page";
+
+function saveLocal() {
+  try {
+    localStorage.setItem(STORE, JSON.stringify({ruleset: game.ruleset, text: $("source").value,
+                                                plies: game.plies, names: game.names, sides: game.sides}));
+  } catch (e) { /* storage full or refused: the page works on without it */ }
+}
+
+function savedLocal() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORE) || "null");
+    return saved && typeof saved.text === "string" && Array.isArray(saved.plies) ? saved : null;
+  } catch (e) { return null; }
+}
+
 function show(view) {
   game.view = view;
   game.plies = view.plies;
+  saveLocal();
   $("title").textContent = view.title;
   $("board").innerHTML = view.svg;
   for (const el of $("board").querySelectorAll("[data-cell]")) {
@@ -394,6 +414,7 @@ async function loadBundled(name) {
   const answer = await response.json();
   if (answer.error) return say(answer.error);
   game.ruleset = name;
+  game.bundledText = answer.text;
   game.plies = [];
   game.view = null;
   game.selected = null;
@@ -401,6 +422,21 @@ async function loadBundled(name) {
   $("source").value = answer.text;
   $("source").scrollTop = 0;
   history.replaceState(null, "", `#${name}`);
+  await checkNow();
+}
+
+async function restore(saved, picker) {
+  const answer = await (await fetch(`/api/rulesets/${encodeURIComponent(saved.ruleset)}`)).json();
+  game.bundledText = answer.text;
+  game.ruleset = picker.value = saved.ruleset;
+  game.plies = saved.plies.filter((p) => typeof p === "string");
+  const known = ["human", ...MACHINES];
+  if (Array.isArray(saved.names) && Array.isArray(saved.sides) && saved.sides.every((s) => known.includes(s))) {
+    game.names = saved.names;  // drawSides keeps the sides of the same players
+    game.sides = saved.sides;
+  }
+  $("source").value = saved.text;
+  history.replaceState(null, "", `#${saved.ruleset}`);
   await checkNow();
 }
 
@@ -414,7 +450,14 @@ async function start() {
   }
   const wanted = decodeURIComponent(location.hash.slice(1));
   picker.value = names.includes(wanted) ? wanted : names.includes("tic-tac-toe") ? "tic-tac-toe" : names[0];
-  picker.addEventListener("change", () => loadBundled(picker.value));
+  picker.addEventListener("change", () => {
+    const edited = $("source").value !== game.bundledText;
+    if (edited && !confirm(`Discard your edits to ${game.ruleset} and open ${picker.value}?`)) {
+      picker.value = game.ruleset;
+      return;
+    }
+    loadBundled(picker.value);
+  });
   window.addEventListener("hashchange", () => {
     const name = decodeURIComponent(location.hash.slice(1));
     if (names.includes(name) && name !== game.ruleset) {
@@ -440,7 +483,12 @@ async function start() {
     humanPly(e.target.value.trim());
     e.target.value = "";
   });
-  await loadBundled(picker.value);
+  const saved = savedLocal();
+  if (saved && names.includes(saved.ruleset) && (!wanted || wanted === saved.ruleset)) {
+    await restore(saved, picker);  // the text and the game as they were before the reload
+  } else {
+    await loadBundled(picker.value);
+  }
   if (wanted && !names.includes(wanted)) say(`no bundled ruleset '${wanted}': showing ${picker.value}`);
   document.body.dataset.ready = "true";
 }
