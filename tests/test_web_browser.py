@@ -216,6 +216,22 @@ def test_the_text_and_the_game_survive_a_reload_and_edits_are_not_dropped_unaske
     assert page.input_value("#source") == edited
 
 
+def test_a_ruleset_file_is_saved_and_opened(page, server, tmp_path):
+    from playwright.sync_api import expect
+
+    open_page(page, server, "tic-tac-toe", ("human", "human"))
+    with page.expect_download() as saved:
+        page.click("#save-file")
+    assert saved.value.suggested_filename == "tic-tac-toe.game"
+    path = tmp_path / "mine.game"
+    saved.value.save_as(path)
+    assert path.read_text() == page.input_value("#source")
+    path.write_text(path.read_text().replace('game "Tic-tac-toe"', 'game "Mine"'))
+    page.set_input_files("#open-file", str(path))
+    expect(page.locator("#check-status")).to_have_text("ok: Mine")
+    expect(page.locator("#message")).to_have_text("opened mine.game")
+
+
 def test_an_unknown_ruleset_in_the_address_is_said(page, server):
     from playwright.sync_api import expect
 

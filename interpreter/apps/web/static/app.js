@@ -399,14 +399,36 @@ async function download() {
   if (!game.ok) return;
   const answer = await call("record", request({players: game.sides}));
   if (answer.error) return say(answer.error);
-  const url = URL.createObjectURL(new Blob([answer.record], {type: "text/plain"}));
+  saveAs(answer.record, answer.filename);
+}
+
+function saveAs(text, filename) {
+  const url = URL.createObjectURL(new Blob([text], {type: "text/plain"}));
   const link = document.createElement("a");
   link.href = url;
-  link.download = answer.filename;
+  link.download = filename;
   document.body.append(link);
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// A ruleset file: saved as it stands in the editor, opened into it (and checked).
+function saveRuleset() {
+  const name = game.ruleset && $("source").value === game.bundledText ? game.ruleset : "my-variant";
+  saveAs($("source").value, `${name}.game`);
+}
+
+async function openRuleset(e) {
+  const file = e.target.files[0];
+  e.target.value = "";
+  if (!file) return;
+  if ($("source").value !== game.bundledText && !confirm(`Discard your edits and open ${file.name}?`)) return;
+  $("source").value = await file.text();
+  game.plies = [];
+  game.view = null;
+  say(`opened ${file.name}`);
+  textEdited();
 }
 
 async function loadBundled(name) {
@@ -476,6 +498,8 @@ async function start() {
   $("undo").addEventListener("click", undo);
   $("new-game").addEventListener("click", newGame);
   $("download").addEventListener("click", download);
+  $("save-file").addEventListener("click", saveRuleset);
+  $("open-file").addEventListener("change", openRuleset);
   $("chooser-cancel").addEventListener("click", hideChooser);
   $("ply-input").addEventListener("keydown", (e) => {  // a ply typed in notation, any case
     if (e.key !== "Enter" || !e.target.value.trim()) return;
