@@ -232,6 +232,23 @@ def test_a_ruleset_file_is_saved_and_opened(page, server, tmp_path):
     expect(page.locator("#message")).to_have_text("opened mine.game")
 
 
+def test_a_game_is_shared_by_its_address(page, server):
+    from playwright.sync_api import expect
+
+    open_page(page, server, "3-spot/c1%2Bc2-b3%2Bc3", ("human", "human"))  # Blue's first ply
+    expect(page.locator("#moves li")).to_have_count(1)
+    assert moves(page) == ["Blue c1+c2-b3+c3"]
+    page.locator("#legal button").first.click()  # the turn's second ply
+    expect(page.locator("#status")).to_have_text("Red to move")
+    address = page.evaluate("location.hash")
+    assert address.startswith("#3-spot/c1%2Bc2-b3%2Bc3/") and address.count("/") == 2
+    other = page.context.new_page()  # the address opens the same game elsewhere
+    other.goto(f"{server.url}{address}")
+    expect(other.locator("body")).to_have_attribute("data-ready", "true")
+    # there Red is the machine by default, and plays on from the shared position
+    expect(other.locator("#moves li").first).to_have_text(moves(page)[0])
+
+
 def test_an_unknown_ruleset_in_the_address_is_said(page, server):
     from playwright.sync_api import expect
 

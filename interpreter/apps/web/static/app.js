@@ -252,6 +252,7 @@ function show(view) {
   game.view = view;
   game.plies = view.plies;
   saveLocal();
+  toAddress();
   $("title").textContent = view.title;
   $("board").innerHTML = view.svg;
   for (const el of $("board").querySelectorAll("[data-cell]")) {
@@ -431,13 +432,25 @@ async function openRuleset(e) {
   textEdited();
 }
 
-async function loadBundled(name) {
+// The address names the bundled ruleset and, to share a game, its plies: #3-spot/c1+c2-b3+c3
+function fromAddress() {
+  const [name, ...plies] = location.hash.slice(1).split("/").map(decodeURIComponent);
+  return {name, plies: plies.filter((p) => p)};
+}
+
+function toAddress() {
+  if (!game.ruleset || $("source").value !== game.bundledText) return;  // an edited text has no address
+  const plies = game.plies.map((p) => "/" + encodeURIComponent(p)).join("");
+  history.replaceState(null, "", `#${encodeURIComponent(game.ruleset)}${plies}`);
+}
+
+async function loadBundled(name, plies = []) {
   const response = await fetch(`/api/rulesets/${encodeURIComponent(name)}`);
   const answer = await response.json();
   if (answer.error) return say(answer.error);
   game.ruleset = name;
   game.bundledText = answer.text;
-  game.plies = [];
+  game.plies = plies;
   game.view = null;
   game.selected = null;
   say("");
@@ -470,7 +483,8 @@ async function start() {
     option.value = option.textContent = name;
     picker.append(option);
   }
-  const wanted = decodeURIComponent(location.hash.slice(1));
+  const address = fromAddress();
+  const wanted = address.name;
   picker.value = names.includes(wanted) ? wanted : names.includes("tic-tac-toe") ? "tic-tac-toe" : names[0];
   picker.addEventListener("change", () => {
     const edited = $("source").value !== game.bundledText;
@@ -481,10 +495,10 @@ async function start() {
     loadBundled(picker.value);
   });
   window.addEventListener("hashchange", () => {
-    const name = decodeURIComponent(location.hash.slice(1));
-    if (names.includes(name) && name !== game.ruleset) {
+    const {name, plies} = fromAddress();
+    if (names.includes(name) && (name !== game.ruleset || plies.join() !== game.plies.join())) {
       picker.value = name;
-      loadBundled(name);
+      loadBundled(name, plies);
     } else if (!names.includes(name)) {
       say(`no bundled ruleset '${name}': still playing ${game.ruleset}`);
     }
@@ -508,10 +522,10 @@ async function start() {
     e.target.value = "";
   });
   const saved = savedLocal();
-  if (saved && names.includes(saved.ruleset) && (!wanted || wanted === saved.ruleset)) {
+  if (saved && names.includes(saved.ruleset) && (!wanted || wanted === saved.ruleset) && !address.plies.length) {
     await restore(saved, picker);  // the text and the game as they were before the reload
   } else {
-    await loadBundled(picker.value);
+    await loadBundled(picker.value, names.includes(wanted) ? address.plies : []);
   }
   if (wanted && !names.includes(wanted)) say(`no bundled ruleset '${wanted}': showing ${picker.value}`);
   document.body.dataset.ready = "true";
