@@ -249,6 +249,19 @@ def test_a_game_is_shared_by_its_address(page, server):
     expect(other.locator("#moves li").first).to_have_text(moves(page)[0])
 
 
+def test_the_board_fills_its_pane_and_flips(page, server):
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 1366, "height": 768})
+    open_page(page, server, "whistling-captures", ("human", "human"))
+    board = page.locator("#board svg").bounding_box()
+    assert board["width"] > 500  # not the old 460-pixel cap: its cells are legible
+    page.click("#flip")
+    expect(page.locator("#board")).to_have_class("board flipped")
+    click_cell(page, "a11")  # a click still finds its cell when the board is turned
+    expect(page.locator("#message")).to_have_text("no legal ply from or to a11")
+
+
 def test_an_unknown_ruleset_in_the_address_is_said(page, server):
     from playwright.sync_api import expect
 

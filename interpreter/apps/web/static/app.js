@@ -513,6 +513,10 @@ async function start() {
   $("new-game").addEventListener("click", newGame);
   $("download").addEventListener("click", download);
   $("save-file").addEventListener("click", saveRuleset);
+  $("flip").addEventListener("click", () => {
+    const flipped = $("board").classList.toggle("flipped");
+    $("flip").setAttribute("aria-pressed", String(flipped));
+  });
   $("open-file").addEventListener("change", openRuleset);
   $("chooser-cancel").addEventListener("click", hideChooser);
   $("ply-input").addEventListener("keydown", (e) => {  // a ply typed in notation, any case
