@@ -262,6 +262,23 @@ def test_the_board_fills_its_pane_and_flips(page, server):
     expect(page.locator("#message")).to_have_text("no legal ply from or to a11")
 
 
+def test_the_move_list_steps_through_the_game(page, server):
+    from playwright.sync_api import expect
+
+    open_page(page, server, "tic-tac-toe/b2/a1", ("human", "human"))  # X, a person, to move
+    expect(page.locator("#moves li")).to_have_count(2)
+    page.locator("#moves li").nth(0).click()  # after X's b2 only
+    expect(page.locator("#status")).to_have_text("After move 1 (click the last move to play on)")
+    expect(page.locator("#board .piece")).to_have_count(1)
+    click_cell(page, "a3")  # no play while an earlier position is shown
+    expect(page.locator("#message")).to_have_text("an earlier position is shown: click the last move to play on")
+    page.locator("#moves li").nth(1).click()  # back to the game
+    expect(page.locator("#status")).to_have_text("X to move")
+    expect(page.locator("#board .piece")).to_have_count(2)
+    click_cell(page, "a3")
+    expect(page.locator("#moves li")).to_have_count(3)
+
+
 def test_an_unknown_ruleset_in_the_address_is_said(page, server):
     from playwright.sync_api import expect
 

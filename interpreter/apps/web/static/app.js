@@ -274,26 +274,47 @@ function show(view) {
   const moves = $("moves");
   moves.replaceChildren();
   let turn = 0;  // one item a turn, its plies together, as records number them
-  for (const m of view.moves) {
+  view.moves.forEach((m, k) => {
     if (m.number === turn) {
       moves.lastChild.textContent += ` ${m.ply}`;
-      continue;
+      moves.lastChild.dataset.plies = String(k + 1);
+      return;
     }
     turn = m.number;
     const item = document.createElement("li");
     item.textContent = `${m.player} ${m.ply}`;
+    item.dataset.plies = String(k + 1);  // the plies made up to the end of this turn
+    item.tabIndex = 0;
+    item.addEventListener("click", () => review(Number(item.dataset.plies), item));
     moves.append(item);
-  }
+  });
+  game.reviewing = false;
   moves.scrollTop = moves.scrollHeight;
   hideChooser();
 }
 
 function humanToMove() {
-  return game.ok && sideToMove() === "human";
+  return game.ok && !game.reviewing && sideToMove() === "human";
+}
+
+// A click on the move list shows the position after that turn; the last turn, the game.
+async function review(plies, item) {
+  if (plies >= game.plies.length) {
+    game.reviewing = false;
+    return gameChanged(game.names);
+  }
+  const answer = await call("view", request({plies: game.plies.slice(0, plies)}));
+  if (answer.error) return say(answer.error);
+  game.reviewing = true;
+  $("board").innerHTML = answer.svg;
+  for (const li of $("moves").children) li.classList.toggle("reviewed", li === item);
+  $("status").textContent = `After move ${[...$("moves").children].indexOf(item) + 1} (click the last move to play on)`;
+  say("");
 }
 
 // Why a click on the board makes no ply (said, rather than nothing happening).
 function whyNoPly() {
+  if (game.reviewing) return "an earlier position is shown: click the last move to play on";
   if (!game.ok) return "the ruleset has errors: fix them (listed beside the text) to play";
   if (!game.view || game.view.result !== null) return "the game is over: start a new game to play again";
   return `${game.view.to_move} is played by the machine (${sideToMove()}): wait for its ply`;
