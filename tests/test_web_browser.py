@@ -279,6 +279,22 @@ def test_the_move_list_steps_through_the_game(page, server):
     expect(page.locator("#moves li")).to_have_count(3)
 
 
+def test_a_machine_that_cannot_play_hands_the_side_to_a_person(page, server):
+    from playwright.sync_api import expect
+
+    open_page(page, server, "tic-tac-toe", ("human", "human"))
+    three = page.input_value("#source").replace("players X, O", "players X, O, Z").replace(
+        "symbol X/O", "symbol X/O/Z")
+    page.fill("#source", three)  # three players: no perfect play
+    expect(page.locator("#side-2")).to_have_value("random")  # checked: a third side
+    page.select_option("#side-0", "perfect")
+    expect(page.locator("#message")).to_contain_text("two-player games")
+    expect(page.locator("#message")).to_contain_text("X is played by a person now")
+    expect(page.locator("#side-0")).to_have_value("human")
+    click_cell(page, "b2")  # the person plays
+    expect(page.locator("#moves li")).to_have_count(1)
+
+
 def test_an_unknown_ruleset_in_the_address_is_said(page, server):
     from playwright.sync_api import expect
 

@@ -385,10 +385,14 @@ async function machineTurn() {
   $("status").classList.add("thinking");
   const answer = await call("machine", request({player: side, seed: game.seed}));
   if (generation !== game.generation) return;
-  if (answer.error) {
+  if (answer.error) {  // the machine cannot play here (perfect on too large a game): a person plays
+    const k = game.names.indexOf(game.view.to_move);
+    game.sides[k] = "human";
+    $(`side-${k}`).value = "human";
+    saveLocal();
     $("status").classList.remove("thinking");
     $("status").textContent = `${game.view.to_move} to move`;
-    return say(answer.error);
+    return say(`${answer.error}; ${game.view.to_move} is played by a person now: choose another machine to let one play`);
   }
   game.generation++;
   show(answer);
