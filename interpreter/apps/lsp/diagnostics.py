@@ -1,10 +1,9 @@
 """The checker's diagnostics as LSP diagnostics: the same messages and spans, every one.
 
-A hint has no location of its own: it goes as related information at the diagnostic's own
-range (`hint: did you mean 'won'?`), or, to a client that takes no related information,
-on a line of its own after the message. An error in a variant's base is shown at the
-variant's `variant of "..."`, prefixed with its place in the base, with related
-information pointing into the base.
+A hint goes on a line of its own after the message (`hint: did you mean 'won'?`), where
+every client shows it (Neovim's popup shows no related information). An error in a
+variant's base is shown at the variant's `variant of "..."`, prefixed with its place in
+the base, with related information pointing into the base for a client that takes it.
 """
 
 from __future__ import annotations
@@ -61,11 +60,8 @@ def _one(d: Diagnostic, analysis: Analysis, uri: str, text: str, related: bool,
                 location=types.Location(uri=uri_of(base.path, analysis.path, uri),
                                         range=to_range(d.span, base.text, units)),
                 message=_text(d.message)))
-    if d.hint and related:
-        info.append(types.DiagnosticRelatedInformation(
-            location=types.Location(uri=uri, range=where), message=f"hint: {_text(d.hint)}"))
-    elif d.hint:
+    if d.hint:
         message += f"\nhint: {_text(d.hint)}"
     severity = types.DiagnosticSeverity.Warning if d.severity == "warning" else types.DiagnosticSeverity.Error
     return types.Diagnostic(range=where, message=message, severity=severity,
-                            source="rulecraft", related_information=info or None)
+                            source="rulecraft", related_information=info if info and related else None)

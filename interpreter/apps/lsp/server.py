@@ -138,7 +138,8 @@ class GameServer(LanguageServer):
         return self.workspace.position_codec.client_num_units(text)
 
     def related(self) -> bool:
-        """Whether the client shows diagnostics' related information (where hints go)."""
+        """Whether the client takes diagnostics' related information (where an error in a
+        variant's base points)."""
         caps = self.client_capabilities.text_document
         publish = caps.publish_diagnostics if caps else None
         return bool(publish and publish.related_information)
