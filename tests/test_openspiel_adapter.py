@@ -52,7 +52,7 @@ def test_random_sim_test_passes(name: str) -> None:
 
 def test_tic_tac_toe_facts() -> None:
     game = pyspiel.load_game("rulecraft", {"ruleset": "tic-tac-toe"})
-    assert str(game) == "rulecraft(max_game_length=0,ruleset=tic-tac-toe)"
+    assert str(game) == "rulecraft(grid=False,max_game_length=0,ruleset=tic-tac-toe)"
     assert game.num_distinct_actions() == 9  # 9 cells, as OpenSpiel's own tic-tac-toe
     assert game.num_players() == 2 and game.max_game_length() == 9  # 0: the rules' bound, 9 cells
     assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
@@ -274,3 +274,15 @@ def test_three_players_triad() -> None:
         state.apply_action(bots[state.current_player()].step(state))
     returns = state.returns()
     assert sorted(returns) in ([-0.5, -0.5, 1.0], [-1.0, 0.5, 0.5], [0.0, 0.0, 0.0])
+
+
+def test_grid_shaped_observations() -> None:
+    flat = pyspiel.load_game("rulecraft", {"ruleset": "three-musketeers"})
+    grid = adapter.load("three-musketeers", grid=True)
+    assert flat.observation_tensor_shape() == [6, 25] and grid.observation_tensor_shape() == [6, 5, 5]
+    state = grid.new_initial_state()
+    planes = np.array(state.observation_tensor(0)).reshape(6, 5, 5)
+    # the first plane: the Musketeers' own pieces, rows from the north: e5, c3, a1
+    assert planes[0].tolist() == [[0, 0, 0, 0, 1], [0] * 5, [0, 0, 1, 0, 0], [0] * 5, [1, 0, 0, 0, 0]]
+    assert np.array(flat.new_initial_state().observation_tensor(0)).sum() == planes.sum()
+    pyspiel.random_sim_test(grid, num_sims=2, serialize=True, verbose=False)

@@ -9,9 +9,11 @@ registers one Python game with OpenSpiel, short name `"rulecraft"`, whose parame
   0 means the ruleset's own bound where its rules set one (dsl/bounds.py: a placement
   game's empty cells, tic-tac-toe's 9), else 1000. A game still going after that many is
   over: `is_terminal()` is true and the returns are 0 for every player, as for a draw
-  (OpenSpiel has no separate truncation; the state's `truncated()` tells the two apart).
+  (OpenSpiel has no separate truncation; the state's `truncated()` tells the two apart);
+- `grid` (bool, default false): observations shaped (planes, rows, columns) instead of
+  (planes, cells), for convolutional networks (Observer's `grid=True`).
 
-`load(ruleset_or_game, max_game_length)` gives the same for a name or for a `Game` already
+`load(ruleset_or_game, max_game_length, grid)` gives the same for a name or for a `Game` already
 loaded (say from text): such a game's `ruleset` parameter is a key standing for the object,
 `<its file name>#<n>`, valid in this process only.
 
@@ -59,7 +61,7 @@ from interpreter.runtime.game import Game, IllegalActionError
 from interpreter.runtime.observation import Observer
 
 GAME_NAME = "rulecraft"
-_DEFAULTS = {"ruleset": "tic-tac-toe", "max_game_length": 0}
+_DEFAULTS = {"ruleset": "tic-tac-toe", "max_game_length": 0, "grid": False}
 UNBOUNDED_LENGTH = 1000  # max_game_length 0 where the rules set no bound
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -120,12 +122,12 @@ def _key(game: Game) -> str:
     return key
 
 
-def load(ruleset: str | Game = "tic-tac-toe", max_game_length: int = 0) -> pyspiel.Game:
+def load(ruleset: str | Game = "tic-tac-toe", max_game_length: int = 0, grid: bool = False) -> pyspiel.Game:
     """The pyspiel game of a bundled name, a .game path or a loaded Game; it ends, drawn,
-    after `max_game_length` action ids (0: the ruleset's own bound, else 1000; see the
-    module)."""
+    after `max_game_length` action ids (0: the ruleset's own bound, else 1000); `grid`:
+    observations as (planes, rows, columns) (see the module)."""
     name = ruleset if isinstance(ruleset, str) else _key(ruleset)
-    return pyspiel.load_game(GAME_NAME, {"ruleset": name, "max_game_length": max_game_length})
+    return pyspiel.load_game(GAME_NAME, {"ruleset": name, "max_game_length": max_game_length, "grid": grid})
 
 
 def register() -> None:
@@ -156,6 +158,8 @@ class RulecraftGame(pyspiel.Game):
             max_game_length=length)
         super().__init__(_GAME_TYPE, info, params)
         self.rules = rules
+        # grid: the planes as (planes, rows, columns), for convolutional networks
+        self.observer = Observer(rules.game, "mover", grid=True) if params["grid"] else rules.observer
 
     def new_initial_state(self) -> RulecraftState:
         """The ruleset's initial position."""
@@ -167,7 +171,7 @@ class RulecraftGame(pyspiel.Game):
         if isinstance(iig_obs_type, dict):  # pyspiel's make_observer(params) passes params alone
             iig_obs_type, params = None, iig_obs_type
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
-            return PositionObserver(self.rules, params)
+            return PositionObserver(self.rules, self.observer, params)
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
@@ -248,11 +252,11 @@ class RulecraftState(pyspiel.State):
 class PositionObserver:
     """The observation tensor and string of a state (OpenSpiel's PyObserver interface)."""
 
-    def __init__(self, rules: Rules, params: dict[str, Any] | None):
+    def __init__(self, rules: Rules, observer: Observer, params: dict[str, Any] | None):
         if params:
             raise ValueError(f"rulecraft observations take no parameters; given {params}")
-        self._rules = rules
-        shape = rules.observer.shape
+        self._rules, self._observer = rules, observer
+        shape = observer.shape
         # OpenSpiel reads the flat `tensor`; `dict` views the same memory by name and shape.
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
@@ -260,7 +264,7 @@ class PositionObserver:
     def set_from(self, state: RulecraftState, player: int) -> None:
         """Fill the tensor with `state` seen by `player`."""
         route = self._rules.space.route(state.prefix)
-        self.dict["observation"][...] = self._rules.observer.tensor(state.position, player, route)
+        self.dict["observation"][...] = self._observer.tensor(state.position, player, route)
 
     def string_from(self, state: RulecraftState, player: int) -> str:
         """The position's text and a chain begun (the same for every player)."""
