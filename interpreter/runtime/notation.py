@@ -16,7 +16,8 @@ from dsl.placements import SplitTooHard, split_into_pieces
 from interpreter.runtime.actions import ActionRecord, Shape
 from interpreter.runtime import position_fields as pfields, render
 from interpreter.runtime.position_fields import _COUNT, _clip
-from interpreter.runtime.protocol import Action, IllegalActionError, PositionError, State
+from interpreter.runtime.protocol import (Action, IllegalActionError, PositionError, State, Termination,
+                                          outcome_of)
 from interpreter.runtime.tables import cells_of
 
 if TYPE_CHECKING:
@@ -240,8 +241,10 @@ class Notation:
 
     def _result_text(self, code: int) -> str:
         """`Red` (Red won), `draw`, or `Red-loses` (more than two players: the others share)."""
-        n = len(self.players)
-        return self.players[code] if code < n else "draw" if code == n else self.players[code - n - 1] + "-loses"
+        out = outcome_of(code, len(self.players), Termination.END_RULE)
+        if out.winner is not None:
+            return self.players[out.winner]
+        return "draw" if out.loser is None else self.players[out.loser] + "-loses"
 
     def _pieces_fields(self, state: State) -> list[str]:
         """`pieces.SYMBOL=a1+a2,b1+b2` for each symbol whose cells the rows alone would not

@@ -84,16 +84,17 @@ class AlphaBeta:
         self.nodes = 0
         self._deadline: float | None = None
         self._root_player = 0  # with more than two players, the side searching
+        self._paranoid = len(game.players) > 2  # read once: _side runs at every node
 
     def _side(self, state: State) -> int:
         """The side to move: the player, or with more than two players whether it is the root's."""
         p = self.game.to_move(state)
-        return p if len(self.game.players) == 2 else int(p != self._root_player)
+        return int(p != self._root_player) if self._paranoid else p
 
     def _leaf(self, state: State, ply: int) -> int:
         g = self.game
         if g.is_terminal(state):
-            if len(g.players) == 2:
+            if not self._paranoid:
                 w = g.winner(state)
                 if w is None:
                     return 0
@@ -170,7 +171,7 @@ class AlphaBeta:
         actions = g.legal_actions(state)
         if not actions:
             return SearchResult(self._leaf(state, 0), [], 0, 0, 0.0)
-        if len(g.players) > 2 and g.to_move(state) != self._root_player:
+        if self._paranoid and g.to_move(state) != self._root_player:
             self.table.clear()  # the scores were another player's
             self._root_player = g.to_move(state)
         result = SearchResult(0, [actions[0]], 0, 0, 0.0)
