@@ -138,7 +138,7 @@ class Lowering:
 
     def end(self, e: syn.EndDecl) -> model.End:
         return model.End(e.span, e.name, model.Outcome(e.result), self.opt(e.player), self.expr(e.cond),
-                      tuple(self.effect(x) for x in e.effects))
+                         tuple(self.effect(x) for x in e.effects), e.plural)
 
     def var(self, v: syn.VarDecl) -> model.Var:
         return model.Var(v.span, v.name, v.per_player, v.initial, v.low, v.high)

@@ -404,6 +404,7 @@ class End:
     player: Expr | None  # who wins or loses; None for a draw and for effects
     cond: Expr
     effects: tuple[Effect, ...] = ()
+    plural: bool = False  # written `Musketeers win`: results say `win` for that player
 
 
 @dataclass

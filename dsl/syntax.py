@@ -379,6 +379,7 @@ class EndDecl(Decl):
     name_span: Span | None = None
     result: str = ""  # wins, loses, draw, effects (the game goes on, changed)
     player: Expr | None = None  # None for draw and effects
+    plural: bool = False  # written `win` or `lose`: the player's name is plural
     cond: Expr | None = None
     effects: list[Effect] = field(default_factory=list)
     before: tuple[str, Span] | None = None  # in a variant: goes just before the base's end rule

@@ -251,11 +251,12 @@ class ToSyntax(Transformer):
 
     @v_args(meta=True)
     def end_decl(self, meta, c):
-        name, _, before, (result, player), cond = c
+        name, _, before, (result, player, *plural), cond = c
         effects = player if result == "effects" else []
         return self.named_decl(syn.EndDecl, meta, name, result=result,
                                player=None if effects else player, cond=cond, effects=effects,
-                               before=self.named(before) if before is not None else None)
+                               before=self.named(before) if before is not None else None,
+                               plural=bool(plural and plural[0]))
 
     def player_ref(self, tok: Token) -> syn.Expr:
         if tok.type == "NAME":
@@ -263,10 +264,10 @@ class ToSyntax(Transformer):
         return syn.Keyword(self.tok_span(tok), word=str(tok))
 
     def wins(self, c):
-        return ("wins", self.player_ref(c[0]))
+        return ("wins", self.player_ref(c[0]), str(c[1]) == "win")
 
     def loses(self, c):
-        return ("loses", self.player_ref(c[0]))
+        return ("loses", self.player_ref(c[0]), str(c[1]) == "lose")
 
     def draw(self, c):
         return ("draw", None)

@@ -113,6 +113,20 @@ def test_play_records_and_replay_reads_back(tmp_path, capsys):
     assert open(svg).read().startswith("<svg ")
 
 
+def test_the_result_reads_as_the_rules_write_it_and_older_records_still_replay(tmp_path, capsys):
+    path = tmp_path / "g.txt"
+    for seed in range(1, 20):  # a game the Musketeers win: `Musketeers win if no legal ply`
+        assert cli.main(["play", "three-musketeers", "--players", "random,random", "--seed",
+                         str(seed), "--record", str(path)]) == 0
+        if "\nResult: Musketeers win\n" in path.read_text():
+            break
+    assert capsys.readouterr().out.count("result: Musketeers win\n") >= 1
+    older = path.read_text().replace("Result: Musketeers win\n", "Result: Musketeers wins\n")
+    path.write_text(older)
+    assert cli.main(["replay", str(path)]) == 0
+    assert "result of the game: Musketeers win\n" in capsys.readouterr().out
+
+
 def test_replay_reports_a_bad_ply_and_exits_1(tmp_path, capsys):
     path = tmp_path / "g.txt"
     path.write_text(RECORD.replace("b3-c3", "b3-b2"))

@@ -26,7 +26,7 @@ from interpreter.apps.commands import (OK, RULESET_ERROR, USAGE, UsageError, add
     command_started, make_game, emit_json, errors_reported, files_under, json_error,
     load_or_report, load_ruleset_or_report, start_state)
 from interpreter.python.compile import compile_ruleset
-from interpreter.apps.describe import outcome_of, pieces_on_board, rule_lines, rules_of
+from interpreter.apps.describe import outcome_of, pieces_on_board, result_text, rule_lines, rules_of
 from interpreter.apps.setup_over import over_at_setup
 from interpreter.runtime.game import Game, State
 from interpreter.runtime.limits import RuleLimitError
@@ -161,7 +161,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     print(game.render(state))
     print(f"position: {info['position']}")
     if info["outcome"] is not None:
-        print("game over: " + ("a draw" if info["outcome"] == "draw" else f"{info['outcome']} wins"))
+        print(f"game over: {result_text(game, state)}")
     else:
         print(f"{len(legal)} legal plies: {', '.join(legal)}")
     return OK

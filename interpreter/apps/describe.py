@@ -76,14 +76,14 @@ def outcome_of(game: Game, state: State) -> str | None:
     out = game.outcome(state)
     if out is None:
         return None
-    return game.players[out.winner] if out.winner is not None else out.describe(game.players)
+    return game.players[out.winner] if out.winner is not None else game.notation.result(out)
 
 
 def result_text(game: Game, state: State) -> str:
-    """`NAME wins`, `NAME loses`, `draw` or `game going on`: a result as play, records and
-    the web page write it."""
+    """`NAME wins` (`Musketeers win`), `NAME loses`, `draw` or `game going on`: a result as
+    play, info, records, replay and the web page write it (Notation.result)."""
     out = game.outcome(state)
-    return "game going on" if out is None else out.describe(game.players)
+    return "game going on" if out is None else game.notation.result(out)
 
 
 def rule_lines(game: Game, rules: dict) -> list[str]:

@@ -159,10 +159,16 @@ def replay(rec: GameRecord, game: Game, text: str | None = None) -> list[State]:
             raise fail(span, str(e)) from None
         state = game.apply(state, action)
         states.append(state)
-    if rec.result != result_text(game, state):
+    if _verb_either(rec.result) != _verb_either(result_text(game, state)):
         raise fail(None, f"the record says `{rec.result}`, but the plies end in "
                          f"`{result_text(game, state)}`")
     return states
+
+
+def _verb_either(result: str) -> str:
+    """A result with `win`/`wins` (`lose`/`loses`) as one: records written before results
+    took the rules' verb say `Musketeers wins`."""
+    return re.sub(r" (win|lose)s?$", r" \1s", result)
 
 
 def read_record(path: str) -> tuple[GameRecord, str]:

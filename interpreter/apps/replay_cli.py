@@ -10,7 +10,8 @@ import argparse
 import sys
 
 from interpreter.apps.commands import OK, UsageError, add_command, load_or_report, write_picture
-from interpreter.apps.picture import position_svg
+from interpreter.apps.describe import result_text
+from interpreter.runtime.picture import position_svg
 from interpreter.apps.records import RecordError, read_record, replay, turn_list
 from interpreter.search.solution_file import fingerprint
 
@@ -57,7 +58,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     out = sys.stdout
     out.write(game.render(state) + "\n")
     out.write(f"position: {game.state_to_text(state)}\n")
-    out.write(f"after ply {at} of {len(rec.plies)}; result of the game: {rec.result}\n")
+    out.write(f"after ply {at} of {len(rec.plies)}; result of the game: "
+              f"{result_text(game, states[-1])}\n")
     out.write(turn_list(rec.movers[:at], rec.plies[:at]))
     if args.render:
         last = game.action_from_text(states[at - 1], rec.plies[at - 1]) if at else None

@@ -19,7 +19,7 @@ def over_at_setup(game: Game) -> Diagnostic | None:
     if outcome is None:
         return None
     rs = game.ruleset
-    result = "a draw" if outcome.is_draw else outcome.describe(game.players)
+    result = game.notation.result(outcome)
     if outcome.termination is Termination.END_RULE:
         for end in rs.ends:  # the first rule that alone ends it is the one that fired
             alone = Game(dataclasses.replace(rs, ends=[end]), backend="python")

@@ -9,15 +9,16 @@ position reads `<rows> <player to move> [key=value ...]` (see `state_to_text`).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
+from dsl import model
 from dsl.placements import SplitTooHard, split_into_pieces
 
 from interpreter.runtime.actions import ActionRecord, Shape
 from interpreter.runtime import position_fields as pfields, render
 from interpreter.runtime.position_fields import _COUNT, _clip
-from interpreter.runtime.protocol import (Action, IllegalActionError, PositionError, State, Termination,
-                                          outcome_of)
+from interpreter.runtime.protocol import (Action, IllegalActionError, Outcome, PositionError, State,
+                                          Termination, outcome_of)
 from interpreter.runtime.tables import cells_of
 
 if TYPE_CHECKING:
@@ -48,6 +49,9 @@ class Notation:
         # A cell's character is its top piece's symbol (what it stands on is implied).
         self._top_first = sorted(range(len(types)), key=lambda i: -types[i].level)
         self._texts: tuple[State | None, dict[str, Action], dict[Action, str]] = (None, {}, {})
+        # The players the rules name with a plural verb (`Musketeers win`): results agree.
+        self._plural = frozenset(e.player.index for e in self.ruleset.ends
+                                 if e.plural and isinstance(e.player, model.Player))
         players_of = [r.player for r in self._rules if r.player is not None]
         # Plies may read the same when a player has two rules, or one rule moves several
         # types: then each says its rule or its piece (see _read).
@@ -208,10 +212,14 @@ class Notation:
     # ------------------------------------------------------------ positions
     def symbol_at(self, state: State, cell: int) -> str:
         """The character of `cell`: its top piece's symbol, or `.`."""
+        return self._painted(state, cell, None)
+
+    def _painted(self, state: State, cell: int, paint: Callable[[int, str], str] | None) -> str:
         bit = 1 << cell
         for i in self._top_first:
             if state[i] & bit:
-                return self.ruleset.types[i].symbol
+                symbol = self.ruleset.types[i].symbol
+                return symbol if paint is None else paint(i, symbol)
         return "."
 
     def state_to_text(self, state: State) -> str:
@@ -401,15 +409,25 @@ class Notation:
         return mask
 
     # ------------------------------------------------------------ drawing
-    def render(self, state: State) -> str:
-        """The board drawn for a person, with coordinates, and who is to move."""
+    def render(self, state: State, paint: Callable[[int, str], str] | None = None) -> str:
+        """The board drawn for a person, with coordinates, and who is to move; `paint(type,
+        symbol)` colours a piece's symbol (a colour terminal's codes)."""
         counts = self.game.layout.count_offsets
         if counts:  # a counted kind's cells show how many stand there
             drawing = render.draw(self.board, lambda c: f"{sum(state[b + c] for b in counts.values()) or '.':<2}")
         else:
             drawing = render.draw_position(self.board, self.ruleset.types, state,
-                                           lambda c: self.symbol_at(state, c))
+                                           lambda c: self._painted(state, c, paint))
         return drawing + "\n" + "; ".join(self.status(state))
+
+    def plural(self, player: int) -> bool:
+        """Whether the rules name `player` with a plural verb (`Musketeers win`)."""
+        return player in self._plural
+
+    def result(self, out: Outcome) -> str:
+        """The result's one text, everywhere: `Enemy wins`, `Musketeers win` (the verb as
+        the end rules write it for that player), `Red loses`, `draw`."""
+        return out.describe(self.players, self._plural)
 
     def status(self, state: State) -> list[str]:
         """What the board does not show: each variable, each reserve, then who is to move
@@ -430,7 +448,7 @@ class Notation:
             parts.append(f"{owner}{pt.kind} in reserve: {state[slot]}")
         out = game.outcome(state)
         if out is not None:
-            parts.append(out.describe(self.players))
+            parts.append(self.result(out))
         else:
             who = self.players[game.to_move(state)]
             ply = f" (ply {game.phase(state) + 1} of the turn)" if self._show_ply else ""

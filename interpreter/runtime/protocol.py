@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Iterator, Protocol
+from typing import Collection, Iterator, Protocol
 
 from interpreter.runtime.actions import ActionFormat
 
@@ -67,11 +67,14 @@ class Outcome:
             return tuple(-1.0 if i == self.loser else share for i in range(n_players))
         return (0.0,) * n_players
 
-    def describe(self, players: list[str]) -> str:
-        """`White wins`, `Red loses` or `draw`, in the players' names."""
+    def describe(self, players: list[str], plural: Collection[int] = ()) -> str:
+        """`White wins`, `Red loses` or `draw`, in the players' names; `Musketeers win` for
+        the players in `plural` (Notation.result: as the rules write it)."""
         if self.winner is not None:
-            return f"{players[self.winner]} wins"
-        return "draw" if self.loser is None else f"{players[self.loser]} loses"
+            return f"{players[self.winner]} {'win' if self.winner in plural else 'wins'}"
+        if self.loser is None:
+            return "draw"
+        return f"{players[self.loser]} {'lose' if self.loser in plural else 'loses'}"
 
 
 def outcome_of(code: int, n_players: int, termination: Termination) -> Outcome | None:

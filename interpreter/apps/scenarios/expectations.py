@@ -217,4 +217,4 @@ def _outcome_wanted(game: Game, node: Node, key: str, file: str, state: State) -
 def _outcome_text(game: Game, state: State) -> str:
     if not game.is_terminal(state):
         return f"ongoing ({game.players[game.to_move(state)]} to move)"
-    return game.outcome(state).describe(game.players)
+    return game.notation.result(game.outcome(state))
