@@ -17,10 +17,12 @@ if TYPE_CHECKING:
     from dsl.diagnostics import RulesetError
 
     from interpreter.search.analysis import perft
-    from interpreter.runtime.game import Action, Game, IllegalActionError, PositionError, State
+    from interpreter.runtime.game import Action, Game, IllegalActionError, Position, PositionError, State
     from interpreter.runtime.protocol import Outcome, Termination
 
-_LAZY = {"Action": "interpreter.runtime.game", "Game": "interpreter.runtime.game",
+# Game through picture.py, which registers the SVG picture with it (Jupyter shows games).
+_LAZY = {"Action": "interpreter.runtime.game", "Game": "interpreter.runtime.picture",
+         "Position": "interpreter.runtime.game",
          "IllegalActionError": "interpreter.runtime.game", "PositionError": "interpreter.runtime.game",
          "State": "interpreter.runtime.game", "perft": "interpreter.search.analysis",
          "RulesetError": "dsl.diagnostics", "Outcome": "interpreter.runtime.protocol",
@@ -32,6 +34,7 @@ def load_game(name: str, backend: str = "python") -> "Game":
     `backend`: "python", "native" or "auto" (see Game)."""
     from dsl.load import load
 
+    from interpreter.runtime import picture  # noqa: F401 - games show as SVG in Jupyter
     from interpreter.runtime.game import Game
     return Game(load(name), backend)
 
@@ -42,6 +45,7 @@ def load_game_from_text(source: str, name: str = "<text>", backend: str = "pytho
     folder of `name`; `backend` as for load_game."""
     from dsl.load import load_text
 
+    from interpreter.runtime import picture  # noqa: F401 - games show as SVG in Jupyter
     from interpreter.runtime.game import Game
     return Game(load_text(source, name), backend)
 
@@ -53,5 +57,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Action", "Game", "IllegalActionError", "Outcome", "PositionError", "RulesetError", "State",
-           "Termination", "load_game", "load_game_from_text", "perft"]
+__all__ = ["Action", "Game", "IllegalActionError", "Outcome", "Position", "PositionError", "RulesetError",
+           "State", "Termination", "load_game", "load_game_from_text", "perft"]

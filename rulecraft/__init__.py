@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-_PUBLIC = ("Action", "Game", "IllegalActionError", "Outcome", "PositionError", "RulesetError",
-           "State", "Termination", "load_game", "load_game_from_text", "perft")
+_PUBLIC = ("Action", "Game", "IllegalActionError", "Outcome", "Position", "PositionError",
+           "RulesetError", "State", "Termination", "load_game", "load_game_from_text", "perft")
 
 
 def __getattr__(name: str) -> Any:

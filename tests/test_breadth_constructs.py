@@ -278,7 +278,7 @@ end mill: mover wins if count(in_line(3, own man, e)) >= 3
 
 
 def test_pieces_are_drawn_in_their_colours_and_shapes(tmp_path):
-    from interpreter.apps.picture import position_svg
+    from interpreter.runtime.picture import position_svg
     text = '''game "Colours"
 board square 3 x 3
 players A, B

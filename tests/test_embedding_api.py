@@ -96,6 +96,18 @@ def test_load_game_from_text_holds_to_a_files_limits():
     assert str(e.value) == "nul: error: not a text file (it contains NUL bytes)"
 
 
+def test_a_game_and_a_position_show_themselves_as_svg_in_jupyter():
+    ttt = load_game("tic-tac-toe")
+    assert ttt._repr_svg_().startswith("<svg ") and 'class="piece"' not in ttt._repr_svg_()
+    state = ttt.initial_state()
+    for ply in ("a1", "a2", "b1", "b2", "c1"):
+        state = ttt.apply(state, ttt.action_from_text(state, ply))
+    pos = ttt.position(state)
+    assert pos.text == ".../OO./XXX O result=X" and str(pos) == ttt.render(state)
+    svg = pos._repr_svg_()
+    assert svg.count('class="piece"') == 5 and svg.count('class="ended"') == 3  # X's line ringed
+
+
 @pytest.mark.parametrize("backend", ["python", "native"])
 def test_outcomes_are_typed(backend):
     from interpreter.native.build import compiler
@@ -106,6 +118,7 @@ def test_outcomes_are_typed(backend):
     # Musketeers to move, none next to an enemy: stuck, and the rules say they win.
     s = tm.state_from_text("M..../...../..M../...../oo..M Musketeers")
     assert tm.outcome(s) == Outcome(Termination.STUCK, 0)
+    assert tm.notation.result(tm.outcome(s)) == "Musketeers win"  # as the rules write it
     assert tm.outcome(s).describe(tm.players) == "Musketeers wins"
     assert tm.outcome(tm.initial_state()) is None
     ttt = load_game("tic-tac-toe", backend)

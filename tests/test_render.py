@@ -1,4 +1,4 @@
-"""Board pictures (interpreter/apps/picture.py, `rulecraft render`): every bundled ruleset drawn
+"""Board pictures (interpreter/runtime/picture.py, `rulecraft render`): every bundled ruleset drawn
 as well-formed SVG with every cell, every piece and the coordinates; highlights checked
 against hand-derived cells."""
 
@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from conftest import all_rulesets, game_of
 
-from interpreter.apps.picture import changed_cells, default_style, position_svg, targets_of
+from interpreter.runtime.picture import changed_cells, default_style, position_svg, targets_of
 
 SVG = "{http://www.w3.org/2000/svg}"
 

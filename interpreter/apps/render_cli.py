@@ -1,5 +1,5 @@
 """The `render` subcommand (`register`, called by interpreter/apps/cli.py): a position drawn as
-an SVG picture (interpreter/apps/picture.py), or PNG through cairosvg when it is installed.
+an SVG picture (interpreter/runtime/picture.py), or PNG through cairosvg when it is installed.
 
     rulecraft render FILE [--position TEXT] [--ply TEXT] [--targets CELL] [--style S] [-o OUT]
 """
@@ -11,7 +11,7 @@ import argparse
 from interpreter.apps.commands import (OK, UsageError, add_command, load_or_report, start_state,
     write_picture)
 from interpreter.runtime.game import IllegalActionError
-from interpreter.apps.picture import STYLES, position_svg, targets_of
+from interpreter.runtime.picture import STYLES, position_svg, targets_of
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -9,7 +9,8 @@ typed outcomes, and the text forms, which are notation.py's (reached through
 
 from __future__ import annotations
 
-from typing import Iterator
+from dataclasses import dataclass
+from typing import Callable, ClassVar, Iterator
 
 from dsl.model import Ruleset
 
@@ -20,11 +21,16 @@ from interpreter.runtime.protocol import (Action, IllegalActionError, Outcome, P
                                           Rules, State, Termination, outcome_of)
 from interpreter.runtime.tables import Tables
 
-__all__ = ["Action", "Game", "IllegalActionError", "Outcome", "PositionError", "State", "Termination"]
+__all__ = ["Action", "Game", "IllegalActionError", "Outcome", "Position", "PositionError", "State",
+           "Termination"]
 
 
 class Game:
     """A compiled game: initial state, legal actions, apply, outcome; `notation`, its texts."""
+
+    # Draws a position as SVG: set by picture.py, a view a layer above the game (load_game
+    # imports it), so that Jupyter shows games and positions as pictures.
+    svg_picture: ClassVar[Callable[["Game", State], str] | None] = None
 
     def __init__(self, ruleset: Ruleset, backend: str = "python"):
         """`backend`: "python", "native" (the rules compiled to C; NativeUnavailable
@@ -233,9 +239,37 @@ class Game:
         """The character of `cell`: its top piece's symbol, or `.`."""
         return self.notation.symbol_at(state, cell)
 
-    def render(self, state: State) -> str:
-        """The board drawn for a person, with coordinates, and who is to move."""
-        return self.notation.render(state)
+    def render(self, state: State, paint: Callable[[int, str], str] | None = None) -> str:
+        """The board drawn for a person, with coordinates, and who is to move; `paint(type,
+        symbol)` colours a piece's symbol (a colour terminal's codes)."""
+        return self.notation.render(state, paint)
+
+    def position(self, state: State) -> Position:
+        """`state` with its game: it prints as the board and shows as SVG in Jupyter."""
+        return Position(self, state)
+
+    def _repr_svg_(self) -> str:
+        return self.position(self.initial_state())._repr_svg_()
+
+
+@dataclass(frozen=True)
+class Position:
+    """A state with its game (`Game.position`): `str` draws the board in text, and Jupyter
+    shows it as an SVG picture; `text` is the position's text form."""
+
+    game: Game
+    state: State
+
+    @property
+    def text(self) -> str:
+        return self.game.state_to_text(self.state)
+
+    def __str__(self) -> str:
+        return self.game.render(self.state)
+
+    def _repr_svg_(self) -> str:
+        draw = Game.svg_picture
+        return "" if draw is None else draw(self.game, self.state)
 
 
 def _rebuild(path: str, sources: dict[str, str], backend: str) -> Game:

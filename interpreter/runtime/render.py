@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 from typing import Callable, Sequence
 
@@ -10,6 +11,12 @@ from dsl.model import PieceType
 
 HEX_ROWS = "    (rows count from the north; columns are half a cell apart)"
 LATTICE_MAX_SIDE = 6  # larger hexagons are drawn as dots only, to stay readable
+_PAINT = re.compile(r"\x1b\[[0-9;]*m")  # a colour terminal's paint around a symbol
+
+
+def visible(text: str) -> str:
+    """`text` as it shows: without a terminal's colour codes (they take no room)."""
+    return _PAINT.sub("", text)
 
 
 def draw_position(board: Board, types: Sequence[PieceType], state: tuple[int, ...],
@@ -25,7 +32,7 @@ def draw_position(board: Board, types: Sequence[PieceType], state: tuple[int, ..
         if any(state[i] & bit for i in carriers):
             top = symbol_at(cell)
             return "[" + (" " if any(state[i] & bit for i in carriers if
-                                     types[i].symbol == top) else top) + "]"
+                                     types[i].symbol == visible(top)) else top) + "]"
         return " " + symbol_at(cell) + " "
 
     return draw(board, stack_at)
@@ -52,7 +59,7 @@ def _square(board: Board, symbol_at) -> list[str]:
     for row in board.rows:
         label = names[row[0]].lstrip(string.ascii_letters)
         shown = {board.lattice[c][0]: symbol_at(c) for c in row}
-        width = max(len(x) for x in shown.values())
+        width = max(len(visible(x)) for x in shown.values())
         cells = [shown.get(x, " " * width) for x in range(board.width)]
         lines.append((f"{label:>3} " + " ".join(cells)).rstrip())
     lines.append("    " + " ".join(letter.center(width) for letter in FILE_LETTERS[:board.width]).rstrip())

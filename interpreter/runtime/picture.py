@@ -26,6 +26,7 @@ from dsl.board import LINK, Board
 from dsl.model import PieceType
 from dsl.pictures import COLOURS
 
+from interpreter.runtime.ending import ending_cells
 from interpreter.runtime.game import Action, Game, State
 
 STYLES = ("squares", "hexagons", "points")
@@ -166,7 +167,7 @@ def _labels(board: Board, geo: Geometry) -> list[str]:
     """Coordinates on every edge: each column's letters above its top cell and below its
     bottom cell, each row's number left of its first cell and right of its last; none
     where a goal is drawn (3-A-Side's goals sit in column g's places)."""
-    out = ['<g class="coordinates" font-family="sans-serif" font-size="12" '
+    out = ['<g class="coordinates" font-family="sans-serif" font-size="15" '
            f'fill="{LABEL_INK}" text-anchor="middle">']
     columns: dict[str, list[int]] = {}
     rows: dict[str, list[int]] = {}
@@ -199,7 +200,7 @@ def _labels(board: Board, geo: Geometry) -> list[str]:
     return out
 
 
-def _colours(pt: PieceType) -> tuple[str, str]:
+def piece_colours(pt: PieceType) -> tuple[str, str]:
     """The piece's declared colour (`colour red`), else its owner's."""
     if pt.colour is not None:
         return COLOURS[pt.colour]
@@ -231,7 +232,7 @@ def _pieces_layer(game: Game, geo: Geometry, state: State) -> list[str]:
     for t in order:
         mask, pt = state[t], types[t]
         cells = [c for c in range(board.size) if mask >> c & 1]
-        fill, ink = CARRIER_COLOUR if t in carriers and pt.colour is None else _colours(pt)
+        fill, ink = CARRIER_COLOUR if t in carriers and pt.colour is None else piece_colours(pt)
         if pt.size > 1:  # a wide piece: a bar through its neighbouring cells
             for u, v, _ in board.graph.edges():
                 if u < v and mask >> u & 1 and mask >> v & 1:
@@ -263,13 +264,14 @@ def _pieces_layer(game: Game, geo: Geometry, state: State) -> list[str]:
 
 
 def _marks(geo: Geometry, names: list[str], cells: Iterable[int], css: str, colour: str,
-           dotted: bool) -> list[str]:
+           dotted: bool, size: float = 0.9, width: int = 3) -> list[str]:
     out = []
     for c in sorted(set(cells)):
         x, y = geo.centers[c]
         dash = ' stroke-dasharray="3,3"' if dotted else ""
         out.append(f'<circle class="{css}" data-cell="{_attr(names[c])}" cx="{x:.2f}" cy="{y:.2f}" '
-                   f'r="{geo.radius * 0.9:.2f}" fill="none" stroke="{colour}" stroke-width="3"{dash}/>')
+                   f'r="{geo.radius * size:.2f}" fill="none" stroke="{colour}" '
+                   f'stroke-width="{width}"{dash}/>')
     return out
 
 
@@ -302,8 +304,9 @@ def position_svg(game: Game, state: State | None = None, *, style: str | None = 
                  last: Action | None = None, before: State | None = None,
                  targets: Sequence[int] = ()) -> str:
     """The position as a standalone SVG document: the board with its coordinates, the
-    pieces, and under it the variables, reserves and who is to move (Notation.status). `last` (played from
-    `before`) outlines the cells the last ply changed; `targets` marks cells in dots."""
+    pieces, and under it the variables, reserves and who is to move (Notation.status).
+    `last` (played from `before`) outlines the cells the last ply changed; `targets` marks
+    cells in dots; a finished game's deciding cells (ending.py: its winning line) are ringed."""
     state = game.initial_state() if state is None else state
     board = game.ruleset.board
     geo = geometry(board, style)
@@ -314,11 +317,15 @@ def position_svg(game: Game, state: State | None = None, *, style: str | None = 
     if last is not None and before is not None:
         body += _marks(geo, board.names, changed_cells(game, before, state), "last", "#e67e22", False)
     body += _marks(geo, board.names, targets, "target", "#27ae60", True)
+    body += _marks(geo, board.names, ending_cells(game, state), "ended", "#d4a017", False, 0.72, 5)
     body.append(f'<g class="caption" font-family="sans-serif" font-size="14" fill="{LABEL_INK}">')
     for k, line in enumerate(caption):
         body.append(f'<text x="{MARGIN / 2:.2f}" y="{geo.height + 16 + 18 * k:.2f}">{escape(line)}</text>')
     body.append("</g>")
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-            f'viewBox="0 0 {width:.2f} {height:.2f}">')
+            f'viewBox="0 0 {width:.2f} {height:.2f}" data-unit="{UNIT:g}">')
     title = f"<title>{escape(game.ruleset.title)}: {escape(game.state_to_text(state))}</title>"
-    return "\n".join([head, title, f'<rect width="100%" height="100%" fill="#ffffff"/>', *body, "</svg>"]) + "\n"
+    return "\n".join([head, title, '<rect width="100%" height="100%" fill="#ffffff"/>', *body, "</svg>"]) + "\n"
+
+
+Game.svg_picture = staticmethod(position_svg)  # type: ignore[assignment]  # Position._repr_svg_
