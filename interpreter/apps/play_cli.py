@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import Callable, TextIO
 
 from interpreter.apps.commands import (OK, PLAYERS, UsageError, add_command, load_or_report,
     start_state)
 from interpreter.runtime.game import Action, Game, State
 from interpreter.apps.describe import result_text
 from interpreter.apps.records import record_game, turn_list, write_record
+from interpreter.apps.terminal_colour import CHOICES, painter, wants_colour
 from interpreter.search.agents import Agent, QuitGame, make_player
 from interpreter.search.solver import Solution, SolveError
 
@@ -38,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--max-plies", type=int, default=10_000, metavar="N",
                    help="stop the game after N plies (default 10000)")
     p.add_argument("--position", metavar="TEXT", help="a position's text (default: the setup)")
+    p.add_argument("--colour", choices=CHOICES, default="auto",
+                   help="pieces in their colours: auto (on a colour terminal, unless NO_COLOR "
+                        "is set), always or never")
     p.add_argument("--record", metavar="FILE",
                    help="write the game's record to FILE at the end (see `rulecraft replay`)")
     p.set_defaults(func=cmd_play)
@@ -65,10 +69,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     actions: list[Action] = []
     humans = [spec.strip() == "human" for spec in args.players.split(",")]
     out = sys.stdout
+    paint = painter(game) if wants_colour(args.colour, out) else None
     moves: list[tuple[str, str]] = []  # (player, ply)
     try:
         while not game.is_terminal(state) and len(moves) < args.max_plies:
-            out.write("\n" + game.render(state) + "\n")
+            out.write("\n" + game.render(state, paint) + "\n")
             mover = game.to_move(state)
             legal = game.legal_actions(state)
             out.write("legal: " + ", ".join(game.action_to_text(state, a) for a in legal) + "\n")
@@ -86,13 +91,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         out.write("\nstopped.\n")
     except KeyboardInterrupt:  # the position so far, then the usual exit code
         out.write("\ninterrupted.\n")
-        _game_summary(game, state, moves, out)
+        _game_summary(game, state, moves, out, paint)
         _record(game, args, start, actions)
         raise
     else:
         if not game.is_terminal(state):
             out.write(f"\nstopped after {len(moves)} plies (--max-plies {args.max_plies}).\n")
-    _game_summary(game, state, moves, out)
+    _game_summary(game, state, moves, out, paint)
     _record(game, args, start, actions)
     return OK
 
@@ -123,9 +128,10 @@ def _record(game: Game, args: argparse.Namespace, start: State, actions: list[Ac
     print(f"record written to {args.record}")
 
 
-def _game_summary(game: Game, state: State, moves: list[tuple[str, str]], out: TextIO) -> None:
+def _game_summary(game: Game, state: State, moves: list[tuple[str, str]], out: TextIO,
+                  paint: Callable[[int, str], str] | None) -> None:
     """The end of `play`: the final board, its text, the result and the plies made."""
-    out.write("\n" + game.render(state) + "\n")
+    out.write("\n" + game.render(state, paint) + "\n")
     out.write(f"position: {game.state_to_text(state)}\n")
     out.write(f"result: {result_text(game, state)}\n")
     out.write(turn_list([p for p, _ in moves], [t for _, t in moves]))
