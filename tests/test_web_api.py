@@ -48,7 +48,8 @@ def test_check_gives_the_checkers_diagnostics_exactly():
 
 def test_check_of_a_good_ruleset():
     assert handle("check", text=TTT) == {"ok": True, "title": "Tic-tac-toe", "players": ["X", "O"],
-                                         "diagnostics": [], "warnings": []}
+                                         "diagnostics": [], "warnings": [],
+                                         "perfect": {"offered": True, "why": ""}}
     assert handle("check", ruleset="3-spot-misere")["ok"] is True
 
 
@@ -179,10 +180,86 @@ def test_machine_players_are_bounded(monkeypatch):
     assert error("perfect:/etc/passwd").startswith("unknown player 'perfect:/etc/passwd'")
     monkeypatch.setattr(api, "MAX_SOLVE_POSITIONS", 1000)
     api._cache.clear()
-    answer = handle("machine", ruleset="three-musketeers", plies=[], player="perfect")
-    assert answer["error"].startswith("perfect: the game cannot be solved here: more than 1,000 positions")
+    answer = handle("machine", text=api.bundled_text("three-musketeers") + "\n", plies=[], player="perfect")
+    assert answer["error"].startswith("perfect play is not offered: the game cannot be solved here: "
+                                      "more than 1,000 positions")
     over = handle("machine", ruleset="tic-tac-toe", plies=["a1", "a2", "b1", "b2", "c1"], player="random")
     assert over["error"] == "the game is over"
+    api._cache.clear()
+
+
+def test_perfect_is_asked_for_before_it_is_offered(monkeypatch):
+    api._cache.clear()
+    assert handle("perfect", ruleset="tic-tac-toe") == {"perfect": True, "positions": 5478}
+    three = TTT.replace("players X, O", "players X, O, Z").replace("symbol X/O", "symbol X/O/Z")
+    assert handle("perfect", text=three) == {"perfect": False, "why": (
+        "perfect play is not offered: the game cannot be solved here: the solver finds win, "
+        "loss and draw values of two-player games; Tic-tac-toe has 3 players (play it with "
+        "mcts, alphabeta or random players; count its plies with perft)")}
+    monkeypatch.setattr(api, "MAX_SOLVE_POSITIONS", 1000)
+    assert handle("perfect", text=TTT + "\n") == {"perfect": False, "why": (
+        "perfect play is not offered: the game cannot be solved here: more than 1,000 "
+        "positions are reachable")}
+    api._cache.clear()
+
+
+def test_check_says_whether_perfect_can_play_without_solving(monkeypatch):
+    def unsolved(*args, **kwargs):
+        raise AssertionError("solved on a check")
+
+    monkeypatch.setattr(api, "solve", unsolved)
+    api._cache.clear()
+    assert handle("check", ruleset="tic-tac-toe")["perfect"] == {"offered": True, "why": ""}
+    assert handle("check", ruleset="whistling-captures")["perfect"] == {"offered": False, "why": (
+        "perfect play is not offered: the game cannot be solved here: more than 500,000 "
+        "positions are reachable")}
+    assert handle("check", text=TTT + "# mine\n")["perfect"] == {"offered": None, "why": ""}
+    three = TTT.replace("players X, O", "players X, O, Z").replace("symbol X/O", "symbol X/O/Z")
+    assert handle("check", text=three)["perfect"]["offered"] is False
+    api._cache.clear()
+
+
+def test_every_bundled_ruleset_has_its_verdict():
+    """verdicts.json is worked out again after a bundled ruleset is edited (see verdicts.py)."""
+    from interpreter.apps.web.verdicts import text_key, verdicts
+
+    assert {name: v["sha256"] for name, v in verdicts().items()} == {
+        name: text_key(api.bundled_text(name)) for name in api.bundled_names()}
+
+
+@pytest.mark.slow
+def test_the_verdicts_are_the_solvers():
+    from interpreter.apps.web.make_verdicts import work_out
+    from interpreter.apps.web.verdicts import verdicts
+
+    api._cache.clear()
+    assert work_out() == verdicts()
+    api._cache.clear()
+
+
+def test_a_game_is_solved_once_whichever_worker_asks(monkeypatch, tmp_path):
+    """The workers share a folder: what one solved (or found too large), another reads."""
+    api._cache.clear()
+    monkeypatch.setattr(api, "_solutions", [str(tmp_path)])
+    monkeypatch.setattr(api, "MAX_SOLVE_POSITIONS", 1000)
+    small = handle("perfect", text=TTT)  # tic-tac-toe: 5,478 positions
+    assert small["perfect"] is False
+    monkeypatch.setattr(api, "MAX_SOLVE_POSITIONS", 10_000)
+    api._cache.clear()  # another worker: found too large all the same, without solving
+    assert handle("perfect", text=TTT) == small
+    key = api.compiled(TTT).key
+    (tmp_path / f"{key}.why").unlink()
+    api._cache.clear()
+    assert handle("perfect", text=TTT) == {"perfect": True, "positions": 5478}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{key}.solution"]
+
+    def unsolved(*args, **kwargs):
+        raise AssertionError("solved twice")
+
+    monkeypatch.setattr(api, "solve", unsolved)
+    api._cache.clear()  # a third worker: reads the solution, and plays from it
+    reply = handle("machine", text=TTT, plies=["b2"], player="perfect")
+    assert reply["plies"][1] in ("a1", "c1", "a3", "c3")
     api._cache.clear()
 
 

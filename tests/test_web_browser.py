@@ -279,20 +279,89 @@ def test_the_move_list_steps_through_the_game(page, server):
     expect(page.locator("#moves li")).to_have_count(3)
 
 
-def test_a_machine_that_cannot_play_hands_the_side_to_a_person(page, server):
+def test_perfect_is_offered_only_where_it_can_play(page, server):
     from playwright.sync_api import expect
 
+    open_page(page, server, "three-musketeers")  # known ahead: too large to solve here
+    expect(page.locator('#sides option[value="perfect"]')).to_have_count(0)
+    expect(page.locator("#machines-note")).to_have_text(
+        "perfect play is not offered: the game cannot be solved here: more than 500,000 "
+        "positions are reachable")
     open_page(page, server, "tic-tac-toe", ("human", "human"))
-    three = page.input_value("#source").replace("players X, O", "players X, O, Z").replace(
-        "symbol X/O", "symbol X/O/Z")
-    page.fill("#source", three)  # three players: no perfect play
-    expect(page.locator("#side-2")).to_have_value("random")  # checked: a third side
-    page.select_option("#side-0", "perfect")
-    expect(page.locator("#message")).to_contain_text("two-player games")
-    expect(page.locator("#message")).to_contain_text("X is played by a person now")
-    expect(page.locator("#side-0")).to_have_value("human")
-    click_cell(page, "b2")  # the person plays
-    expect(page.locator("#moves li")).to_have_count(1)
+    expect(page.locator('#side-1 option[value="perfect"]')).to_have_text("perfect")
+    expect(page.locator("#machines-note")).to_have_text("")
+    text = page.input_value("#source")
+    page.fill("#source", text.replace('game "Tic-tac-toe"', 'game "Mine"'))  # edited: not known
+    expect(page.locator("#check-status")).to_have_text("ok: Mine")
+    expect(page.locator('#side-1 option[value="perfect"]')).to_have_text("perfect (solves first)")
+    page.select_option("#side-1", "perfect")
+    click_cell(page, "b2")
+    expect(page.locator("#moves li")).to_have_count(2)  # solved, then a corner against the centre
+    assert moves(page)[1] in ("O a1", "O c1", "O a3", "O c3")
+    expect(page.locator('#side-1 option[value="perfect"]')).to_have_text("perfect")
+    page.fill("#source", text.replace("players X, O", "players X, O, Z").replace(
+        "symbol X/O", "symbol X/O/Z"))  # three players: the solver cannot say how the others play
+    expect(page.locator("#side-2")).to_have_value("random")
+    expect(page.locator('#sides option[value="perfect"]')).to_have_count(0)
+    expect(page.locator("#machines-note")).to_contain_text(
+        "perfect play is not offered: the game cannot be solved here: the solver finds win, loss "
+        "and draw values of two-player games")
+
+
+def test_the_board_fills_the_screen_of_a_phone(browser, server):
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        pg = context.new_page()
+        open_page(pg, server, "three-musketeers")
+        board = pg.locator("#board svg").bounding_box()
+        assert 340 <= board["width"] <= 390  # the width of the screen less the margins
+        assert pg.eval_on_selector("#board", "b => b.scrollWidth <= b.clientWidth")  # no scrolling
+        open_page(pg, server, "whistling-captures")  # 21 columns of hexagons: legible, and scrolled
+        cell = pg.locator('#board .cell[data-cell="f6"]').bounding_box()
+        assert cell["width"] >= 26  # a fingertip's target
+        label = pg.locator("#board .coordinates text").first.bounding_box()
+        assert label["height"] >= 8  # the coordinates scale with the cells
+        assert pg.eval_on_selector("#board", "b => b.scrollWidth > b.clientWidth")
+        assert pg.evaluate("document.documentElement.scrollWidth") <= 390  # the page itself does not
+        expect(pg.locator("#ply-input")).to_be_visible()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("name", ["tricouleur", "3-spot"])
+def test_pieces_are_drawn_in_the_rulesets_colours(page, server, name):
+    open_page(page, server, name)
+    fills = page.eval_on_selector_all(
+        "#board .piece", "els => els.map(e => e.dataset.kind + ' ' + getComputedStyle(e).fill)")
+    # `colour red`, `colour white`, `colour blue` in the ruleset
+    assert set(fills) == {"red rgb(192, 57, 43)", "white rgb(248, 244, 232)", "blue rgb(46, 111, 183)"}
+
+
+def test_the_plies_offered_read_as_the_cli_writes_them(page, server, capsys):
+    from interpreter.apps.cli import main
+
+    assert main(["info", "three-musketeers"]) == 0
+    cli = capsys.readouterr().out.split("legal plies: ")[1].strip().split(", ")
+    open_page(page, server, "three-musketeers", ("human", "human"))
+    buttons = page.locator("#legal button").all_inner_texts()
+    assert buttons == cli and "c3xc2" in buttons  # a capture, as records and replay write it
+
+
+def test_the_end_shows_its_winning_line_and_its_cause(page, server):
+    from playwright.sync_api import expect
+
+    open_page(page, server, "tic-tac-toe/a1/a2/b1/b2/c1")
+    expect(page.locator("#status")).to_have_text("Game over: X wins")
+    assert sorted(page.eval_on_selector_all("#board .ended", "els => els.map(e => e.dataset.cell)")) == [
+        "a1", "b1", "c1"]
+    # Musketeers to move, none next to an enemy: `Musketeers win if no legal ply`
+    open_page(page, server, "three-musketeers/c3xc2/d3-c3/a1xb1/a2-a1/c2xb2/e3-d3/e5xd5/a3-a2/"
+                            "b2xa2/d3-e3/b1xa1/c3-c2/d5xd4/b3-c3/d4xe4/e3-d3")
+    expect(page.locator("#status")).to_have_text(
+        "Game over: Musketeers win (Musketeers have no legal ply)")
+    expect(page.locator("#board .ended")).to_have_count(0)
 
 
 def test_an_unknown_ruleset_in_the_address_is_said(page, server):
@@ -335,7 +404,8 @@ def test_an_error_typed_is_shown_then_the_fixed_variant_is_played(page, server):
 
 
 def screenshots(folder: str) -> None:
-    """docs/images/web-*.png: the page playing, and the page showing an error."""
+    """docs/images/web-*.png: the page playing, the page showing an error, and a won game
+    on a phone."""
     from playwright.sync_api import expect, sync_playwright
 
     live = LiveServer()
@@ -357,6 +427,11 @@ def screenshots(folder: str) -> None:
             expect(pg.locator("#diagnostics li")).to_have_count(2)
             pg.locator("#diagnostics li").first.click()
             pg.screenshot(path=os.path.join(folder, "web-errors.png"))
+            pg = b.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+            open_page(pg, live, "tic-tac-toe/b2/a1/a3/c1/b1/c3/b3")
+            expect(pg.locator("#board .ended")).to_have_count(3)
+            pg.locator("#board").scroll_into_view_if_needed()
+            pg.screenshot(path=os.path.join(folder, "web-phone.png"))
             b.close()
     finally:
         live.stop()

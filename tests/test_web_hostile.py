@@ -294,7 +294,7 @@ def test_other_hostile_requests_get_their_json_errors(server):
         (post("/api/check", CHECK, kind="text/plain"), 415, "send a JSON object (Content-Type: application/json)"),
         (post("/api/check", b"[1, 2]"), 400, "the request must be a JSON object"),
         (post("/api/%1b[31mnope", b"{}"), 404, "no operation '\\x1b[31mnope' (known: check, view, play, "
-                                               "machine, undo, record)"),
+                                               "machine, undo, record, perfect)"),
         (get("/api/check"), 405, "Method Not Allowed"),
         (b"GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n", 400,
          "this server answers only for 127.0.0.1, ::1, [::1], localhost"),

@@ -10,7 +10,6 @@ request)` answers any operation of OPS and turns every error into `{"error": ...
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import re
@@ -24,12 +23,14 @@ from dsl.load import bundled_dir, bundled_names, load_text
 from dsl.syntax import Span
 
 from interpreter.apps.describe import outcome_of, result_text
+from interpreter.runtime.ending import ending_cause
 from interpreter.runtime.game import Action, Game, IllegalActionError, State
 from interpreter.runtime.limits import RuleLimitError
-from interpreter.apps.picture import position_svg
+from interpreter.runtime.picture import position_svg
 from interpreter.apps.records import format_record, record_game, turns
+from interpreter.apps.web.verdicts import text_key, verdict_of
 from interpreter.search.alphabeta import AlphaBeta
-from interpreter.search.codec import SolveError
+from interpreter.search.codec import SolveError, two_players_only
 from interpreter.search.mcts import MCTS
 from interpreter.search.solver import Solution, solve
 from interpreter.runtime.tables import cells_of
@@ -42,6 +43,8 @@ MAX_ITERATIONS = 50_000  # mcts:N
 MAX_DEPTH = 12  # alphabeta:D
 MAX_SECONDS = 5.0  # a machine's ply, for mcts and alphabeta (a bound on mcts:N too)
 MAX_SOLVE_POSITIONS = 500_000  # perfect: a larger game is refused with a message
+SOLVE_TIME_LIMIT = 120.0  # seconds the `perfect` request (the solve) may take
+NOT_OFFERED = "perfect play is not offered: the game cannot be solved here: "
 EDITOR = "ruleset.game"  # the file name the edited text stands for in diagnostics
 MACHINES = "random, mcts:N, mcts:Ts, alphabeta:D, perfect"
 
@@ -59,6 +62,8 @@ class Loaded:
     """A compiled game and what was worked out for it (the solution, once solved)."""
 
     game: Game
+    text: str = ""
+    key: str = ""  # the SHA-256 of the text: a solution's file name in the shared folder
     solution: Solution | None = None
     solve_error: str | None = None
     agents: dict = field(default_factory=dict)
@@ -66,6 +71,13 @@ class Loaded:
 
 _cache: OrderedDict[str, Loaded] = OrderedDict()
 _bundled: dict[str, str] = {}
+_solutions: list[str] = []  # the folder the workers share solutions (and refusals) in, if any
+
+
+def share_solutions(folder: str | None) -> None:
+    """Keep solutions, and why a game cannot be solved, in `folder` (shared by the
+    server's workers), so that a game is solved once whichever worker answers."""
+    _solutions[:] = [folder] if folder else []
 
 
 def bundled_texts() -> dict[str, str]:
@@ -106,7 +118,7 @@ def _foreign_bases(text: str) -> list[Diagnostic]:
 def compiled(text: str) -> Loaded:
     """The game of a ruleset's text, from the cache or checked and compiled now; raises
     RulesetError with the text's diagnostics."""
-    key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    key = text_key(text)
     if key in _cache:
         _cache.move_to_end(key)
         return _cache[key]
@@ -118,7 +130,7 @@ def compiled(text: str) -> Loaded:
         raise RulesetError(foreign, {EDITOR: text})
     game = Game(load_text(text, EDITOR, bundled_texts()), "python")
     game.initial_state()
-    _cache[key] = Loaded(game)
+    _cache[key] = Loaded(game, text, key)
     while len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)
     return _cache[key]
@@ -215,7 +227,8 @@ def _targets(game: Game, state: State, legal: list[dict], select: object) -> lis
 
 def view(loaded: Loaded, plies: list[str], select: object = None, lenient: bool = False) -> dict:
     """The game after `plies`: the board as SVG (the last ply outlined, the targets of the
-    piece on `select` marked), who is to move or the result, the legal plies, the moves."""
+    piece on `select` marked, a winning line ringed), who is to move or the result and its
+    cause, the legal plies, the moves."""
     game = loaded.game
     states, actions = replay(game, plies, lenient)
     state = states[-1]
@@ -233,21 +246,25 @@ def view(loaded: Loaded, plies: list[str], select: object = None, lenient: bool 
             "cells": [n for c, n in enumerate(game.board.names) if c not in game.board.goals],
             "to_move": None if outcome else game.players[game.to_move(state)],
             "result": None if outcome is None else result_text(game, state),
+            "cause": ending_cause(game, state),
             "position": game.state_to_text(state), "plies": texts, "moves": moves,
             "legal": legal, "selected": select if targets else None, "targets": targets,
             "dropped": len(plies) - len(actions)}
 
 
 def check(request: dict) -> dict:
-    """`ok`, the game's title and its warnings, or every diagnostic of the ruleset."""
+    """`ok`, the game's title and its warnings, and whether `perfect` can play it (`offered`
+    None: only a solve can tell); or every diagnostic of the ruleset."""
     try:
-        game = _game(request).game
+        loaded = _game(request)
     except ApiError as e:
         if "diagnostics" not in e.extra:
             raise
         return {"ok": False, "diagnostics": e.extra["diagnostics"]}
+    game = loaded.game
     return {"ok": True, "title": game.title, "players": game.players, "diagnostics": [],
-            "warnings": [diagnostic_json(w, game.ruleset.sources) for w in game.ruleset.warnings]}
+            "warnings": [diagnostic_json(w, game.ruleset.sources) for w in game.ruleset.warnings],
+            "perfect": {"offered": _known(loaded), "why": loaded.solve_error or ""}}
 
 
 def position(request: dict) -> dict:
@@ -301,16 +318,82 @@ def agent_of(loaded: Loaded, spec: object, seed: int) -> Callable[[State], Actio
     raise ApiError(f"unknown player {printable(str(spec))[:40]!r} (known: human, {MACHINES})")
 
 
-def _solution(loaded: Loaded) -> Solution:
-    """The game solved from its setup (once), or ApiError when it is too large to solve."""
+def _solution(loaded: Loaded, ahead: bool = True) -> Solution:
+    """The game solved from its setup (once, here or by another worker), or ApiError when
+    it cannot be solved within this page's limits (known `ahead` for a bundled text)."""
+    if loaded.solution is None and loaded.solve_error is None:
+        _known(loaded, ahead)
     if loaded.solution is None and loaded.solve_error is None:
         try:
             loaded.solution = solve(loaded.game, max_positions=MAX_SOLVE_POSITIONS)
         except (SolveError, MemoryError) as e:
-            loaded.solve_error = f"perfect: the game cannot be solved here: {e}"
+            loaded.solve_error = f"{NOT_OFFERED}{e}"
+        _write_shared(loaded)
     if loaded.solution is None:
-        raise ApiError(loaded.solve_error or "perfect: no solution")
+        raise ApiError(loaded.solve_error or "perfect play is not offered")
     return loaded.solution
+
+
+def _known(loaded: Loaded, ahead: bool = True) -> bool | None:
+    """Whether `perfect` can play, as far as is known without solving: from the number of
+    players, a solve by any worker, or (`ahead`) the bundled rulesets' verdicts; None when
+    only a solve can tell. Sets `loaded.solve_error` where it cannot."""
+    if loaded.solution is None and loaded.solve_error is None:
+        try:
+            two_players_only(loaded.game)
+        except SolveError as e:
+            loaded.solve_error = f"{NOT_OFFERED}{e}"
+    if loaded.solution is None and loaded.solve_error is None:
+        _read_shared(loaded)
+    if loaded.solution is not None or loaded.solve_error is not None:
+        return loaded.solution is not None
+    verdict = verdict_of(loaded.text) if ahead else None
+    if verdict is not None and "why" in verdict:
+        loaded.solve_error = verdict["why"]
+        return False
+    return None if verdict is None else True
+
+
+def _read_shared(loaded: Loaded) -> None:
+    if not _solutions:
+        return
+    path = os.path.join(_solutions[0], loaded.key)
+    try:
+        if os.path.exists(path + ".why"):
+            loaded.solve_error = read_text(path + ".why")
+        elif os.path.exists(path + ".solution"):
+            loaded.solution = Solution.load(path + ".solution", loaded.game)
+    except (OSError, ValueError, SolveError):
+        pass  # unreadable: solved again
+
+
+def _write_shared(loaded: Loaded) -> None:
+    """The solution, or why there is none, written whole (renamed into place) for the
+    other workers."""
+    if not _solutions:
+        return
+    path = os.path.join(_solutions[0], loaded.key)
+    part = f"{path}.{os.getpid()}.part"
+    try:
+        if loaded.solution is not None:
+            loaded.solution.save(part)
+            os.replace(part, path + ".solution")
+        else:
+            with open(part, "w", encoding="utf-8") as f:
+                f.write(loaded.solve_error or "")
+            os.replace(part, path + ".why")
+    except OSError:
+        pass  # a full disk: each worker solves for itself
+
+
+def perfect(request: dict, ahead: bool = True) -> dict:
+    """The game solved for `perfect` (once): `{"perfect": true, "positions": N}`, or
+    `{"perfect": false, "why": ...}` where it cannot be within this page's limits."""
+    loaded = _game(request)
+    try:
+        return {"perfect": True, "positions": len(_solution(loaded, ahead))}
+    except ApiError as e:
+        return {"perfect": False, "why": e.message}
 
 
 def machine(request: dict) -> dict:
@@ -367,7 +450,8 @@ def record(request: dict) -> dict:
 
 
 OPS: dict[str, Callable[[dict], dict]] = {"check": check, "view": position, "play": play,
-                                           "machine": machine, "undo": undo, "record": record}
+                                           "machine": machine, "undo": undo, "record": record,
+                                           "perfect": perfect}
 
 
 def handle(op: str, request: object) -> dict:

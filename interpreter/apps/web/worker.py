@@ -4,23 +4,28 @@ A `Pool` keeps a few worker processes (started with `spawn`: nothing of the serv
 threads is copied), each with its own cache of compiled games (api.py). A request is
 handed to a free worker; one that takes longer than the limit, or whose worker dies
 (out of memory, say), is answered with an error and its worker replaced, so no text or
-request can hold the server.
+request can hold the server. The workers share a temporary folder of solutions, so that
+`perfect` solves a game once; solving takes its own, longer limit, and at most all but one
+worker solve at once, so that one is always free for the page's quick requests.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import queue
+import tempfile
 import threading
 from multiprocessing.connection import Connection
 
 TIME_LIMIT = 20.0  # seconds a request may take
+SOLVING = "perfect"  # the operation that may solve a game: api.SOLVE_TIME_LIMIT
 
 
-def _serve(conn: Connection) -> None:
+def _serve(conn: Connection, solutions: str | None) -> None:
     """A worker's loop: (op, request) in, api.handle's answer out, until the pipe closes."""
     from interpreter.apps.web import api
 
+    api.share_solutions(solutions)
     while True:
         try:
             op, request = conn.recv()
@@ -36,10 +41,10 @@ def _serve(conn: Connection) -> None:
 class Worker:
     """One worker process and the pipe to it."""
 
-    def __init__(self) -> None:
+    def __init__(self, solutions: str | None = None) -> None:
         ctx = multiprocessing.get_context("spawn")
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, args=(child,), daemon=True,
+        self.process = ctx.Process(target=_serve, args=(child, solutions), daemon=True,
                                    name="rulecraft-web-worker")
         self.process.start()
         child.close()
@@ -63,10 +68,16 @@ class Worker:
 
 
 class Pool:
-    """`size` workers; `call` answers a request in one of them within `limit` seconds."""
+    """`size` workers; `call` answers a request in one of them within `limit` seconds (a
+    solve within `solve_limit`)."""
 
-    def __init__(self, size: int = 2, limit: float = TIME_LIMIT) -> None:
+    def __init__(self, size: int = 2, limit: float = TIME_LIMIT, solve_limit: float | None = None) -> None:
+        from interpreter.apps.web.api import SOLVE_TIME_LIMIT
+
         self.limit = limit
+        self.solve_limit = SOLVE_TIME_LIMIT if solve_limit is None else solve_limit
+        self._folder = tempfile.TemporaryDirectory(prefix="rulecraft-solutions-")
+        self._solvers = threading.Semaphore(max(1, size - 1))
         self._free: queue.Queue[Worker] = queue.Queue()
         self._all: list[Worker] = []
         self._lock = threading.Lock()
@@ -74,15 +85,21 @@ class Pool:
             self._add()
 
     def _add(self) -> None:
-        w = Worker()
+        w = Worker(self._folder.name)
         with self._lock:
             self._all.append(w)
         self._free.put(w)
 
     def call(self, op: str, request: object) -> dict:
         """api.handle(op, request) run in a worker; an error answer past the time limit."""
+        if op == SOLVING:
+            with self._solvers:
+                return self._call(op, request, self.solve_limit)
+        return self._call(op, request, self.limit)
+
+    def _call(self, op: str, request: object, limit: float) -> dict:
         w = self._free.get()
-        answer = w.call(op, request, self.limit)
+        answer = w.call(op, request, limit)
         if answer is not None:
             self._free.put(w)
             return answer
@@ -93,7 +110,7 @@ class Pool:
         self._add()
         if died:
             return {"error": "the work stopped unexpectedly (out of memory?)", "status": 503}
-        return {"error": f"the request took longer than the limit of {self.limit:g} seconds "
+        return {"error": f"the request took longer than the limit of {limit:g} seconds "
                          "and was stopped (a smaller machine player, e.g. mcts:200, answers "
                          "sooner)", "status": 503}
 
@@ -103,3 +120,4 @@ class Pool:
             workers, self._all = self._all, []
         for w in workers:
             w.stop()
+        self._folder.cleanup()

@@ -5,6 +5,7 @@
 
 const MACHINES = ["random", "mcts:200", "mcts:1000", "alphabeta:2", "alphabeta:4", "perfect"];
 const CHECK_DELAY = 300; // ms after the last keystroke
+const MIN_CELL = 28;  // px between neighbouring cells, at least: a fingertip's target
 
 const $ = (id) => document.getElementById(id);
 const game = {
@@ -170,6 +171,7 @@ async function checkNow() {
   $("check-status").textContent = `ok: ${answer.title}`;
   const changed = text !== game.text;
   game.text = text;
+  perfectKnown(text, answer.perfect);
   if (changed || !game.view) await gameChanged(answer.players);
 }
 
@@ -210,6 +212,43 @@ function drawSides(names) {
     label.append(select);
     box.append(label);
   });
+  drawPerfect();
+}
+
+// `perfect` is offered where it can play: the server knows for two-player bundled rulesets
+// (worked out ahead); an edited ruleset shows "perfect (solves first)", and is solved when
+// chosen. Where it cannot play it is not offered, and the note under the players says why.
+const perfect = {text: null, offered: null, why: "", solved: null};
+
+function perfectKnown(text, known) {
+  Object.assign(perfect, {text, offered: known.offered, why: known.why});
+  drawPerfect();
+}
+
+// The game solved for `perfect` (once a text): whether it can play.
+async function solveForPerfect(text) {
+  if (perfect.solved === text) return true;
+  const answer = await call("perfect", {text});
+  if (perfect.text !== text) return false;
+  perfect.offered = answer.perfect === true;
+  perfect.why = perfect.offered ? "" : answer.why || `perfect play is not offered: ${answer.error}`;
+  if (perfect.offered) perfect.solved = text;
+  drawPerfect();
+  return perfect.offered;
+}
+
+function drawPerfect() {
+  for (const select of $("sides").querySelectorAll("select")) {
+    const option = select.querySelector('option[value="perfect"]');
+    if (!option) continue;
+    if (perfect.offered === false) {
+      if (select.value === "perfect") select.value = game.sides[Number(select.dataset.side)] = "human";
+      option.remove();
+    } else {
+      option.textContent = perfect.offered === true ? "perfect" : "perfect (solves first)";
+    }
+  }
+  $("machines-note").textContent = perfect.why;
 }
 
 async function gameChanged(names) {
@@ -248,18 +287,29 @@ function savedLocal() {
   } catch (e) { return null; }
 }
 
+// The board fills its pane; on a narrow screen a large board keeps legible cells and
+// scrolls sideways (the picture's data-unit: its units between neighbouring cells).
+function drawBoard(svg) {
+  $("board").innerHTML = svg;
+  const picture = $("board").querySelector("svg");
+  if (!picture) return;
+  const unit = Number(picture.dataset.unit) || 48;
+  picture.style.minWidth = `${Math.round(picture.viewBox.baseVal.width * MIN_CELL / unit)}px`;
+}
+
 function show(view) {
   game.view = view;
   game.plies = view.plies;
   saveLocal();
   toAddress();
   $("title").textContent = view.title;
-  $("board").innerHTML = view.svg;
+  drawBoard(view.svg);
   for (const el of $("board").querySelectorAll("[data-cell]")) {
     const cell = el.getAttribute("data-cell");
     if (cell === view.selected) el.classList.add("selected");
   }
-  $("status").textContent = view.result !== null ? `Game over: ${view.result}` : `${view.to_move} to move`;
+  const cause = view.cause ? ` (${view.cause})` : "";
+  $("status").textContent = view.result !== null ? `Game over: ${view.result}${cause}` : `${view.to_move} to move`;
   $("status").classList.remove("thinking");
   const legal = $("legal");
   legal.replaceChildren();
@@ -306,7 +356,7 @@ async function review(plies, item) {
   const answer = await call("view", request({plies: game.plies.slice(0, plies)}));
   if (answer.error) return say(answer.error);
   game.reviewing = true;
-  $("board").innerHTML = answer.svg;
+  drawBoard(answer.svg);
   for (const li of $("moves").children) li.classList.toggle("reviewed", li === item);
   $("status").textContent = `After move ${[...$("moves").children].indexOf(item) + 1} (click the last move to play on)`;
   say("");
@@ -381,22 +431,31 @@ async function machineTurn() {
   const side = sideToMove();
   if (!game.ok || side === null || side === "human") return;
   const generation = game.generation;
-  $("status").textContent = `${game.view.to_move} (${side}) is thinking…`;
   $("status").classList.add("thinking");
+  if (side === "perfect" && perfect.solved !== game.text) {
+    $("status").textContent = `${game.view.to_move} (perfect) is solving the game first…`;
+    const solved = await solveForPerfect(game.text);
+    if (generation !== game.generation) return;
+    if (!solved) return handToPerson(perfect.why);
+  }
+  $("status").textContent = `${game.view.to_move} (${side}) is thinking…`;
   const answer = await call("machine", request({player: side, seed: game.seed}));
   if (generation !== game.generation) return;
-  if (answer.error) {  // the machine cannot play here (perfect on too large a game): a person plays
-    const k = game.names.indexOf(game.view.to_move);
-    game.sides[k] = "human";
-    $(`side-${k}`).value = "human";
-    saveLocal();
-    $("status").classList.remove("thinking");
-    $("status").textContent = `${game.view.to_move} to move`;
-    return say(`${answer.error}; ${game.view.to_move} is played by a person now: choose another machine to let one play`);
-  }
+  if (answer.error) return handToPerson(answer.error);
   game.generation++;
   show(answer);
   setTimeout(machineTurn, 0);
+}
+
+// A machine that cannot play here gives its side to a person, saying why: no stalled game.
+function handToPerson(why) {
+  const k = game.names.indexOf(game.view.to_move);
+  game.sides[k] = "human";
+  $(`side-${k}`).value = "human";
+  saveLocal();
+  $("status").classList.remove("thinking");
+  $("status").textContent = `${game.view.to_move} to move`;
+  say(`${why}; ${game.view.to_move} is played by a person now: choose another machine to let one play`);
 }
 
 // ------------------------------------------------------------------ buttons
