@@ -100,6 +100,24 @@ def test_games_without_chains_have_one_id_a_ply_and_no_notice():
     assert not ActionSpace(game_of("3-a-side")).hops
 
 
+def test_a_chain_of_hops_that_takes_nothing_is_one_id_a_ply():
+    # Chinese checkers: a ply is known by its man's start and end, however many routes
+    # lead there (numbering the routes' hops would be exponential in them)
+    g = game_of("rulesets/library/chinese-checkers.game")
+    space = ActionSpace(g)
+    assert not space.hops and space.size == 2 * 121 * 121 and space.notice() is None  # step, hop
+    rng, state = random.Random(5), g.initial_state()
+    for _ in range(60):
+        actions = g.legal_actions(state)
+        assert sorted(space.encode(state, a)[0] for a in actions) == space.legal_ids(state)
+        a = rng.choice(actions)
+        (i,) = space.encode(state, a)
+        assert space.decode(state, (i,)) == a
+        rule, names = g.rule_infos[a[0]].name, g.board.names
+        assert space.id_text(i) == f"{rule} man {names[a[2]]}-{names[a[3]]}"
+        state = g.apply(state, a)
+
+
 def test_an_illegal_id_is_refused_with_what_it_names():
     g = game_of("three-musketeers")
     space = ActionSpace(g)

@@ -116,6 +116,14 @@ int rc_flat_outcome(const uint64_t *st);
 int64_t rc_perft(const uint64_t *st, int depth, int threads);
 int rc_playouts(const uint64_t *st, int64_t games, uint64_t seed, int64_t max_plies, int threads,
                 int64_t *stats);
+void *rc_vec_new(const int64_t *enc, int k, const int64_t *obs, int planes, const int64_t *pos,
+                 int plane, int ids);
+void rc_vec_free(void *h);
+int rc_vec_observe(void *h, int n, const uint64_t *states, uint8_t *masks, float *obs);
+int rc_vec_step(void *h, int n, uint64_t *states, const int64_t *ids, int64_t *plies,
+                int64_t max_plies, const uint64_t *initial, const uint8_t *restart, int penalise,
+                float penalty, float *rewards, uint8_t *term, uint8_t *trunc, uint8_t *masks,
+                float *obs, int32_t *bad);
 
 /* the solver (solver.c's units, solution_index.c). Its configuration: native_solve.py
    mirrors these structs with ctypes.Structure, and checks its mirror against

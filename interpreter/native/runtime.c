@@ -173,3 +173,166 @@ int rc_playouts(const uint64_t *st, int64_t games, uint64_t seed, int64_t max_pl
     free(jobs);
     return err;
 }
+
+/* ---- vectorised games (adapters/vector.py): a batch of games stepped in one call, with
+   each game's legal action ids as a mask and its observation tensor written into the
+   caller's arrays. The tables come from Python (action_ids.py, observation.py), once:
+
+   enc: per rule code, [base, m0, m1, m2, map0[0..k-1]]: the id of an action is
+        base + map0[x0] * m0 + x1 * m1 + x2 * m2 (base -1: the rule has no ids)
+   obs: per plane and observing player, [op, index, value]: op 0 nothing, 1 the cells of
+        cell slot `index`, 2 everywhere 1 if int slot `index` holds `value`, 3 everywhere
+        the value of int slot `index`, 4 on cell c the value of int slot `index` + c
+   pos: per cell, where it goes in a plane of `plane` numbers (a grid's row * width + col) */
+#define RC_ERR_ILLEGAL (-5)
+
+typedef struct {
+    int64_t *enc; int k;               /* RC_RULES rows of 4 + k */
+    int64_t *obs; int planes;          /* planes * RC_PLAYERS rows of 3 */
+    int64_t *pos; int plane;
+    int ids;                           /* action ids */
+    Buf b;
+} Vec;
+
+void *rc_vec_new(const int64_t *enc, int k, const int64_t *obs, int planes, const int64_t *pos,
+                 int plane, int ids) {
+    Vec *v = calloc(1, sizeof(Vec));
+    if (!v) return NULL;
+    v->enc = malloc(sizeof(int64_t) * (size_t)RC_RULES * (size_t)(4 + k));
+    v->obs = malloc(sizeof(int64_t) * (size_t)(planes > 0 ? planes : 1) * RC_PLAYERS * 3);
+    v->pos = malloc(sizeof(int64_t) * RC_CELLS);
+    if (!v->enc || !v->obs || !v->pos) {
+        free(v->enc); free(v->obs); free(v->pos); free(v);
+        return NULL;
+    }
+    memcpy(v->enc, enc, sizeof(int64_t) * (size_t)RC_RULES * (size_t)(4 + k));
+    memcpy(v->obs, obs, sizeof(int64_t) * (size_t)planes * RC_PLAYERS * 3);
+    memcpy(v->pos, pos, sizeof(int64_t) * RC_CELLS);
+    v->k = k; v->planes = planes; v->plane = plane; v->ids = ids;
+    return v;
+}
+
+void rc_vec_free(void *h) {
+    Vec *v = h;
+    if (!v) return;
+    buf_free(&v->b);
+    free(v->enc); free(v->obs); free(v->pos); free(v);
+}
+
+static int64_t vec_id(const Vec *v, const A *a) {
+    const int64_t *e = v->enc + (size_t)a->r * (size_t)(4 + v->k);
+    if (e[0] < 0 || a->x[0] < 0 || a->x[0] >= v->k) return -1;
+    return e[0] + e[4 + a->x[0]] * e[1] + (int64_t)a->x[1] * e[2] + (int64_t)a->x[2] * e[3];
+}
+
+/* the legal ids of `s` as a mask of v->ids bytes; 0 or an error */
+static int vec_mask(Vec *v, const S *s, uint8_t *mask) {
+    memset(mask, 0, (size_t)v->ids);
+    int n = rc_legal(s, &v->b);
+    for (int i = 0; i < n; i++) {
+        int64_t id = vec_id(v, &v->b.a[i]);
+        if (id >= 0 && id < v->ids) mask[id] = 1;
+    }
+    return n < 0 ? n : 0;
+}
+
+static void vec_observe(const Vec *v, const S *s, float *out) {
+    int p = (int)s->v[RC_P];
+    if (p < 0 || p >= RC_PLAYERS) p = 0;
+    memset(out, 0, sizeof(float) * (size_t)v->planes * (size_t)v->plane);
+    for (int i = 0; i < v->planes; i++) {
+        const int64_t *o = v->obs + ((size_t)i * RC_PLAYERS + (size_t)p) * 3;
+        float *plane = out + (size_t)i * (size_t)v->plane;
+        int64_t op = o[0], ix = o[1];
+        if (op == 1) {
+            for (int w = 0; w < RC_W; w++) {
+                uint64_t m = s->c[ix].w[w];
+                while (m) {
+                    int c = 64 * w + __builtin_ctzll(m);
+                    m &= m - 1;
+                    plane[v->pos[c]] = 1.0f;
+                }
+            }
+        } else if (op == 2 || op == 3) {
+            float x = op == 2 ? (float)(s->v[ix] == o[2]) : (float)s->v[ix];
+            if (x != 0.0f) for (int c = 0; c < RC_CELLS; c++) plane[v->pos[c]] = x;
+        } else if (op == 4) {
+            for (int c = 0; c < RC_CELLS; c++) plane[v->pos[c]] = (float)s->v[ix + c];
+        }
+    }
+}
+
+/* each player's return for an outcome code (zero-sum; see protocol.Outcome.returns) */
+static void vec_returns(int o, float *r) {
+    for (int q = 0; q < RC_PLAYERS; q++) r[q] = 0.0f;
+    if (o < 0 || o == RC_PLAYERS) return;
+    float share = 1.0f / (float)(RC_PLAYERS - 1);
+    int winner = o < RC_PLAYERS, who = winner ? o : o - RC_PLAYERS - 1;
+    for (int q = 0; q < RC_PLAYERS; q++)
+        r[q] = q == who ? (winner ? 1.0f : -1.0f) : (winner ? -share : share);
+}
+
+/* the masks (n * ids bytes) and observations (n * planes * plane floats) of n flat states;
+   either may be NULL; 0 or an error */
+int rc_vec_observe(void *h, int n, const uint64_t *states, uint8_t *masks, float *obs) {
+    Vec *v = h;
+    size_t L = (size_t)RC_NC * RC_W + RC_NI;
+    for (int i = 0; i < n; i++) {
+        S s;
+        st_in(states + (size_t)i * L, &s);
+        if (masks) { int e = vec_mask(v, &s, masks + (size_t)i * (size_t)v->ids); if (e) return e; }
+        if (obs) vec_observe(v, &s, obs + (size_t)i * (size_t)v->planes * (size_t)v->plane);
+    }
+    return 0;
+}
+
+/* One ply in each of n games: ids[i] made in states[i] (rewritten), plies[i] counted;
+   rewards (n * RC_PLAYERS) each player's return when the game ended, else 0; term[i] the
+   game ended, trunc[i] it reached max_plies (0: no limit) unended. A game with restart[i]
+   set (it ended or was cut at the step before) starts again from `initial` instead, its
+   id not read (Gymnasium's next-step autoreset). An id that is not legal is an error
+   (RC_ERR_ILLEGAL, *bad the game), or with `penalise` it ends that game unchanged, the
+   player to move getting `penalty`. Then masks and observations as rc_vec_observe. */
+int rc_vec_step(void *h, int n, uint64_t *states, const int64_t *ids, int64_t *plies,
+                int64_t max_plies, const uint64_t *initial, const uint8_t *restart, int penalise,
+                float penalty, float *rewards, uint8_t *term, uint8_t *trunc, uint8_t *masks,
+                float *obs, int32_t *bad) {
+    Vec *v = h;
+    size_t L = (size_t)RC_NC * RC_W + RC_NI;
+    for (int i = 0; i < n; i++) {
+        S s, t;
+        float *r = rewards + (size_t)i * RC_PLAYERS;
+        if (restart && restart[i]) {
+            st_in(initial, &t);
+            plies[i] = 0;
+            vec_returns(-1, r);
+            term[i] = trunc[i] = 0;
+        } else {
+            st_in(states + (size_t)i * L, &s);
+            int k = rc_legal(&s, &v->b), found = -1;
+            if (k < 0) return k;
+            for (int j = 0; j < k && found < 0; j++)
+                if (vec_id(v, &v->b.a[j]) == ids[i]) found = j;
+            if (found < 0 && !penalise) { *bad = i; return RC_ERR_ILLEGAL; }
+            if (found < 0) {  /* the game ends where it stands: nothing is legal in it now */
+                vec_returns(-1, r);
+                r[s.v[RC_P] >= 0 && s.v[RC_P] < RC_PLAYERS ? s.v[RC_P] : 0] = penalty;
+                term[i] = 1; trunc[i] = 0;
+                if (masks) memset(masks + (size_t)i * (size_t)v->ids, 0, (size_t)v->ids);
+                if (obs) vec_observe(v, &s, obs + (size_t)i * (size_t)v->planes * (size_t)v->plane);
+                continue;
+            }
+            int e = rc_apply(&s, &v->b.a[found], &t);
+            if (e < 0) return e;
+            plies[i] += 1;
+            int o = rc_outcome(&t);
+            vec_returns(o, r);
+            term[i] = o >= 0;
+            trunc[i] = o < 0 && max_plies > 0 && plies[i] >= max_plies;
+        }
+        st_out(&t, states + (size_t)i * L);
+        if (masks) { int e = vec_mask(v, &t, masks + (size_t)i * (size_t)v->ids); if (e) return e; }
+        if (obs) vec_observe(v, &t, obs + (size_t)i * (size_t)v->planes * (size_t)v->plane);
+    }
+    return 0;
+}

@@ -7,7 +7,8 @@ it (`or pass`), in the order the rules are declared; inside a segment, with N th
 board's cells (goals included) and T the most piece types the rule can move or place
 for one player (the piece is numbered among the mover's, in declaration order):
 
-    move       T x N x N       piece, from cell, to cell
+    move       T x N x N       piece, from cell, to cell (a chain of hops that removes
+                               nothing too: one ply from each start to each end)
     placement  T x P           piece, placement index (P: the most placements of its types)
     place      T x N           piece, cell
     push       D x N x N       direction (D: the rule's straight directions), far cell, here
@@ -16,9 +17,9 @@ for one player (the piece is numbered among the mover's, in declaration order):
 
 What a ply removes is not in its id: the language identifies a ply by what it does
 (piece, start, destination), and its removals follow from the position. A chained ply
-is identified by its removed set, which has no bounded number of values, so a chain's
-ids number its hops: a ply is a sequence of ids, one per straight segment of one of
-its routes, the last one marked as the end. `ActionSpace.hops` says whether a ruleset
+that removes pieces is identified by its removed set, which has no bounded number of
+values, so a chain's ids number its hops: a ply is a sequence of ids, one per straight
+segment of one of its routes, the last one marked as the end. `ActionSpace.hops` says whether a ruleset
 has such rules; everything else takes one id a ply.
 """
 
@@ -38,8 +39,17 @@ Ids = tuple[int, ...]
 
 
 def has_chains(game: Game) -> bool:
-    """Whether some rule of `game` makes chained plies (several ids a ply)."""
-    return any(r.format.shape is Shape.CHAIN for r in game.rule_infos)
+    """Whether some rule of `game` makes chained plies that take several ids a ply."""
+    return any(_hops_ids(game, r.name, r.format.shape) is Shape.CHAIN for r in game.rule_infos)
+
+
+def _hops_ids(game: Game, name: str, shape: Shape) -> Shape:
+    """How a rule's plies are numbered: a chain that removes pieces by its hops (the pieces
+    it takes are not in an id); a chain of hops over pieces that stay (Chinese checkers)
+    by piece, start and end, as a move, for it makes one ply of each; else by its shape."""
+    if shape is Shape.CHAIN and not next(p for p in game.ruleset.plies if p.name == name).removals():
+        return Shape.MOVE
+    return shape
 
 
 @dataclass(frozen=True)
@@ -83,7 +93,7 @@ class ActionSpace:
         for rule in self.rules:
             seg = by_name.get(rule.name)
             if seg is None:
-                shape = rule.format.shape
+                shape = _hops_ids(game, rule.name, rule.format.shape)
                 lists = [self._pieces[r.code] for r in self.rules if r.name == rule.name]
                 types = {t for ts in lists for t in ts}
                 kinds = max(map(len, lists))

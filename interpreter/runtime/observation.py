@@ -19,7 +19,7 @@ board's arcs as a (cells, cells) matrix for any graph. numpy is needed
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from dsl.board import Board
 
@@ -31,9 +31,16 @@ if TYPE_CHECKING:
     import numpy as np
 
 PERSPECTIVES = ("mover", "absolute")
-# A plane's source: (state, observing player, chain route) -> what it holds: a cell mask
-# (an int with `cells=True`) or one number for every cell.
-Source = Callable[[State, int, tuple[int, ...]], int]
+# What a plane holds, for each observing player: (op, slot, value), read from the state's
+# slots. One program for both the tensor here and the native vectorised games (vector.py).
+NOTHING = 0  # zeros
+MASK = 1  # 1 on the cells of the mask state[slot]
+EQUALS = 2  # 1 everywhere when state[slot] == value
+VALUE = 3  # state[slot] everywhere
+COUNTS = 4  # state[slot + c] on cell c (a counted type's counts)
+ROUTE = 5  # 1 on the cells of a chain begun
+CHAIN_AT = 6  # 1 where the piece of a chain begun stands
+Op = tuple[int, int, int]
 
 
 def numpy() -> Any:
@@ -81,14 +88,13 @@ class Observer:
         self.coordinates, self.grid_shape = grid_coordinates(game.board)
         self.planes: list[str] = []
         self.ranges: list[tuple[float, float]] = []  # each plane's least and greatest value
-        # each plane: (source, True: a cell mask, False: one value, "values": a value a cell)
-        self._cells: list[tuple[Source, bool | str]] = []
+        self.program: list[list[Op]] = []  # each plane's op for each observing player
         self._pieces()
         self._scalars()
         self._history()
         if has_chains(game):
-            self._add("route", lambda s, p, r: sum(1 << c for c in r), True)
-            self._add("chain at", lambda s, p, r: 1 << r[-1] if r else 0, True)
+            self._add("route", (ROUTE, 0, 0))
+            self._add("chain at", (CHAIN_AT, 0, 0))
         n = game.board.size
         self.shape: tuple[int, ...] = (len(self.planes),) + (self.grid_shape if grid else (n,))
 
@@ -103,10 +109,11 @@ class Observer:
             out[u, v] = 1
         return out
 
-    def _add(self, name: str, source: Source, cells: bool | str, low: float = 0, high: float = 1) -> None:
+    def _add(self, name: str, op: Op | list[Op], low: float = 0, high: float = 1) -> None:
+        """A plane: one op for every observer, or a list with one for each."""
         self.planes.append(name)
         self.ranges.append((float(low), float(high)))
-        self._cells.append((source, cells))
+        self.program.append(op if isinstance(op, list) else [op] * len(self.game.players))
 
     def limits(self) -> tuple["np.ndarray", "np.ndarray"]:
         """The least and the greatest value of every item of a tensor (arrays of `shape`):
@@ -121,44 +128,42 @@ class Observer:
         rs, k = self.game.ruleset, len(self.game.players)
         if self.perspective == "absolute":
             for t in range(len(rs.types)):
-                self._add(self.game.layout.slots[t].name, lambda s, p, r, t=t: s[t], True)
+                self._add(self.game.layout.slots[t].name, (MASK, t, 0))
             return
         for kind in dict.fromkeys(t.kind for t in rs.types):
             for t in rs.types_of(kind, None):
-                self._add(kind, lambda s, p, r, t=t: s[t], True)
+                self._add(kind, (MASK, t, 0))
             owned = {t_.owner: i for i, t_ in enumerate(rs.types) if t_.kind == kind and t_.owner is not None}
             if not owned:
                 continue
             for rel in range(k):
-                self._add(_relative(rel, k) + kind, lambda s, p, r, rel=rel, owned=owned: s[owned[(p + rel) % k]]
-                          if (p + rel) % k in owned else 0, True)
+                self._add(_relative(rel, k) + kind, [(MASK, owned[(p + rel) % k], 0) if (p + rel) % k in owned
+                                                     else (NOTHING, 0, 0) for p in range(k)])
 
     def _scalars(self) -> None:
         g, L = self.game, self.game.layout
         k = len(g.players)
         for i, name in enumerate(g.players):
-            self._add(f"to move: {name}", lambda s, p, r, i=i: int(s[L.P] == i), False)
+            self._add(f"to move: {name}", (EQUALS, L.P, i))
         phases = len(g.ruleset.first_turn or []) + len(g.ruleset.turn)
         if phases > 1:
             for ph in range(phases):
-                self._add(f"phase {ph}", lambda s, p, r, ph=ph: int(s[L.PH] == ph), False)
+                self._add(f"phase {ph}", (EQUALS, L.PH, ph))
         mover = self.perspective == "mover"
         for v in g.ruleset.vars:
             base = L.var_offsets[v.name]
             low, high = L.slots[base].low, L.slots[base].high
             if not v.per_player:
-                self._add(v.name, lambda s, p, r, b=base: s[b], False, low, high)
+                self._add(v.name, (VALUE, base, 0), low, high)
                 continue
             for i in range(k):
                 name = _relative(i, k) + v.name if mover else f"{v.name}[{g.players[i]}]"
-                self._add(name, lambda s, p, r, b=base, i=i: s[b + ((p + i) % k if mover else i)],
-                          False, low, high)
+                self._add(name, [(VALUE, base + ((p + i) % k if mover else i), 0) for p in range(k)],
+                          low, high)
         for t, slot in L.reserve_offsets.items():
-            self._add(L.slots[slot].name, lambda s, p, r, slot=slot: s[slot], False, 0, L.slots[slot].high)
-        n = g.board.size
+            self._add(L.slots[slot].name, (VALUE, slot, 0), 0, L.slots[slot].high)
         for t, base in L.count_offsets.items():  # a counted type: how many stand on each cell
-            self._add(f"count: {g.ruleset.types[t].kind}", lambda s, p, r, b=base: s[b:b + n], "values",
-                      0, g.ruleset.types[t].counted)
+            self._add(f"count: {g.ruleset.types[t].kind}", (COUNTS, base, 0), 0, g.ruleset.types[t].counted)
 
     def _history(self) -> None:
         L, rs = self.game.layout, self.game.ruleset
@@ -168,9 +173,9 @@ class Observer:
         names = [p.name for p in rs.plies] + ["pass"]
         for value, name in enumerate(names, start=1):
             if name in rs.remembers:
-                self._add(f"previous: {name}", lambda s, p, r, v=value: int(s[m] == v), False)
-        self._add("previous from", lambda s, p, r: s[m + 1], True)
-        self._add("previous here", lambda s, p, r: s[m + 2], True)
+                self._add(f"previous: {name}", (EQUALS, m, value))
+        self._add("previous from", (MASK, m + 1, 0))
+        self._add("previous here", (MASK, m + 2, 0))
 
     def tensor(self, state: State, player: int | None = None, route: tuple[int, ...] = ()) -> "np.ndarray":
         """The planes of `state` seen by `player` (default: the player to move), float32,
@@ -179,12 +184,21 @@ class Observer:
         p = self.game.to_move(state) if player is None else player
         n = self.game.board.size
         flat = np.zeros((len(self.planes), n), dtype=np.float32)
-        for i, (source, cells) in enumerate(self._cells):
-            v = source(state, p, route)
-            if cells == "values" or not cells:
-                flat[i, :] = v
-            elif v:
-                flat[i, cells_of(v)] = 1.0
+        for i, ops in enumerate(self.program):
+            op, slot, value = ops[p]
+            if op == MASK:
+                if state[slot]:
+                    flat[i, cells_of(state[slot])] = 1.0
+            elif op == EQUALS:
+                flat[i, :] = state[slot] == value
+            elif op == VALUE:
+                flat[i, :] = state[slot]
+            elif op == COUNTS:
+                flat[i, :] = state[slot:slot + n]
+            elif op == ROUTE:
+                flat[i, list(route)] = 1.0
+            elif op == CHAIN_AT and route:
+                flat[i, route[-1]] = 1.0
         if not self.grid:
             return flat
         out = np.zeros(self.shape, dtype=np.float32)

@@ -1,0 +1,275 @@
+"""Many games of one ruleset stepped together, for agents that learn: states, legal-action
+masks, observations, rewards and ends in numpy arrays, one call a step for the batch.
+
+Where the native back-end is built (and the rules' plies take one action id each), a
+step runs in C over the whole batch: each game's ply made from its id, its outcome and
+returns, its legal ids as a mask and its observation tensor written into the arrays.
+Elsewhere (no C compiler; chained plies, which take several ids) the same arrays are
+filled in Python, a game at a time: the same results, slower. The ids are ActionSpace's
+and the tensors Observer's (the same program of planes drives both).
+
+Autoreset is Gymnasium's next-step mode: a game that ended (or was cut at `max_plies`)
+starts again at the next step, whose id for it is not read. An id that is not legal
+raises IllegalActionError, or with `illegal_reward=R` ends its game where it stands, the
+player to move getting R (the others 0).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import TYPE_CHECKING, Any
+
+from dsl.bounds import max_plies as rules_bound
+
+from interpreter.runtime.action_ids import ActionSpace
+from interpreter.runtime.actions import Shape
+from interpreter.runtime.game import Game, IllegalActionError
+from interpreter.runtime.observation import COUNTS, EQUALS, MASK, NOTHING, VALUE, Observer, numpy
+
+if TYPE_CHECKING:
+    import numpy as np
+
+DEFAULT_MAX_PLIES = 1000  # a game's plies before it is cut, where the rules set no bound
+_ILLEGAL = -5  # runtime.c's RC_ERR_ILLEGAL
+_P = ctypes.c_void_p
+
+
+def default_max_plies(game: Game) -> int:
+    """The rules' bound on a game's plies (placement games), else DEFAULT_MAX_PLIES."""
+    return rules_bound(game.ruleset) or DEFAULT_MAX_PLIES
+
+
+class VectorGames:
+    """`num_envs` games of `game`: `reset()` and `step(ids)` fill `observations` (float32,
+    (num_envs, *observer.shape)), `masks` (int8, (num_envs, ids)), `rewards` (float32, each
+    player's return on the step a game ended), `terminated`, `truncated` (bool) and
+    `to_move`. `native` says whether steps run in C."""
+
+    def __init__(self, game: Game, num_envs: int, *, perspective: str = "mover", grid: bool = False,
+                 max_plies: int | None = None, native: bool | None = None,
+                 illegal_reward: float | None = None) -> None:
+        np = numpy()
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, found {num_envs}")
+        self.game, self.num_envs = game, num_envs
+        self.space = ActionSpace(game)
+        self.observer = Observer(game, perspective, grid)
+        self.max_plies = default_max_plies(game) if max_plies is None else max_plies
+        self.illegal_reward = illegal_reward
+        can = game.native is not None and not self.space.hops
+        if native and not can:
+            raise ValueError(f"{game.title}: no native vectorised games here ("
+                             + ("its chained plies take several ids" if self.space.hops
+                                else "the native back-end is not built") + ")")
+        self.native = can if native is None else native
+        n, players = num_envs, len(game.players)
+        self.observations = np.zeros((n, *self.observer.shape), np.float32)
+        self.masks = np.zeros((n, self.space.size), np.int8)
+        self.rewards = np.zeros((n, players), np.float32)
+        self.terminated = np.zeros(n, np.bool_)
+        self.truncated = np.zeros(n, np.bool_)
+        self.plies = np.zeros(n, np.int64)
+        self._engine = _Native(self) if self.native else _Python(self)
+
+    @property
+    def to_move(self) -> "np.ndarray":
+        """Whose turn it is in each game (a player's index)."""
+        return self._engine.to_move()
+
+    def reset(self) -> None:
+        """Every game at its start."""
+        self.rewards[:] = 0
+        self.terminated[:] = self.truncated[:] = False
+        self.plies[:] = 0
+        self._engine.reset()
+
+    def step(self, ids: Any) -> None:
+        """One ply in each game, `ids[i]` in game i (read only where the game goes on);
+        IllegalActionError naming the first game whose id is not legal there."""
+        np = numpy()
+        ids = np.ascontiguousarray(ids, dtype=np.int64).reshape(self.num_envs)
+        restart = self.terminated | self.truncated
+        if self.illegal_reward is None:
+            out = np.flatnonzero(~restart & ((ids < 0) | (ids >= self.space.size)))
+            if len(out):
+                i = int(out[0])
+                raise IllegalActionError(f"game {i}: action id {ids[i]} is out of range "
+                                         f"0..{self.space.size - 1}")
+        self._engine.step(ids, restart)
+
+    def states(self) -> list[tuple[int, ...]]:
+        """Each game's state, as the Game's tuples."""
+        return self._engine.states()
+
+
+class _Python:
+    """The batch a game at a time through Game, ActionSpace and Observer."""
+
+    def __init__(self, v: VectorGames) -> None:
+        self.v, self.game = v, v.game
+        self._states = [self.game.initial_state()] * v.num_envs
+        self._prefix: list[tuple[int, ...]] = [()] * v.num_envs
+
+    def to_move(self) -> "np.ndarray":
+        return numpy().array([self.game.to_move(s) for s in self._states], numpy().int64)
+
+    def states(self) -> list[tuple[int, ...]]:
+        return list(self._states)
+
+    def _show(self, i: int) -> None:
+        v, s, prefix = self.v, self._states[i], self._prefix[i]
+        v.masks[i] = 0
+        v.masks[i, v.space.legal_ids(s, prefix)] = 1
+        v.observations[i] = v.observer.tensor(s, route=v.space.route(prefix) if prefix else ())
+
+    def reset(self) -> None:
+        start = self.game.initial_state()
+        for i in range(self.v.num_envs):
+            self._states[i], self._prefix[i] = start, ()
+            self._show(i)
+
+    def step(self, ids: "np.ndarray", restart: "np.ndarray") -> None:
+        v, game = self.v, self.game
+        for i in range(v.num_envs):
+            v.rewards[i] = 0
+            if restart[i]:
+                self._states[i], self._prefix[i] = game.initial_state(), ()
+                v.plies[i], v.terminated[i], v.truncated[i] = 0, False, False
+            else:
+                try:
+                    state, prefix = v.space.apply_id(self._states[i], self._prefix[i], int(ids[i]))
+                except IllegalActionError as e:
+                    if v.illegal_reward is None:
+                        raise IllegalActionError(f"game {i}: {e}") from None
+                    v.rewards[i, game.to_move(self._states[i])] = v.illegal_reward
+                    v.terminated[i], v.truncated[i] = True, False
+                    self._show(i)
+                    v.masks[i] = 0
+                    continue
+                self._states[i], self._prefix[i] = state, prefix
+                if not prefix:
+                    v.plies[i] += 1
+                    out = game.outcome(state)
+                    if out is not None:
+                        v.rewards[i] = out.returns(len(game.players))
+                    v.terminated[i] = out is not None
+                    v.truncated[i] = out is None and 0 < v.max_plies <= v.plies[i]
+            self._show(i)
+
+
+class _Native:
+    """The batch in C (runtime.c's rc_vec_*), its states as flat arrays."""
+
+    def __init__(self, v: VectorGames) -> None:
+        np = numpy()
+        self.v = v
+        lib = v.game.native
+        self.lib = lib
+        for name, res, args in (("rc_vec_new", _P, [_P, ctypes.c_int, _P, ctypes.c_int, _P, ctypes.c_int,
+                                                    ctypes.c_int]),
+                                ("rc_vec_free", None, [_P]),
+                                ("rc_vec_observe", ctypes.c_int, [_P, ctypes.c_int, _P, _P, _P]),
+                                ("rc_vec_step", ctypes.c_int, [_P, ctypes.c_int, _P, _P, _P, ctypes.c_int64,
+                                                               _P, _P, ctypes.c_int, ctypes.c_float,
+                                                               _P, _P, _P, _P, _P, _P])):
+            f = getattr(lib.lib, name)
+            f.restype, f.argtypes = res, args
+        enc, k = _encoding(v.game, v.space)
+        program = _program(v.observer, lib)
+        pos, plane = _positions(v.observer)
+        self._tables = (enc, program, pos)  # kept alive while the C holds copies anyway
+        self.handle = lib.lib.rc_vec_new(enc.ctypes.data, k, program.ctypes.data, len(v.observer.planes),
+                                         pos.ctypes.data, plane, v.space.size)
+        if not self.handle:
+            raise MemoryError("out of memory for the vectorised games' tables")
+        self.initial = np.frombuffer(lib.flat(v.game.initial_state()), np.uint64).copy()
+        self.flat = np.zeros((v.num_envs, lib.state_len), np.uint64)
+        self._player = lib.nc * lib.words + lib.int_slots.index(v.game.layout.P)
+        self._bad = ctypes.c_int32(-1)
+
+    def __del__(self) -> None:
+        handle, self.handle = getattr(self, "handle", None), None
+        if handle:
+            self.lib.lib.rc_vec_free(handle)
+
+    def to_move(self) -> "np.ndarray":
+        return self.flat[:, self._player].astype(numpy().int64)
+
+    def states(self) -> list[tuple[int, ...]]:
+        return [self.lib.unflat((ctypes.c_uint64 * self.lib.state_len)(*row)) for row in self.flat.tolist()]
+
+    def reset(self) -> None:
+        v = self.v
+        self.flat[:] = self.initial
+        self._check(self.lib.lib.rc_vec_observe(self.handle, v.num_envs, self.flat.ctypes.data,
+                                                v.masks.ctypes.data, v.observations.ctypes.data))
+
+    def step(self, ids: "np.ndarray", restart: "np.ndarray") -> None:
+        v = self.v
+        restart = restart.astype(numpy().uint8)
+        e = self.lib.lib.rc_vec_step(self.handle, v.num_envs, self.flat.ctypes.data, ids.ctypes.data,
+                                     v.plies.ctypes.data, v.max_plies, self.initial.ctypes.data,
+                                     restart.ctypes.data, v.illegal_reward is not None,
+                                     v.illegal_reward or 0.0, v.rewards.ctypes.data, v.terminated.ctypes.data,
+                                     v.truncated.ctypes.data, v.masks.ctypes.data, v.observations.ctypes.data,
+                                     ctypes.byref(self._bad))
+        if e == _ILLEGAL:
+            i = self._bad.value
+            state = self.states()[i]
+            raise IllegalActionError(f"game {i}: {self.v.space._illegal(state, (int(ids[i]),))}")
+        self._check(e)
+
+    @staticmethod
+    def _check(e: int) -> None:
+        if e:
+            from interpreter.native.library import ERRORS, NativeError
+            raise NativeError(ERRORS.get(e, f"error {e}"))
+
+
+def _encoding(game: Game, space: ActionSpace) -> tuple["np.ndarray", int]:
+    """runtime.c's `enc`: per rule code, base, m0, m1, m2 and map0 (see rc_vec_new)."""
+    np = numpy()
+    n = space.cells
+    k = max([len(game.ruleset.types)] + [len(s.directions) for s in space.segments] + [1])
+    enc = np.zeros((len(game.rule_infos), 4 + k), np.int64)
+    enc[:, 0] = -1
+    for rule in space.rules:
+        seg = space._segment_of[rule.code]
+        shape, w = seg.shape, seg.width
+        m = {Shape.MOVE: (n * n, n, 1), Shape.PLACE: (n, 1, 0), Shape.PLACEMENT: (w, 1, 0),
+             Shape.WIDE_PLACE: (w, 1, 0), Shape.PUSH: (n * n, n, 1), Shape.PASS: (0, 0, 0)}[shape]
+        enc[rule.code, :4] = (seg.start, *m)
+        if shape is Shape.PUSH:
+            enc[rule.code, 4:4 + len(seg.directions)] = range(len(seg.directions))
+        for i, t in enumerate(space._pieces[rule.code]):
+            enc[rule.code, 4 + t] = i
+    return enc, k
+
+
+def _program(observer: Observer, lib: Any) -> "np.ndarray":
+    """runtime.c's `obs`: the Observer's program in the C state's slot numbers."""
+    np = numpy()
+    cell = {slot: k for k, slot in enumerate(lib.cell_slots)}
+    ints = {slot: j for j, slot in enumerate(lib.int_slots)}
+    rows = []
+    for ops in observer.program:
+        for op, slot, value in ops:
+            if op == MASK:
+                rows.append((op, cell[slot], 0))
+            elif op in (EQUALS, VALUE, COUNTS):
+                rows.append((op, ints[slot], value))
+            elif op == NOTHING:
+                rows.append((op, 0, 0))
+            else:
+                raise ValueError(f"no native form for the observation op {op}")
+    return np.array(rows or [(0, 0, 0)], np.int64)
+
+
+def _positions(observer: Observer) -> tuple["np.ndarray", int]:
+    """Each cell's place in a plane, and a plane's size (a grid's, or the cells')."""
+    np = numpy()
+    n = observer.game.board.size
+    if not observer.grid:
+        return np.arange(n, dtype=np.int64), n
+    height, width = observer.grid_shape
+    return np.array([r * width + c for r, c in observer.coordinates], np.int64), height * width
