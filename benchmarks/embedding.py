@@ -16,7 +16,11 @@ CPU second (`time.process_time`), the least CPU time of 3 runs.
 2. checked: `game.legal_actions` and `game.apply` (checks legality: the default);
 3. ids: `ActionSpace.legal_ids` and `apply_id`;
 4. openspiel: `state.legal_actions()` and `state.apply_action()` on the adapter's game;
-5. pettingzoo: `env.last()`, the mask's ids, `env.step()` (an observation tensor a step).
+5. pettingzoo: `env.last()`, the mask's ids, `env.step()` (an observation tensor a step);
+6. pettingzoo C: the same on a Game loaded with the native back-end, whose C makes the
+   plies, masks and tensors where every ply takes one id (else it is layer 5 again);
+7. vector C: VectorGames, 64 games a batch (in C where it can), masks and tensors every
+   ply, random legal ids drawn by `random_ids`, until as many games have ended.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ MAX_STEPS = 300
 # Loading and compiling happen once, outside the timings.
 _game = functools.cache(load_game)
 _space = functools.cache(lambda name: ActionSpace(_game(name)))
+_native_game = functools.cache(lambda name: load_game(name, "auto"))
 
 
 def bare(name: str, games: int, seed: int, checked: bool = False) -> int:
@@ -77,11 +82,12 @@ def openspiel(name: str, games: int, seed: int) -> int:
     return steps
 
 
-def pettingzoo(name: str, games: int, seed: int) -> int:
+def pettingzoo(name: str, games: int, seed: int, native: bool = False) -> int:
     import numpy as np
 
     from interpreter.adapters.pettingzoo import env as make_env
-    env, rng, steps = make_env(_game(name), max_steps=MAX_STEPS), random.Random(seed), 0
+    game = _native_game(name) if native else _game(name)
+    env, rng, steps = make_env(game, max_steps=MAX_STEPS), random.Random(seed), 0
     for g in range(games):
         env.reset(seed=seed + g)
         for agent in env.agent_iter():
@@ -94,9 +100,25 @@ def pettingzoo(name: str, games: int, seed: int) -> int:
     return steps
 
 
+def vector(name: str, games: int, seed: int) -> int:
+    import numpy as np
+
+    from interpreter.adapters.vector import VectorGames
+    v = VectorGames(_native_game(name), 64, max_plies=MAX_STEPS)
+    rng, steps, done = np.random.default_rng(seed), 0, 0
+    v.reset()
+    while done < games:
+        live = ~(v.terminated | v.truncated)
+        v.step(v.random_ids(int(rng.integers(1 << 62))))
+        steps += int(live.sum())
+        done += int((v.terminated | v.truncated).sum())
+    return steps
+
+
 LAYERS: dict[str, Callable[[str, int, int], int]] = {
     "bare": bare, "checked": lambda n, g, s: bare(n, g, s, checked=True), "ids": ids,
-    "openspiel": openspiel, "pettingzoo": pettingzoo}
+    "openspiel": openspiel, "pettingzoo": pettingzoo,
+    "pettingzoo C": lambda n, g, s: pettingzoo(n, g, s, native=True), "vector C": vector}
 
 
 def measure(fn: Callable[[str, int, int], int], name: str, games: int, seed: int) -> dict[str, Any]:

@@ -11,8 +11,8 @@ Every side plays uniformly random legal moves on one thread until the step budge
 spent, a finished game starting again:
 
 1. rulecraft vector, C: VectorGames(native=True) over N games; a step of the batch is N
-   plies, each with its game's mask and observation written by C; the random ids are
-   drawn in numpy from the masks;
+   plies, each with its game's mask and observation written by C; the random legal ids
+   are drawn in C too (`VectorGames.random_ids`);
 2. rulecraft vector, Python: the same arrays filled a game at a time in Python;
 3. OpenSpiel C++: pyspiel's built-in game (tic_tac_toe, connect_four), one state,
    `legal_actions_mask()`, `observation_tensor()` and `apply_action()` a ply, from
@@ -64,8 +64,7 @@ def vector_run(ruleset: str, envs: int, steps: int, native: bool) -> Callable[[]
         plies = 0
         for _ in range(steps):
             live = ~(v.terminated | v.truncated)
-            ids = (rng.random(v.masks.shape) * v.masks).argmax(axis=1)
-            v.step(ids)
+            v.step(v.random_ids(int(rng.integers(1 << 62))))
             plies += int(live.sum())
         return plies
 
@@ -126,7 +125,7 @@ def measure(envs: int, steps: int) -> dict[str, dict[str, float]]:
     if spiel:
         import pyspiel
 
-        import interpreter.adapters.openspiel  # noqa: F401 - registers rulecraft
+        import interpreter.adapters.openspiel  # noqa: F401 - registers rulecraft (pyflakes: used by name)
     else:
         print("OpenSpiel is not installed: pip install 'rulecraft[openspiel]' to compare with it")
     has_pgx = importlib.util.find_spec("pgx") is not None

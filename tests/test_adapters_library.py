@@ -21,8 +21,8 @@ def game_of(path: str):
     return load_game(path, "auto")
 
 
-@pytest.mark.parametrize("path", LIBRARY)
-def test_pettingzoo_api_test(path):
+@pytest.mark.parametrize("path", LIBRARY + bundled_names())
+def test_pettingzoo_api_test(path):  # the bundled ones here with their C (test_pettingzoo_adapter: Python)
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
 

@@ -315,3 +315,43 @@ def test_steps_default_to_the_rules_bound():
     assert env("tic-tac-toe").unwrapped.max_steps == 9  # nine cells, a mark a step
     assert env("three-musketeers").unwrapped.max_steps == 1000  # pieces move: no bound
     assert env("tic-tac-toe", max_steps=4).unwrapped.max_steps == 4
+
+
+@pytest.mark.parametrize("name, perspective", [("three-musketeers", "mover"), ("3-spot", "absolute"),
+                                               ("tricouleur", "mover"), ("rulesets/library/triad.game", "mover")])
+def test_the_environment_in_c_is_the_environment_in_python(name, perspective):
+    """With a native game the C makes the plies, masks and the mover's tensors: every
+    observation of every agent, reward and selection is the Python environment's."""
+    from interpreter import load_game
+    from interpreter.native.build import compiler
+
+    if compiler() is None:
+        pytest.skip("no C compiler")
+    fast = raw_env(load_game(name, "auto"), max_steps=60, perspective=perspective)
+    slow = raw_env(game_of(name), max_steps=60, perspective=perspective)
+    assert fast._vec is not None and slow._vec is None
+    rng = random.Random(7)
+    for episode in range(3):
+        fast.reset(seed=episode)
+        slow.reset(seed=episode)
+        while True:
+            assert fast.agent_selection == slow.agent_selection
+            assert fast.rewards == slow.rewards and fast.terminations == slow.terminations
+            assert fast.truncations == slow.truncations and fast.game_state == slow.game_state
+            for agent in fast.possible_agents:
+                a, b = fast.observe(agent), slow.observe(agent)
+                assert np.array_equal(a["observation"], b["observation"])
+                assert np.array_equal(a["action_mask"], b["action_mask"])
+            agent = fast.agent_selection
+            if fast.terminations[agent] or fast.truncations[agent]:
+                break
+            action = rng.choice(np.flatnonzero(fast.observe(agent)["action_mask"]).tolist())
+            fast.step(action)
+            slow.step(action)
+    with pytest.raises(IllegalActionError) as e1:
+        fast.reset()
+        fast.step(fast.ids.size)
+    with pytest.raises(IllegalActionError) as e2:
+        slow.reset()
+        slow.step(slow.ids.size)
+    assert str(e1.value) == str(e2.value)

@@ -175,3 +175,17 @@ def test_the_worked_example_learns_to_beat_random_play():
     before, after = map(float, re.search(r"random play ([0-9.]+) before, ([0-9.]+) after", out).groups())
     # random play scores about 0.5 against itself (tic-tac-toe: the first player wins more)
     assert after >= 0.75 and after - before >= 0.25, out
+
+
+@needs_c
+@pytest.mark.parametrize("name", ["three-musketeers", "3-a-side", "rulesets/library/kalah.game"])
+def test_random_legal_ids_are_the_same_in_c_and_in_python(name):
+    c, py = vector(name, 8, native=True), vector(name, 8, native=False)
+    c.reset()
+    py.reset()
+    for step in range(40):
+        ids = c.random_ids(step)
+        assert np.array_equal(ids, py.random_ids(step))
+        assert all(m[i] == 1 for m, i in zip(c.masks, ids) if i >= 0)
+        c.step(ids)
+        py.step(ids)

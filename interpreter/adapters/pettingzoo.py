@@ -13,6 +13,9 @@ plays one ruleset, in the manner of PettingZoo's classic environments:
   seen by the observing agent, "action_mask": int8, 1 for each id the selected agent
   may make next}` (all zeros for the other agent, and once the game is over);
 - rewards: `game.returns` at the end (+1 win, -1 loss, 0 draw), 0 before;
+- speed: with a Game loaded with the native back-end (`load_game(name, "auto")`) and
+  plies of one id each, the game's C makes the plies and writes the masks and the
+  mover's tensors (vector.py, one game); elsewhere, Python;
 - truncation: after `max_steps` steps (ids, so each hop counts) every agent is
   truncated, with rewards 0; by default the ruleset's own bound where its rules set one
   (dsl/bounds.py: tic-tac-toe's 9), else 1000;
@@ -44,6 +47,7 @@ except ImportError as e:
 from dsl.bounds import max_plies
 
 from interpreter import load_game
+from interpreter.adapters.vector import VectorGames
 from interpreter.runtime.action_ids import ActionSpace
 from interpreter.runtime.game import Game, IllegalActionError
 from interpreter.runtime.observation import Observer
@@ -102,9 +106,20 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
             "observation": spaces.Box(low, high, self.observer.shape, np.float32),
             "action_mask": spaces.Box(0, 1, (self.ids.size,), np.int8)}) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.ids.size) for a in self.possible_agents}
-        self.game_state = self.game.initial_state()
+        # The game's C steps it, and writes the masks and the mover's tensors, where the
+        # native back-end is built (a Game loaded with "auto") and every ply takes one id.
+        self._vec = VectorGames(self.game, 1, perspective=perspective, grid=grid, max_plies=0, native=True) \
+            if self.game.native is not None and not self.ids.hops else None
+        self._state: tuple[int, ...] | None = self.game.initial_state()  # None: in the C's arrays
         self.prefix: tuple[int, ...] = ()  # the ids of a chain begun
         self.steps = 0
+
+    @property
+    def game_state(self) -> tuple[int, ...]:
+        """The position, as the Game's state."""
+        if self._state is None:
+            self._state = self._vec.states()[0]
+        return self._state
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -118,7 +133,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
             for i, a in enumerate(self.possible_agents):
                 self.action_spaces[a].seed(seed + i)
                 self.observation_spaces[a].seed(seed + i)
-        self.game_state, self.prefix, self.steps = self.game.initial_state(), (), 0
+        self._state, self.prefix, self.steps = self.game.initial_state(), (), 0
+        if self._vec is not None:
+            self._vec.reset()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -133,9 +150,16 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The position seen by `agent`, and the ids it may make next (none unless selected)."""
         player = self.possible_agents.index(agent)
+        live = agent == self.agent_selection and self._live(agent)
+        v = self._vec
+        if v is not None:  # the C's, for the player to move (or every player: absolute)
+            mine = self.observer.perspective == "absolute" or player == int(v.to_move[0])
+            tensor = v.observations[0].copy() if mine else self.observer.tensor(self.game_state, player)
+            mask = v.masks[0].copy() if live else np.zeros(self.ids.size, dtype=np.int8)
+            return {"observation": tensor, "action_mask": mask}
         tensor = self.observer.tensor(self.game_state, player, self.ids.route(self.prefix))
         mask = np.zeros(self.ids.size, dtype=np.int8)
-        if agent == self.agent_selection and self._live(agent):
+        if live:
             mask[self.ids.legal_ids(self.game_state, self.prefix)] = 1
         return {"observation": tensor, "action_mask": mask}
 
@@ -147,14 +171,24 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
             return
         if action is None:
             raise IllegalActionError(f"{agent} is to move: step() needs an action id, not None")
-        legal = self.ids.legal_ids(self.game_state, self.prefix)
         action = int(action)
-        if action not in legal:
+        v = self._vec
+        if v is not None:
+            legal = int(v.masks[0].sum())
+            ok = 0 <= action < self.ids.size and v.masks[0, action]
+        else:
+            ids = self.ids.legal_ids(self.game_state, self.prefix)
+            legal, ok = len(ids), action in ids
+        if not ok:
             if self.illegal_reward is None:
-                raise IllegalActionError(self._illegal(agent, action, len(legal)))
-            self._end_illegal(agent, action, len(legal))
+                raise IllegalActionError(self._illegal(agent, action, legal))
+            self._end_illegal(agent, action, legal)
             return
-        self.game_state, self.prefix = self.ids.apply_id(self.game_state, self.prefix, action)
+        if v is not None:
+            v.step([action])
+            self._state = None
+        else:
+            self._state, self.prefix = self.ids.apply_id(self.game_state, self.prefix, action)
         self.steps += 1
         # The AEC convention: an agent's cumulative reward restarts when it acts, and each
         # step's rewards are that step's only.
@@ -177,10 +211,16 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
     def _settle(self) -> None:
         """Select the player to move; end the game, or truncate it, when it is time."""
         # The state says who moves: a turn of several plies, or a chain's hops, keeps its agent.
-        self.agent_selection = self.possible_agents[self.game.to_move(self.game_state)]
-        if not self.prefix and self.game.is_terminal(self.game_state):
-            for a, r in zip(self.possible_agents, self.game.returns(self.game_state)):
-                self.rewards[a] = r
+        if self._state is None:  # after a ply in C: its arrays say it
+            mover, over, returns = int(self._vec.to_move[0]), bool(self._vec.terminated[0]), self._vec.rewards[0]
+        else:
+            state = self._state
+            mover, over = self.game.to_move(state), not self.prefix and self.game.is_terminal(state)
+            returns = self.game.returns(state) if over else ()
+        self.agent_selection = self.possible_agents[mover]
+        if over:
+            for a, r in zip(self.possible_agents, returns):
+                self.rewards[a] = float(r)
             self.terminations = dict.fromkeys(self.agents, True)
         elif self.steps >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)

@@ -25,6 +25,7 @@ from interpreter.runtime.action_ids import ActionSpace
 from interpreter.runtime.actions import Shape
 from interpreter.runtime.game import Game, IllegalActionError
 from interpreter.runtime.observation import COUNTS, EQUALS, MASK, NOTHING, VALUE, Observer, numpy
+from interpreter.search.analysis import SplitMix
 
 if TYPE_CHECKING:
     import numpy as np
@@ -101,6 +102,12 @@ class VectorGames:
         """Each game's state, as the Game's tuples."""
         return self._engine.states()
 
+    def random_ids(self, seed: int) -> "np.ndarray":
+        """A uniformly random legal id in each game (-1 in a game over), drawn from `seed`:
+        random play without a pass over the masks, which is most of its cost when a game
+        has many ids. The same ids for the same seed, in C or in Python."""
+        return self._engine.random_ids(seed & (1 << 64) - 1)
+
 
 class _Python:
     """The batch a game at a time through Game, ActionSpace and Observer."""
@@ -115,6 +122,19 @@ class _Python:
 
     def states(self) -> list[tuple[int, ...]]:
         return list(self._states)
+
+    def random_ids(self, seed: int) -> "np.ndarray":
+        """As runtime.c's rc_vec_random: the same generator, the legal ids in the Game's order."""
+        v, out = self.v, []
+        for i, (s, prefix) in enumerate(zip(self._states, self._prefix)):
+            x = SplitMix(seed, i)
+            if prefix or v.space.hops:  # a chain's hops: any legal next id
+                ids = v.space.legal_ids(s, prefix)
+                out.append(ids[x.next() % len(ids)] if ids else -1)
+                continue
+            actions = self.game.legal_actions(s)
+            out.append(v.space.encode(s, actions[x.next() % len(actions)])[0] if actions else -1)
+        return numpy().array(out, numpy().int64)
 
     def _show(self, i: int) -> None:
         v, s, prefix = self.v, self._states[i], self._prefix[i]
@@ -169,6 +189,7 @@ class _Native:
                                                     ctypes.c_int]),
                                 ("rc_vec_free", None, [_P]),
                                 ("rc_vec_observe", ctypes.c_int, [_P, ctypes.c_int, _P, _P, _P]),
+                                ("rc_vec_random", ctypes.c_int, [_P, ctypes.c_int, _P, ctypes.c_uint64, _P]),
                                 ("rc_vec_step", ctypes.c_int, [_P, ctypes.c_int, _P, _P, _P, ctypes.c_int64,
                                                                _P, _P, ctypes.c_int, ctypes.c_float,
                                                                _P, _P, _P, _P, _P, _P])):
@@ -197,6 +218,12 @@ class _Native:
 
     def states(self) -> list[tuple[int, ...]]:
         return [self.lib.unflat((ctypes.c_uint64 * self.lib.state_len)(*row)) for row in self.flat.tolist()]
+
+    def random_ids(self, seed: int) -> "np.ndarray":
+        out = numpy().zeros(self.v.num_envs, numpy().int64)
+        self._check(self.lib.lib.rc_vec_random(self.handle, self.v.num_envs, self.flat.ctypes.data, seed,
+                                               out.ctypes.data))
+        return out
 
     def reset(self) -> None:
         v = self.v

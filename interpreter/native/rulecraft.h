@@ -124,6 +124,7 @@ int rc_vec_step(void *h, int n, uint64_t *states, const int64_t *ids, int64_t *p
                 int64_t max_plies, const uint64_t *initial, const uint8_t *restart, int penalise,
                 float penalty, float *rewards, uint8_t *term, uint8_t *trunc, uint8_t *masks,
                 float *obs, int32_t *bad);
+int rc_vec_random(void *h, int n, const uint64_t *states, uint64_t seed, int64_t *ids);
 
 /* the solver (solver.c's units, solution_index.c). Its configuration: native_solve.py
    mirrors these structs with ctypes.Structure, and checks its mirror against

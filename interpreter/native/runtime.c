@@ -336,3 +336,19 @@ int rc_vec_step(void *h, int n, uint64_t *states, const int64_t *ids, int64_t *p
     }
     return 0;
 }
+
+/* A uniformly random legal id for each of n games (-1 where none is), game i drawing from
+   splitmix64 seeded with seed ^ (i + 1) * golden: random play without a pass over masks. */
+int rc_vec_random(void *h, int n, const uint64_t *states, uint64_t seed, int64_t *ids) {
+    Vec *v = h;
+    size_t L = (size_t)RC_NC * RC_W + RC_NI;
+    for (int i = 0; i < n; i++) {
+        S s;
+        st_in(states + (size_t)i * L, &s);
+        int k = rc_legal(&s, &v->b);
+        if (k < 0) return k;
+        uint64_t x = seed ^ ((uint64_t)(i + 1) * 0x9E3779B97F4A7C15ULL);
+        ids[i] = k ? vec_id(v, &v->b.a[splitmix_next(&x) % (uint64_t)k]) : -1;
+    }
+    return 0;
+}
