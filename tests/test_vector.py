@@ -189,3 +189,27 @@ def test_random_legal_ids_are_the_same_in_c_and_in_python(name):
         assert all(m[i] == 1 for m, i in zip(c.masks, ids) if i >= 0)
         c.step(ids)
         py.step(ids)
+
+
+@needs_c
+def test_a_push_of_a_piece_type_other_than_the_first():
+    # the tile is the third type here (index 2): a push's first integer is its direction,
+    # which the C's id must not read as a piece type
+    from interpreter import load_game_from_text
+    from interpreter.adapters.vector import VectorGames
+
+    text = open("rulesets/force-3.game").read().replace(
+        "piece tile: neutral, symbol t\n", "").replace(
+        "piece disc: owner each, on tile, reserve 3, symbol Y/G, colour yellow/green\n",
+        "piece disc: owner each, on tile, reserve 3, symbol Y/G, colour yellow/green\n"
+        "piece tile: neutral, symbol t\n")
+    game = load_game_from_text(text, "rulesets/moved-tile.game", "auto")
+    assert [t.kind for t in game.ruleset.types][-1] == "tile"
+    c, py = VectorGames(game, 4, native=True), VectorGames(game, 4, native=False)
+    c.reset()
+    py.reset()
+    for step in range(80):
+        assert np.array_equal(c.masks, py.masks) and np.array_equal(c.observations, py.observations)
+        ids = py.random_ids(step)
+        c.step(ids)
+        py.step(ids)

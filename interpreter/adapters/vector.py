@@ -266,8 +266,9 @@ def _encoding(game: Game, space: ActionSpace) -> tuple["np.ndarray", int]:
         m = {Shape.MOVE: (n * n, n, 1), Shape.PLACE: (n, 1, 0), Shape.PLACEMENT: (w, 1, 0),
              Shape.WIDE_PLACE: (w, 1, 0), Shape.PUSH: (n * n, n, 1), Shape.PASS: (0, 0, 0)}[shape]
         enc[rule.code, :4] = (seg.start, *m)
-        if shape is Shape.PUSH:
+        if shape is Shape.PUSH:  # its first integer is a direction, not a piece type
             enc[rule.code, 4:4 + len(seg.directions)] = range(len(seg.directions))
+            continue
         for i, t in enumerate(space._pieces[rule.code]):
             enc[rule.code, 4 + t] = i
     return enc, k
