@@ -18,7 +18,9 @@ LIBRARY = [f"rulesets/library/{n}.game" for n in library_names()]
 
 @functools.lru_cache(maxsize=None)
 def game_of(path: str):
-    return load_game(path, "auto")
+    # the library on the Python back-end (no C to build for 60 rulesets: test_vector.py
+    # steps them in C with -m slow); the bundled ones with their C, built by other tests
+    return load_game(path, "python" if path.startswith("rulesets/library/") else "auto")
 
 
 @pytest.mark.parametrize("path", LIBRARY + bundled_names())

@@ -51,8 +51,15 @@ def lockstep(name: str, n: int, steps: int, seed: int, **kw) -> int:
     return ended
 
 
+# The bundled rulesets and a few of the library by default (each builds its C); the rest
+# of the library with -m slow.
+DEFAULT = set(all_rulesets()) | {f"rulesets/library/{n}.game" for n in (
+    "connect-four", "hex", "kalah", "nine-mens-morris", "dodgem", "breakthrough")}
+
+
 @needs_c
-@pytest.mark.parametrize("name", [n for n in EVERY if not has_chains(game_of(n))])
+@pytest.mark.parametrize("name", [n if n in DEFAULT else pytest.param(n, marks=pytest.mark.slow)
+                                  for n in EVERY if not has_chains(load_game(n))])
 def test_the_batch_in_c_is_the_batch_in_python(name):
     lockstep(name, 4, 60, seed=len(name), max_plies=40)
 
