@@ -318,7 +318,7 @@ def test_steps_default_to_the_rules_bound():
 
 
 @pytest.mark.parametrize("name, perspective", [("three-musketeers", "mover"), ("3-spot", "absolute"),
-                                               ("tricouleur", "mover"), ("rulesets/library/triad.game", "mover")])
+                                               ("tricouleur", "mover")])
 def test_the_environment_in_c_is_the_environment_in_python(name, perspective):
     """With a native game the C makes the plies, masks and the mover's tensors: every
     observation of every agent, reward and selection is the Python environment's."""
