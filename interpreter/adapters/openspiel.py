@@ -52,17 +52,16 @@ except ImportError as e:
     raise ImportError(f"the OpenSpiel adapter needs open_spiel and numpy ({e}): "
                       f"pip install 'rulecraft[openspiel]'") from None
 
-from dsl.bounds import max_plies
 from dsl.check_board import MAX_PLAYERS
 
 from interpreter import load_game
+from interpreter.adapters import game_length
 from interpreter.runtime.action_ids import ActionSpace
 from interpreter.runtime.game import Game, IllegalActionError
 from interpreter.runtime.observation import Observer
 
 GAME_NAME = "rulecraft"
 _DEFAULTS = {"ruleset": "tic-tac-toe", "max_game_length": 0, "grid": False}
-UNBOUNDED_LENGTH = 1000  # max_game_length 0 where the rules set no bound
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
     long_name="rulecraft ruleset",
@@ -147,7 +146,7 @@ class RulecraftGame(pyspiel.Game):
                              f"bound), not {length}")
         rules = _rules(params["ruleset"])
         if length == 0:
-            length = max_plies(rules.game.ruleset) or UNBOUNDED_LENGTH
+            length = game_length(rules.game.ruleset)
         info = pyspiel.GameInfo(
             num_distinct_actions=rules.space.size,
             max_chance_outcomes=0,

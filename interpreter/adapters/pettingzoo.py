@@ -44,15 +44,13 @@ except ImportError as e:
     raise ImportError(f"the PettingZoo adapter needs pettingzoo, gymnasium and numpy ({e}): "
                       f"pip install 'rulecraft[pettingzoo]'") from None
 
-from dsl.bounds import max_plies
-
 from interpreter import load_game
+from interpreter.adapters import game_length
 from interpreter.adapters.vector import VectorGames
 from interpreter.runtime.action_ids import ActionSpace
 from interpreter.runtime.game import Game, IllegalActionError
 from interpreter.runtime.observation import Observer
 
-UNBOUNDED_STEPS = 1000  # max_steps where the rules set no bound
 
 
 def env(ruleset: str | Game = "tic-tac-toe", max_steps: int | None = None, perspective: str = "mover",
@@ -92,7 +90,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.game = load_game(ruleset) if isinstance(ruleset, str) else ruleset
         if max_steps is None:
-            max_steps = max_plies(self.game.ruleset) or UNBOUNDED_STEPS
+            max_steps = game_length(self.game.ruleset)
         self.ids = ActionSpace(self.game)
         self.observer = Observer(self.game, perspective, grid)
         self.max_steps, self.render_mode = max_steps, render_mode

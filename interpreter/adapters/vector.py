@@ -19,8 +19,7 @@ from __future__ import annotations
 import ctypes
 from typing import TYPE_CHECKING, Any
 
-from dsl.bounds import max_plies as rules_bound
-
+from interpreter.adapters import game_length
 from interpreter.runtime.action_ids import ActionSpace
 from interpreter.runtime.actions import Shape
 from interpreter.runtime.game import Game, IllegalActionError
@@ -30,14 +29,8 @@ from interpreter.search.analysis import SplitMix
 if TYPE_CHECKING:
     import numpy as np
 
-DEFAULT_MAX_PLIES = 1000  # a game's plies before it is cut, where the rules set no bound
 _ILLEGAL = -5  # runtime.c's RC_ERR_ILLEGAL
 _P = ctypes.c_void_p
-
-
-def default_max_plies(game: Game) -> int:
-    """The rules' bound on a game's plies (placement games), else DEFAULT_MAX_PLIES."""
-    return rules_bound(game.ruleset) or DEFAULT_MAX_PLIES
 
 
 class VectorGames:
@@ -55,7 +48,7 @@ class VectorGames:
         self.game, self.num_envs = game, num_envs
         self.space = ActionSpace(game)
         self.observer = Observer(game, perspective, grid)
-        self.max_plies = default_max_plies(game) if max_plies is None else max_plies
+        self.max_plies = game_length(game.ruleset) if max_plies is None else max_plies
         self.illegal_reward = illegal_reward
         can = game.native is not None and not self.space.hops
         if native and not can:
