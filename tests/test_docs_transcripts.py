@@ -70,6 +70,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from interpreter.native.build import cache_dir as native_cache_dir
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = ["README.md"] + sorted(os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, "docs", "*.md")))
 EXAMPLES = sorted(os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, "examples", "*.py")))
@@ -214,6 +216,9 @@ def environment(cache_dir: str) -> dict[str, str]:
         "PATH": os.pathsep.join([bin_dir, "/usr/local/bin", "/usr/bin", "/bin"]),
         "HOME": os.environ.get("HOME", "/tmp"),
         "XDG_CACHE_HOME": cache_dir,  # Lark's tables, built once per test session
+        # the games' C libraries: the cache every other test builds into, so that a game's
+        # library is built once in a run, not again in each worker's fresh XDG cache
+        "RULECRAFT_CACHE": str(native_cache_dir().parent),
         "LANG": "C.UTF-8",
         "LC_ALL": "C.UTF-8",
         "NO_COLOR": "1",

@@ -97,8 +97,11 @@ def test_the_fixed_c_compiles_against_the_header_alone(tmp_path, name):
 
 def test_a_games_translation_unit_holds_every_fixed_file_once():
     """cgen expands the fixed files' #includes: the build (and its cache key) sees every
-    line; the header once, before the game's code, the solver's units in order."""
-    source = generate_c(load("tic-tac-toe")).source
+    line; the header once, before the game's code, the solver's units in order. The game's
+    own unit is the solver's up to the solver: the two libraries share the game's code."""
+    gen = generate_c(load("tic-tac-toe"))
+    source = gen.solver_source
+    assert source.startswith(gen.source)
     assert '#include "' not in source
     assert source.count("#define RULECRAFT_H") == 1
     header = source.index("#define RULECRAFT_H")
@@ -107,7 +110,7 @@ def test_a_games_translation_unit_holds_every_fixed_file_once():
     units = re.findall(r'^#include "(solver/\w+\.c)"$', (NATIVE / "solver.c").read_text(), re.M)
     assert len(units) >= 8
     at = [source.index(fixed_c(u)) for u in units]
-    assert at == sorted(at) and at[0] > source.index("int64_t rc_perft(const uint64_t *st, int depth, int threads) {")
+    assert at == sorted(at) and at[0] >= len(gen.source) > source.index("int64_t rc_perft(const uint64_t *st, int depth, int threads) {")
     assert fixed_c("solver.c").count("\n") > sum(fixed_c(u).count("\n") for u in units)
 
 
@@ -115,7 +118,7 @@ def _c_layout(tmp_path: Path, nt: int, ni: int) -> list[int]:
     """struct rc_solve_config's layout as the C compiler makes it, in config_layout's terms:
     the fields named after the ctypes mirror's (a name C does not have fails the build)."""
     config = native_solve.solve_config(nt, ni)
-    prints = [f"RC_NT", f"RC_NI"]
+    prints = ["RC_NT", "RC_NI"]
     for struct, cname in ((config, "rc_solve_config"), (native_solve.SolveType, "rc_solve_type"),
                           (native_solve.SolveSlot, "rc_solve_slot")):
         prints.append(f"sizeof(struct {cname})")
@@ -140,7 +143,7 @@ def test_a_library_checks_the_mirror_and_solves_the_same(tmp_path, monkeypatch):
     monkeypatch.setenv("RULECRAFT_CACHE", str(tmp_path))
     game = Game(load("tic-tac-toe"), backend="native")
     native_solve._configure(game.native)  # the library's layout against the mirror
-    c = game.native.lib
+    c = game.native.solver
     assert c._solve_config is native_solve.solve_config(len(game.ruleset.types), len(game.native.int_slots))
     nat = solve(game, symmetry=True)
     assert nat.stats is not None and nat.stats.one_pass  # the native solver's

@@ -27,7 +27,11 @@ GENERATOR_VERSION = 1  # part of the cache key: a change here rebuilds every lib
 
 @dataclass
 class CGenerated:
+    """`source`: the game's translation unit (play, perft, playouts, batches);
+    `solver_source`: the same with the solver after it. Most uses never solve, and the
+    solver is four fifths of the compiler's time, so it is a library of its own."""
     source: str
+    solver_source: str
     rules: list[RuleInfo]
     layout: Layout
     words: int
@@ -85,9 +89,9 @@ def generate_c(rs: Ruleset) -> CGenerated:
     seen: set[str] = set()
     defines = _defines(c, layout, n_players, len(rules), out.defines)
     source = "\n".join([defines, fixed_c("prelude.c", seen), *_GAME_CODE_OPEN, out.source(),
-                        _GAME_CODE_CLOSE, fixed_c("runtime.c", seen), fixed_c("solver.c", seen),
-                        fixed_c("solution_index.c", seen)])
-    return CGenerated(source, rules, layout, out.words)
+                        _GAME_CODE_CLOSE, fixed_c("runtime.c", seen)])
+    solver = "\n".join([source, fixed_c("solver.c", seen), fixed_c("solution_index.c", seen)])
+    return CGenerated(source, solver, rules, layout, out.words)
 
 
 # A generic emitter declares the locals a rule may read (`here`, `frm`, a count), and a

@@ -67,14 +67,16 @@ def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
                for code, ply, p, types in moved for t in types]
     out.decl(f"#define UNDO_N {len(entries)}")
     out.decl(f"#define UNDO_NPH {len(phases)}")
+    # only the solver's library reads these: the game's own library leaves them unused
+    unused = "__attribute__((unused))"
     passes = any(ph.allows_pass for ph in phases)
-    out.decl(f"static const int UNDO_PASS = {int(passes)};")
+    out.decl(f"static const int UNDO_PASS {unused} = {int(passes)};")
     # compulsory capture filters a phase's plies as a whole: then rc_legal makes them all
-    out.decl(f"static const int UNDO_PLAIN = {int(rs.compulsory is None)};")
+    out.decl(f"static const int UNDO_PLAIN {unused} = {int(rs.compulsory is None)};")
     for name, k in (("UNDO_RULE", 0), ("UNDO_PLAYER", 1), ("UNDO_TYPE", 2)):
-        out.decl(f"static const int {name}[] = {{{', '.join(str(e[k]) for e in entries)}}};")
+        out.decl(f"static const int {name}[] {unused} = {{{', '.join(str(e[k]) for e in entries)}}};")
     rev = [mask for e in entries for mask in e[3]]
-    out.decl(f"static const M UNDO_REV[] = {{{', '.join(out.mask(m) for m in rev)}}};")
+    out.decl(f"static const M UNDO_REV[] {unused} = {{{', '.join(out.mask(m) for m in rev)}}};")
     n_rules = len(codes)  # every rule of every player, and the pass (the last code)
     takes = []
     for p in range(len(rs.players)):
@@ -85,7 +87,7 @@ def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
                     row[codes[(name, p)]] = 1
             row[-1] = int(ph.allows_pass)
             takes += row
-    out.decl(f"static const unsigned char UNDO_TAKES[] = {{{', '.join(map(str, takes))}}};")
+    out.decl(f"static const unsigned char UNDO_TAKES[] {unused} = {{{', '.join(map(str, takes))}}};")
     # after the generators' prototypes, which follow the declarations
     gens = ", ".join(f"moves_{code}" for code, _, _, _ in moved)
-    out.line(0, f"static int (*const UNDO_MOVES[])(const S *, Buf *) = {{{gens}}};")
+    out.line(0, f"static int (*const UNDO_MOVES[])(const S *, Buf *) {unused} = {{{gens}}};")

@@ -47,8 +47,9 @@ class NativeLibrary:
             gen = generate_c(rs)
         except TooLarge:
             raise too_large(rs) from None
-        self.source = gen.source
+        self.source, self._solver_source = gen.source, gen.solver_source
         self.path = build(gen.source)
+        self._solver = None
         # use_errno: ctypes.get_errno then says why a solution file could not be written
         lib = ctypes.CDLL(str(self.path), use_errno=True)
         info = (ctypes.c_int64 * 6)()
@@ -80,6 +81,14 @@ class NativeLibrary:
         self._st = (ctypes.c_uint64 * self.state_len)()
         self._out = (ctypes.c_uint64 * self.state_len)()
         self._act = (ctypes.c_int64 * self.action_len)()
+
+    @property
+    def solver(self) -> ctypes.CDLL:
+        """The library with the solver (solver.c, solution_index.c), built on first use:
+        the same game and state layout, so `flat` states serve both."""
+        if self._solver is None:
+            self._solver = ctypes.CDLL(str(build(self._solver_source)), use_errno=True)
+        return self._solver
 
     # ------------------------------------------------------------ conversions
     def _state_in(self, state: Sequence[int], buf) -> None:

@@ -1,7 +1,9 @@
 /* rulecraft.h: the contract between a game's generated C and the fixed C of the native
    back-end (prelude.c, runtime.c, the solver's units, solution_index.c).
 
-   A game's library is ONE translation unit, which cgen.generate_c writes in this order:
+   A game's library is ONE translation unit, which cgen.generate_c writes in this order
+   (a game has two libraries: the first five parts play it; all seven solve it, built
+   only when a solve asks, as the solver takes most of the compiler's time):
 
        the RC_* configuration macros (below)     cgen._defines and the emitters' #defines
        this header                                (prelude.c includes it)

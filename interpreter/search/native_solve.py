@@ -99,8 +99,12 @@ class NativeSolveUnsupported(Exception):
 
 def _configure(lib: NativeLibrary) -> None:
     """The solver's functions typed for ctypes, once a library; its configuration struct's
-    mirror checked against the C's layout."""
-    c = lib.lib
+    mirror checked against the C's layout. NativeSolveUnsupported if the solver's library
+    cannot be built."""
+    try:
+        c = lib.solver
+    except NativeUnavailable as e:
+        raise NativeSolveUnsupported(f"its solver cannot be built: {str(e).splitlines()[0]}") from None
     if getattr(c, "_solve_ready", False):
         return
     c.rc_solve_config_layout.restype = ctypes.c_int
@@ -179,7 +183,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
     if codec.bits > MAX_KEY_BITS:
         raise NativeSolveUnsupported(f"a position takes {codec.bits} bits, past the "
                                      f"{MAX_KEY_BITS} the native solver packs")
-    c = lib.lib
+    c = lib.solver
     handle = c.rc_solve_new(*_arguments(game, lib, codec, perms,
                                         threads=threads or min(2, os.cpu_count() or 1),
                                         max_memory=max_memory or 0, max_positions=max_positions or 0,
@@ -226,7 +230,7 @@ def _copy(game: Game, lib: NativeLibrary, handle: int, codec: Codec, perms: list
     n = st.positions
     lo, hi = (ctypes.c_uint64 * max(1, n))(), (ctypes.c_uint64 * max(1, n))()
     vals, rems = (ctypes.c_uint8 * max(1, n))(), (ctypes.c_uint32 * max(1, n))()
-    if lib.lib.rc_solve_output(handle, lo, hi, vals, rems):
+    if lib.solver.rc_solve_output(handle, lo, hi, vals, rems):
         raise SolveError("out of memory while sorting the solution", "memory")
     keys: array | list[int]
     if codec.bits <= 64:
@@ -250,14 +254,14 @@ class NativeSolution(Solution):
         super().__init__(game, Codec(game), None, array("Q"), bytearray(), uint32_array(),
                          start, stats, fp or fingerprint(game))
         self._lib, self._handle, self._n, self.perms = lib, handle, n, list(perms)
-        weakref.finalize(self, lib.lib.rc_solve_free, handle)
+        weakref.finalize(self, lib.solver.rc_solve_free, handle)
 
     def __len__(self) -> int:
         return self._n
 
     def _code(self, state: State) -> tuple[int, int]:
         rem = ctypes.c_uint32()
-        return self._lib.lib.rc_solve_lookup(self._handle, self._lib.flat(state),
+        return self._lib.solver.rc_solve_lookup(self._handle, self._lib.flat(state),
                                              ctypes.byref(rem)), rem.value
 
     def __contains__(self, state: State) -> bool:
@@ -274,19 +278,19 @@ class NativeSolution(Solution):
         if not 0 <= i < self._n:
             raise IndexError(f"position {i} of a solution of {self._n:,}")
         buf = (ctypes.c_uint64 * self._lib.state_len)()
-        self._lib.lib.rc_solve_position(self._handle, i, buf)
+        self._lib.solver.rc_solve_position(self._handle, i, buf)
         return self._lib.unflat(buf)
 
     def counts(self) -> dict[str, int]:
         out = (ctypes.c_uint64 * 3)()
-        self._lib.lib.rc_solve_counts(self._handle, out)
+        self._lib.solver.rc_solve_counts(self._handle, out)
         return {VALUE_NAMES[code]: out[code - 1] for code in VALUE_NAMES}
 
     def save(self, path: str, compress: bool | None = None) -> None:
         """Write the native index as a solution file of format 5 (solution_file.py), its
         body compressed if `compress` (None: if it is large)."""
         def body(p: str) -> None:
-            if self._lib.lib.rc_solve_write(self._handle, os.fsencode(p)):
+            if self._lib.solver.rc_solve_write(self._handle, os.fsencode(p)):
                 err = ctypes.get_errno()
                 raise OSError(err, os.strerror(err) if err else "write failed", p)
 
@@ -305,18 +309,22 @@ def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm],
         except NativeUnavailable as e:
             raise ValueError(f"a solution of format 5 (the native solver's index) is read by "
                              f"the native back-end: {str(e).splitlines()[0]}") from None
-    _configure(lib)
+    try:
+        _configure(lib)
+    except NativeSolveUnsupported as e:
+        raise ValueError(f"a solution of format 5 (the native solver's index) is read by "
+                         f"the native solver: {e}") from None
     codec = Codec(game)
-    handle = lib.lib.rc_solve_open(*_arguments(game, lib, codec, perms, threads=1, tally_most=-1),
+    handle = lib.solver.rc_solve_open(*_arguments(game, lib, codec, perms, threads=1, tally_most=-1),
                                    os.fsencode(path), offset, size)
     if not handle:
         raise ValueError("out of memory while opening it")
-    message = lib.lib.rc_solve_error(handle).decode()
+    message = lib.solver.rc_solve_error(handle).decode()
     if message:
-        lib.lib.rc_solve_free(handle)
+        lib.solver.rc_solve_free(handle)
         raise ValueError(f"damaged: {message}")
     stats = (ctypes.c_uint64 * 8)()
-    lib.lib.rc_solve_stats(handle, stats, (ctypes.c_double * 2)())
+    lib.solver.rc_solve_stats(handle, stats, (ctypes.c_double * 2)())
     return NativeSolution(game, lib, handle, stats[0], root, None, perms, fp)
 
 
@@ -334,7 +342,7 @@ def _arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[Perm],
     board = game.board
     places = [[sum(1 << c for c in cs) for cs in placements(board, s)] if s > 1 else []
               for s in sizes]
-    cfg = lib.lib._solve_config(**solve)
+    cfg = lib.solver._solve_config(**solve)
     if (len(cfg.types), len(cfg.slots)) != (len(sizes), len(lib.int_slots)):
         raise AssertionError("the native solver's configuration does not fit the game's types and slots")
     cfg.nperm = len(perms)
