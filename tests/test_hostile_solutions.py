@@ -143,8 +143,8 @@ def test_a_file_of_the_fourth_format_asks_for_a_new_solve(tmp_path):
 
 
 def test_a_file_of_a_newer_format(tmp_path):
-    assert load_error(tmp_path, b"RCSOLVE6" + good_bytes()[8:]) == \
-        "solution format 6 is newer than this rulecraft reads (3 and 5)"
+    assert load_error(tmp_path, b"RCSOLVE7" + good_bytes()[8:]) == \
+        "solution format 7 is newer than this rulecraft reads (3, 5 and 6)"
 
 
 def test_a_format_its_header_contradicts(tmp_path):
@@ -211,9 +211,9 @@ def test_missing_field(tmp_path, name):
 
 
 @pytest.mark.parametrize("name, value, message", [
-    ("format", None, "header field 'format' must be 3 or 5, found null"),
-    ("format", 2, "header field 'format' must be 3 or 5, found 2"),
-    ("format", "3", "header field 'format' must be 3 or 5, found \"3\""),
+    ("format", None, "header field 'format' must be 3, 5 or 6, found null"),
+    ("format", 2, "header field 'format' must be 3, 5 or 6, found 2"),
+    ("format", "3", "header field 'format' must be 3, 5 or 6, found \"3\""),
     ("title", None, "header field 'title' must be a string, found null"),
     ("title", 5, "header field 'title' must be a string, found 5"),
     ("players", None, "header field 'players' must be a list of player names, found null"),

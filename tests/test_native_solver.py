@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 
 import pytest
 
@@ -321,33 +322,127 @@ def test_a_damaged_index_file_is_refused(tmp_path):
     assert _reread(g, path, resealed(bytes(bits))) == "damaged: block 25's bits do not match its count"
 
 
-def test_a_large_index_is_stored_compressed_and_reads_the_same(tmp_path, monkeypatch):
+def test_a_large_index_is_stored_a_block_at_a_time_and_read_as_lookups_need(tmp_path, monkeypatch):
     import zlib
-    from interpreter.search import solution_file
+    from interpreter.search import native_solve as ns
     g = Game(load_text(SMALL_MUSKETEERS, "m43.game"), backend="native")
     sol = _native(g, copy_limit=0)
     plain, small = str(tmp_path / "plain.sol"), str(tmp_path / "small.sol")
     sol.save(plain)  # 33,776 positions: far below the size that is compressed by default
-    monkeypatch.setattr(solution_file, "COMPRESS_ABOVE", 1000)
+    monkeypatch.setattr(ns, "COMPRESS_ABOVE", 1000)
     sol.save(small)
     sol.save(str(tmp_path / "asked.sol"), compress=False)
     data, packed = open(plain, "rb").read(), open(small, "rb").read()
-    assert open(tmp_path / "asked.sol", "rb").read() == data
-    header = json.loads(packed[12:12 + int.from_bytes(packed[8:12], "little")])
-    assert "compression" not in json.loads(data[12:12 + int.from_bytes(data[8:12], "little")])
-    assert (header["compression"], header["body_bytes"]) == ("zlib", len(_body(data)))
-    assert zlib.decompress(_body(packed)) == _body(data) and len(packed) < len(data) / 3
+    assert open(tmp_path / "asked.sol", "rb").read() == data and data[:8] == b"RCSOLVE5"
+    hlen = int.from_bytes(packed[8:12], "little")
+    header = json.loads(packed[12:12 + hlen])
+    assert packed[:8] == b"RCSOLVE6" and (12 + hlen) % 8 == 0
+    assert (header["format"], header["compression"], header["blocks"]) == (6, "zlib", 26)
+    # the directory and the table, then each block's body of format 5 compressed on its own
+    body = _body(data)
+    directory = packed[12 + hlen:12 + hlen + header["directory_bytes"]]
+    at = 12 + hlen + len(directory)
+    table = [int.from_bytes(packed[at + 8 * k:at + 8 * k + 8], "little") for k in range(27)]
+    data_at = at + 8 * 27 + 32
+    bodies = [zlib.decompress(packed[data_at + a:data_at + b]) for a, b in zip(table, table[1:])]
+    entry = (len(directory) - 8) // 26
+    assert directory[:8] == body[:8] and data_at + table[-1] == len(packed)
+    rebuilt, k = body[:8], 8
+    for i, part in enumerate(bodies):
+        assert directory[8 + i * entry:8 + (i + 1) * entry] == body[k:k + entry]
+        rebuilt += body[k:k + entry] + part
+        k += entry + len(part)
+    assert rebuilt == body and len(packed) < len(data) / 3
     back = Solution.load(small, g)
-    assert len(back) == len(sol) == 33776 and back.counts() == sol.counts()
-    for i in range(0, len(sol), 101):
+    assert back.blocks_read == 1  # opening read the root's block alone
+    assert len(back) == len(sol) == 33776
+    s = g.initial_state()
+    assert back.lookup(s) == sol.lookup(s) and back.blocks_read == 1
+    for i in range(0, len(sol), 1001):
         s = sol.position(i)
-        assert back.lookup(s) == sol.lookup(s)
-    assert not [n for n in os.listdir(tmp_path) if n.startswith(".rulecraft")]  # no leftovers
+        assert back.lookup(s) == sol.lookup(s) and back.position(i) == s
+    assert 1 < back.blocks_read < 26
+    fresh = Solution.load(small, g)
+    # counting reads the blocks of games going on (an ended block's value is in its key)
+    key = entry - 16
+    words = [int.from_bytes(directory[8 + i * entry + key:16 + i * entry + key], sys.byteorder)
+             for i in range(26)]
+    going = sum(len(part) > 8 * w for part, w in zip(bodies, words))
+    assert fresh.counts() == sol.counts() and fresh.blocks_read == going and 10 < going < 26
+    again = str(tmp_path / "again.sol")
+    back.save(again, compress=False)  # read back, it saves the same index
+    assert _body(open(again, "rb").read()) == body
 
 
-def test_a_damaged_compressed_index_is_refused(tmp_path, monkeypatch):
+def _blocks_file(tmp_path):
+    """A file of format 6 and its parts: head (magic, header), directory, bodies (compressed)."""
+    g = Game(load_text(SMALL_MUSKETEERS, "m43.game"), backend="native")
+    path = str(tmp_path / "m6.sol")
+    _native(g, copy_limit=0).save(path, compress=True)
+    data = open(path, "rb").read()
+    hlen = int.from_bytes(data[8:12], "little")
+    header = json.loads(data[12:12 + hlen])
+    at = 12 + hlen + header["directory_bytes"]
+    n = header["blocks"]
+    table = [int.from_bytes(data[at + 8 * k:at + 8 * k + 8], "little") for k in range(n + 1)]
+    data_at = at + 8 * (n + 1) + 32
+    bodies = [data[data_at + a:data_at + b] for a, b in zip(table, table[1:])]
+    return g, path, data[:12 + hlen], data[12 + hlen:at], bodies
+
+
+def _sealed(head: bytes, directory: bytes, bodies: list[bytes]) -> bytes:
+    """A file of format 6 of these parts, its table and checksum made right."""
+    import hashlib
+    offsets = [0]
+    for b in bodies:
+        offsets.append(offsets[-1] + len(b))
+    table = b"".join(o.to_bytes(8, "little") for o in offsets)
+    return head + directory + table + hashlib.sha256(head + directory + table).digest() + b"".join(bodies)
+
+
+def test_a_damaged_file_of_format_6_is_refused_when_opened_or_when_a_block_is_read(tmp_path):
     import zlib
-    from interpreter.search import solution_file
+    g, path, head, directory, bodies = _blocks_file(tmp_path)
+    good = _sealed(head, directory, bodies)
+    assert good == open(path, "rb").read()
+    assert _reread(g, path, good[:-1]) == \
+        f"truncated or extended: {len(good) - 1:,} bytes where its table announces {len(good):,}"
+    flipped = bytearray(good)
+    flipped[len(head) + 20] ^= 1  # in the directory
+    assert _reread(g, path, bytes(flipped)) == "checksum mismatch: the file is damaged or was edited"
+    words = 8 + (len(directory) - 8) // len(bodies) - 16  # block 0's words, after its key
+    assert _reread(g, path, _sealed(head, directory[:words] + b"\1" * 8 + directory[words + 8:], bodies)) == \
+        "damaged: block 0 does not have the shape its key gives it"
+    # a damaged block is found when a lookup first needs it, not before
+    with open(path, "wb") as f:
+        f.write(good)
+    sol = Solution.load(path, g)
+    root_block = sol._lib.solver.rc_solve_need(sol._handle)  # the block opening needed
+    k = next(k for k in range(len(bodies)) if k != root_block and zlib.decompress(bodies[k])[:8] != bytes(8))
+    raw = zlib.decompress(bodies[k])
+    cases = {
+        "data": (bodies[k][:10] + bytes([bodies[k][10] ^ 0xFF]) + bodies[k][11:],
+                 f"damaged: block {k} cannot be decompressed (Error -3 while decompressing data: "),
+        "short": (zlib.compress(raw[:-8]),
+                  f"damaged: block {k} does not decompress to the {len(raw):,} bytes its directory gives it"),
+        "long": (zlib.compress(raw + bytes(1 << 20)),
+                 f"damaged: block {k} does not decompress to the {len(raw):,} bytes its directory gives it"),
+        "bits": (zlib.compress(bytes(8) + raw[8:]), f"damaged: block {k}'s bits do not match its count"),
+    }
+    for name, (body, message) in cases.items():
+        damaged = _sealed(head, directory, bodies[:k] + [body] + bodies[k + 1:])
+        with open(path, "wb") as f:
+            f.write(damaged)
+        sol = Solution.load(path, g)  # opens: the root's block is sound
+        with pytest.raises(ValueError) as e:
+            for i in range(len(sol)):
+                sol.position(i)
+        assert str(e.value).split(": ", 1)[1].startswith(message), name
+
+
+def test_a_damaged_compressed_index_of_format_5_is_refused(tmp_path, monkeypatch):
+    """Earlier versions compressed a large index of format 5 whole: still read."""
+    import zlib
     g, path, data = _index_file(tmp_path)
     body = _body(data)
     head = data[:len(data) - 32 - len(body)]
@@ -356,7 +451,7 @@ def test_a_damaged_compressed_index_is_refused(tmp_path, monkeypatch):
         fields = {"compression": "zlib", "body_bytes": len(body), **header}
         return _with_header(head + z + bytes(32), **fields)
 
-    monkeypatch.setattr(solution_file.tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     z = zlib.compress(body)
     assert _reread(g, path, packed(z[:-9])) == \
         "damaged: its compressed index does not end where the file does"
@@ -382,8 +477,8 @@ def test_an_index_file_needs_the_native_backend(tmp_path, monkeypatch):
     monkeypatch.setattr(native_build, "compiler", lambda: None)
     with pytest.raises(ValueError) as e:
         Solution.load(path, py)
-    assert str(e.value).endswith("a solution of format 5 (the native solver's index) is read by "
-                                 "the native back-end: no C compiler found (set CC, or install "
+    assert str(e.value).endswith("a solution of format 5 or 6 (the native solver's index) is read "
+                                 "by the native back-end: no C compiler found (set CC, or install "
                                  "one, e.g. `apt-get install gcc`)")
 
 

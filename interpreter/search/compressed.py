@@ -1,5 +1,5 @@
-"""The compressed body of a solution file of format 5 (solution_file.py): zlib at level 1,
-written from a file and read back into a temporary one, never past the size announced."""
+"""The compressed body of a solution file of format 5, as earlier versions wrote it
+(solution_file.py): zlib, read back into a temporary file, never past the size announced."""
 
 from __future__ import annotations
 
@@ -9,16 +9,6 @@ import zlib
 from typing import BinaryIO, Callable
 
 CHUNK = 1 << 24  # bytes read or made at a time
-
-
-def append(src: str, path: str, compress: bool) -> None:
-    """The bytes of file `src` appended to `path`, compressed if `compress`."""
-    with open(src, "rb") as f, open(path, "ab") as out:
-        z = zlib.compressobj(1) if compress else None
-        for chunk in iter(lambda: f.read(CHUNK), b""):
-            out.write(z.compress(chunk) if z else chunk)
-        if z:
-            out.write(z.flush())
 
 
 def decompressed(f: BinaryIO, start: int, size: int, expected: int,

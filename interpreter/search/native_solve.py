@@ -2,7 +2,8 @@
 `Solution` like the Python solver's (search/solver.py), with the same positions, values and
 remoteness. Past `COPY_LIMIT` positions the result stays in C: a `NativeSolution` answers
 from the solver's tables and saves them as a solution file of format 5, which
-`open_index` maps back (solution_index.c).
+`open_index` maps back (solution_index.c), or past 1 GiB of format 6, whose blocks
+`open_blocks` reads as lookups need them (block_file.py).
 
 What the index cannot hold (more than one piece of a type covering several cells, a key
 wider than 128 bits, a wide type standing on another), and any error the rules raise,
@@ -15,8 +16,10 @@ from __future__ import annotations
 import ctypes
 import functools
 import os
+import threading
 import weakref
 from array import array
+from typing import BinaryIO
 
 from dsl.placements import placements
 
@@ -25,8 +28,10 @@ from interpreter.search.codec import Codec, OutOfMemory, SolveError, slot_range
 from interpreter.search.memory import format_bytes
 from interpreter.search.progress import Progress
 from interpreter.search.solution import Solution, SolveStats, Value
-from interpreter.search.solution_file import (DRAW, VALUE_NAMES, fingerprint, register_index_reader,
-                                              uint32_array, write_index)
+from interpreter.search.block_file import BlockFile, write_blocks
+from interpreter.search.solution_file import (BLOCKS_FORMAT, COMPRESS_ABOVE, DRAW, INDEX_FORMAT,
+                                              VALUE_NAMES, Bad, fingerprint, index_header,
+                                              register_index_reader, uint32_array, write_index)
 from interpreter.search.symmetry import Canonicalizer, Perm
 from interpreter.native.build import NativeUnavailable
 from interpreter.native.library import WORD, NativeLibrary
@@ -37,6 +42,7 @@ MAX_KEY_BITS = 128
 COPY_LIMIT = 50_000_000
 # solver.c's error codes
 ERR_MEMORY, ERR_STOP, ERR_POSITIONS = -4, -12, -13
+SV_NEED = -20  # a file of format 6: the call needs a block not read yet
 
 _CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p)
 
@@ -130,14 +136,22 @@ def _configure(lib: NativeLibrary) -> None:
             ("rc_solve_error", ctypes.c_char_p, [vp]),
             ("rc_solve_lookup", ctypes.c_int, [vp, ctypes.POINTER(ctypes.c_uint64),
                                                ctypes.POINTER(ctypes.c_uint32)]),
-            ("rc_solve_counts", None, [vp, ctypes.POINTER(ctypes.c_uint64)]),
+            ("rc_solve_counts", ctypes.c_int, [vp, ctypes.POINTER(ctypes.c_uint64)]),
             ("rc_solve_position", ctypes.c_int, [vp, ctypes.c_uint64,
                                                  ctypes.POINTER(ctypes.c_uint64)]),
             ("rc_solve_write", ctypes.c_int, [vp, ctypes.c_char_p]),
             ("rc_solve_open", vp, [cfg, ctypes.POINTER(ctypes.c_int32),
                                    ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64),
                                    ctypes.c_char_p, ctypes.c_uint64, ctypes.c_uint64]),
-            ("rc_solve_free", None, [vp])):
+            ("rc_solve_free", None, [vp]),
+            ("rc_solve_blocks", ctypes.c_int, [vp]),
+            ("rc_solve_directory", ctypes.c_uint64, [vp, ctypes.POINTER(ctypes.c_uint8)]),
+            ("rc_solve_block_bytes", ctypes.c_uint64, [vp, ctypes.c_int]),
+            ("rc_solve_block_body", ctypes.c_int, [vp, ctypes.c_int, ctypes.POINTER(ctypes.c_uint8)]),
+            ("rc_solve_open_lazy", vp, [cfg, ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_uint64),
+                                        ctypes.POINTER(ctypes.c_uint64), ctypes.c_char_p, ctypes.c_uint64]),
+            ("rc_solve_need", ctypes.c_int, [vp]),
+            ("rc_solve_attach", ctypes.c_int, [vp, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint64])):
         f = getattr(c, name)
         f.restype, f.argtypes = res, args
     c._solve_ready = True
@@ -246,23 +260,43 @@ def _copy(game: Game, lib: NativeLibrary, handle: int, codec: Codec, perms: list
 
 class NativeSolution(Solution):
     """A solution too large to copy into Python: lookups go to the native solver's tables
-    (its block index, bitsets and values, or a solution file of format 5 mapped), which
-    live as long as this object."""
+    (its block index, bitsets and values, or a solution file of format 5 mapped, or of
+    format 6 read a block at a time as lookups need them), which live as long as this
+    object."""
 
     def __init__(self, game: Game, lib: NativeLibrary, handle: int, n: int, start: State,
-                 stats: SolveStats | None, perms: list[Perm], fp: str = ""):
+                 stats: SolveStats | None, perms: list[Perm], fp: str = "",
+                 blocks: BlockFile | None = None):
         super().__init__(game, Codec(game), None, array("Q"), bytearray(), uint32_array(),
                          start, stats, fp or fingerprint(game))
         self._lib, self._handle, self._n, self.perms = lib, handle, n, list(perms)
+        self._blocks = blocks
+        self.blocks_read = 0  # of a file of format 6, by the lookups so far
+        self._lock = threading.Lock()
         weakref.finalize(self, lib.solver.rc_solve_free, handle)
+        if blocks is not None:
+            weakref.finalize(self, blocks.close)
 
     def __len__(self) -> int:
         return self._n
 
+    def _call(self, name: str, *args) -> int:
+        """The solver's function `name` on this solution; the blocks it needs read first."""
+        c = self._lib.solver
+        with self._lock:
+            while True:
+                got = getattr(c, name)(self._handle, *args)
+                if got != SV_NEED or self._blocks is None:
+                    return got
+                k = c.rc_solve_need(self._handle)
+                body = self._blocks.body(k, c.rc_solve_block_bytes(self._handle, k))
+                if c.rc_solve_attach(self._handle, k, body, len(body)):
+                    raise self._blocks.bad("damaged: " + c.rc_solve_error(self._handle).decode())
+                self.blocks_read += 1
+
     def _code(self, state: State) -> tuple[int, int]:
         rem = ctypes.c_uint32()
-        return self._lib.solver.rc_solve_lookup(self._handle, self._lib.flat(state),
-                                             ctypes.byref(rem)), rem.value
+        return self._call("rc_solve_lookup", self._lib.flat(state), ctypes.byref(rem)), rem.value
 
     def __contains__(self, state: State) -> bool:
         return self._code(state)[0] != 0
@@ -278,45 +312,62 @@ class NativeSolution(Solution):
         if not 0 <= i < self._n:
             raise IndexError(f"position {i} of a solution of {self._n:,}")
         buf = (ctypes.c_uint64 * self._lib.state_len)()
-        self._lib.solver.rc_solve_position(self._handle, i, buf)
+        self._call("rc_solve_position", i, buf)
         return self._lib.unflat(buf)
 
     def counts(self) -> dict[str, int]:
         out = (ctypes.c_uint64 * 3)()
-        self._lib.solver.rc_solve_counts(self._handle, out)
+        self._call("rc_solve_counts", out)
         return {VALUE_NAMES[code]: out[code - 1] for code in VALUE_NAMES}
 
     def save(self, path: str, compress: bool | None = None) -> None:
-        """Write the native index as a solution file of format 5 (solution_file.py), its
-        body compressed if `compress` (None: if it is large)."""
+        """Write the native index as a solution file: format 6 (each block compressed on its
+        own) if `compress`, else format 5 (mapped when read). None: format 6 past
+        COMPRESS_ABOVE bytes."""
+        c, h = self._lib.solver, self._handle
+        if compress is None:
+            compress = sum(c.rc_solve_block_bytes(h, k) for k in range(c.rc_solve_blocks(h))) > COMPRESS_ABOVE
+        if compress:
+            directory = (ctypes.c_uint8 * c.rc_solve_directory(h, None))()
+            c.rc_solve_directory(h, directory)
+            write_blocks(path, index_header(self, self.perms), bytes(directory),
+                         (self._body(k) for k in range(c.rc_solve_blocks(h))))
+            return
+
         def body(p: str) -> None:
-            if self._lib.solver.rc_solve_write(self._handle, os.fsencode(p)):
+            if self._call("rc_solve_write", os.fsencode(p)):
                 err = ctypes.get_errno()
                 raise OSError(err, os.strerror(err) if err else "write failed", p)
 
-        write_index(self, path, self.perms, body, compress)
+        write_index(self, path, self.perms, body)
+
+    def _body(self, k: int) -> bytes:
+        buf = (ctypes.c_uint8 * self._lib.solver.rc_solve_block_bytes(self._handle, k))()
+        self._call("rc_solve_block_body", k, buf)
+        return bytes(buf)
 
 
-def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm], root: State,
-               fp: str) -> NativeSolution:
-    """The solution whose format-5 body is `size` bytes at `offset` of `path` (its header
-    and checksum already checked); ValueError saying what is wrong with the body, or that
-    the native back-end is missing."""
+def _index_library(game: Game) -> NativeLibrary:
+    """The game's native library, its solver ready to read an index; ValueError if the
+    native back-end is missing."""
     lib = game.native
     if lib is None:
         try:
             lib = NativeLibrary(game.ruleset, game.rule_infos)
         except NativeUnavailable as e:
-            raise ValueError(f"a solution of format 5 (the native solver's index) is read by "
-                             f"the native back-end: {str(e).splitlines()[0]}") from None
+            raise ValueError(f"a solution of format 5 or 6 (the native solver's index) is read "
+                             f"by the native back-end: {str(e).splitlines()[0]}") from None
     try:
         _configure(lib)
     except NativeSolveUnsupported as e:
-        raise ValueError(f"a solution of format 5 (the native solver's index) is read by "
+        raise ValueError(f"a solution of format 5 or 6 (the native solver's index) is read by "
                          f"the native solver: {e}") from None
-    codec = Codec(game)
-    handle = lib.solver.rc_solve_open(*_arguments(game, lib, codec, perms, threads=1, tally_most=-1),
-                                   os.fsencode(path), offset, size)
+    return lib
+
+
+def _opened(game: Game, lib: NativeLibrary, handle: int, perms: list[Perm], root: State, fp: str,
+            blocks: BlockFile | None = None) -> NativeSolution:
+    """The solution an opened index answers from; ValueError if C found it unsound."""
     if not handle:
         raise ValueError("out of memory while opening it")
     message = lib.solver.rc_solve_error(handle).decode()
@@ -325,10 +376,38 @@ def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm],
         raise ValueError(f"damaged: {message}")
     stats = (ctypes.c_uint64 * 8)()
     lib.solver.rc_solve_stats(handle, stats, (ctypes.c_double * 2)())
-    return NativeSolution(game, lib, handle, stats[0], root, None, perms, fp)
+    return NativeSolution(game, lib, handle, stats[0], root, None, perms, fp, blocks)
 
 
-register_index_reader(open_index)
+def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm], root: State,
+               fp: str) -> NativeSolution:
+    """The solution whose format-5 body is `size` bytes at `offset` of `path` (its header
+    and checksum already checked); ValueError saying what is wrong with the body, or that
+    the native back-end is missing."""
+    lib = _index_library(game)
+    handle = lib.solver.rc_solve_open(*_arguments(game, lib, Codec(game), perms, threads=1, tally_most=-1),
+                                      os.fsencode(path), offset, size)
+    return _opened(game, lib, handle, perms, root, fp)
+
+
+def open_blocks(f: BinaryIO, size: int, start: int, header: dict, perms: list[Perm], root: State,
+                game: Game, bad: Bad) -> NativeSolution:
+    """The solution in the file of format 6 `f` (its header read, up to `start`): its
+    directory read and checked, its blocks read as lookups need them."""
+    blocks = BlockFile(f, size, start, header, bad)
+    try:
+        lib = _index_library(game)
+        handle = lib.solver.rc_solve_open_lazy(
+            *_arguments(game, lib, Codec(game), perms, threads=1, tally_most=-1),
+            blocks.directory, len(blocks.directory))
+        return _opened(game, lib, handle, perms, root, header["fingerprint"], blocks)
+    except ValueError as e:
+        blocks.close()
+        raise bad(str(e)) from None
+
+
+register_index_reader(INDEX_FORMAT, open_index)
+register_index_reader(BLOCKS_FORMAT, open_blocks)
 
 
 def _arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[Perm],

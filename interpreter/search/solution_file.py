@@ -21,10 +21,10 @@ field, byte_order), spaces padding the header so that the body starts at a multi
 bytes, then the body `interpreter/native/solution_index.c` describes (the blocks, their
 bitsets and 2-byte values, in the machine's byte order), then the SHA-256 of every byte
 before it. The body is mapped, not read, and looked up in C, so reading a file of this
-format needs the native back-end (a C compiler). A body over `COMPRESS_ABOVE` bytes is
-stored compressed (zlib): two more header fields, compression ("zlib") and body_bytes
-(its size once decompressed); reading it decompresses it into a temporary file (deleted
-once mapped) and maps that.
+format needs the native back-end (a C compiler). Files of format 5 with the fields
+compression ("zlib") and body_bytes (from earlier versions) hold the body compressed
+whole: reading one decompresses it into a temporary file and maps that. Format 6
+(block_file.py) compresses each block on its own instead, for random access.
 
 The columns are a `Solution`'s own, as a solve leaves them in memory: the value codes and
 the 32-bit remoteness array are defined here for both.
@@ -48,14 +48,13 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from array import array
 from itertools import islice
 from typing import TYPE_CHECKING, BinaryIO, Callable
 
 from interpreter.runtime.game import Game, State
 from interpreter.search.codec import Codec
-from interpreter.search.compressed import append, decompressed
+from interpreter.search.compressed import decompressed
 from interpreter.search.symmetry import MAX_CANDIDATES, Canonicalizer, Perm
 
 if TYPE_CHECKING:  # solution.py imports this module
@@ -66,12 +65,14 @@ VALUE_NAMES = {WIN: "win", LOSE: "lose", DRAW: "draw"}
 MAGIC_STEM = b"RCSOLVE"
 FORMAT = 3
 INDEX_FORMAT = 5  # the native solver's index (see the docstring)
+BLOCKS_FORMAT = 6  # the same, each block compressed on its own (block_file.py)
+READ_FORMATS = (FORMAT, INDEX_FORMAT, BLOCKS_FORMAT)
 # Earlier formats, and why they are no longer read (a file of one asks for a new solve).
 OLD_FORMATS = {1: "has no checksum", 2: "packs its positions otherwise",
                4: "orders its index otherwise"}
 MAGIC = MAGIC_STEM + str(FORMAT).encode("ascii")
 CHECKSUM_BYTES = 32  # SHA-256
-COMPRESS_ABOVE = 1 << 30  # format-5 bodies larger than this are stored compressed
+COMPRESS_ABOVE = 1 << 30  # a native index larger than this is saved in format 6 (compressed)
 MAX_HEADER = 16 << 20
 
 
@@ -142,30 +143,16 @@ def write_solution(solution: Solution, path: str) -> None:
         f.write(digest.digest())
 
 
-def write_index(solution: Solution, path: str, perms: list[Perm],
-                body: Callable[[str], None], compress: bool | None = None) -> None:
+def index_header(solution: Solution, perms: list[Perm]) -> dict:
+    """The header fields of format 5 (and of format 6, which adds its own)."""
+    return dict(_header(solution, INDEX_FORMAT, perms), byte_order=sys.byteorder)
+
+
+def write_index(solution: Solution, path: str, perms: list[Perm], body: Callable[[str], None]) -> None:
     """Write a solution of format 5 (its positions canonical under `perms`): the header
-    here, then `body(file)` appends the native index, then the checksum of the whole.
-    `compress`: store the body compressed (None: if it is over `COMPRESS_ABOVE` bytes)."""
-    header = _header(solution, INDEX_FORMAT, perms)
-    header["byte_order"] = sys.byteorder
-    if compress is False:
-        _write_index_header(path, header)
-        body(path)
-    else:  # the body in a temporary file first: its size decides
-        fd, tmp = tempfile.mkstemp(prefix=".rulecraft-body-", dir=os.path.dirname(path) or ".")
-        os.close(fd)
-        try:
-            body(tmp)
-            size = os.path.getsize(tmp)
-            if compress is None:
-                compress = size > COMPRESS_ABOVE
-            if compress:
-                header.update(compression="zlib", body_bytes=size)
-            _write_index_header(path, header)
-            append(tmp, path, compress)
-        finally:
-            os.unlink(tmp)
+    here, then `body(file)` appends the native index, then the checksum of the whole."""
+    _write_index_header(path, index_header(solution, perms))
+    body(path)
     digest = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 24), b""):
@@ -231,6 +218,12 @@ def _read(f: BinaryIO, size: int, path: str, game: Game, cls: type[Solution]) ->
     root = _check_root(header["root"], game, bad)
     if header["format"] == INDEX_FORMAT:
         return _read_index(f, size, 12 + hlen, header, perms, root, game, bad)
+    if header["format"] == BLOCKS_FORMAT:
+        if BLOCKS_FORMAT not in _INDEX_READERS:
+            raise bad("a solution of format 6 (the native solver's index) is read by the "
+                      "native solver's module, which was not loaded")
+        return _holds(_INDEX_READERS[BLOCKS_FORMAT](f, size, 12 + hlen, header, perms, root, game, bad),
+                      header, root, bad)
     n, kb = header["positions"], header["key_bytes"]
     expected = 12 + hlen + n * (kb + 5) + CHECKSUM_BYTES
     if size < expected:
@@ -256,16 +249,17 @@ def _read(f: BinaryIO, size: int, path: str, game: Game, cls: type[Solution]) ->
     return sol
 
 
-# The reader of format 5's body, the native solver's index (search/native_solve.py's
-# `open_index`, registered when that module loads; the search package loads it first).
-# This module may not import it: it imports this one, for the format.
-_INDEX_READERS: list[Callable[..., Solution]] = []
+# The readers of the native solver's index, by format (search/native_solve.py's, registered
+# when that module loads; the search package loads it first). This module may not import
+# it: it imports this one, for the format.
+_INDEX_READERS: dict[int, Callable[..., Solution]] = {}
 
 
-def register_index_reader(reader: Callable[..., Solution]) -> None:
-    """Set the function that opens a format-5 body: (game, path, offset, size, perms, root,
-    fingerprint) -> a Solution; ValueError saying what is wrong."""
-    _INDEX_READERS[:] = [reader]
+def register_index_reader(version: int, reader: Callable[..., Solution]) -> None:
+    """Set the function that opens the body of a file of format `version`: for 5, (game,
+    path, offset, size, perms, root, fingerprint) -> a Solution, ValueError saying what is
+    wrong; for 6, (file, size, start, header, perms, root, game, bad) -> a Solution."""
+    _INDEX_READERS[version] = reader
 
 
 def _read_index(f: BinaryIO, size: int, start: int, header: dict, perms: list[Perm],
@@ -289,10 +283,10 @@ def _read_index(f: BinaryIO, size: int, start: int, header: dict, perms: list[Pe
         left -= len(chunk)
     if digest.digest() != f.read(CHECKSUM_BYTES + 1):
         raise bad("checksum mismatch: the file is damaged or was edited")
-    if not _INDEX_READERS:
+    if INDEX_FORMAT not in _INDEX_READERS:
         raise bad("a solution of format 5 (the native solver's index) is read by the native "
                   "solver's module, which was not loaded")
-    open_index = _INDEX_READERS[0]
+    open_index = _INDEX_READERS[INDEX_FORMAT]
     name, body_bytes = f.name, size - CHECKSUM_BYTES - start
     if "compression" in header:
         name, body_bytes, start = decompressed(f, start, size - CHECKSUM_BYTES - start,
@@ -304,6 +298,11 @@ def _read_index(f: BinaryIO, size: int, start: int, header: dict, perms: list[Pe
     finally:
         if name != f.name:
             os.unlink(name)  # (mapped: its pages stay until the solution goes)
+    return _holds(sol, header, root, bad)
+
+
+def _holds(sol: Solution, header: dict, root: State, bad: Bad) -> Solution:
+    """`sol`, once it holds the positions its header announces, its root among them."""
     if len(sol) != header["positions"]:
         raise bad(f"holds {len(sol):,} positions where its header announces "
                   f"{header['positions']:,}")
@@ -317,14 +316,14 @@ def _check_magic(head: bytes, size: int, bad: Bad) -> int:
     if head[:7] != MAGIC_STEM or len(head) < 8:
         raise bad("not a rulecraft solution file")
     version = head[7:8]
-    if version not in (MAGIC[7:], str(INDEX_FORMAT).encode("ascii")):
+    if not (version.isdigit() and int(version) in READ_FORMATS):
         if version.isdigit() and int(version) in OLD_FORMATS:
             raise bad(f"solution format {version.decode()}, from an earlier rulecraft, "
                       f"{OLD_FORMATS[int(version)]} and is no longer read: solve the game "
                       f"again (rulecraft solve FILE --save PATH)")
-        if version.isdigit() and int(version) > INDEX_FORMAT:
+        if version.isdigit() and int(version) > max(READ_FORMATS):
             raise bad(f"solution format {version.decode()} is newer than this rulecraft "
-                      f"reads ({FORMAT} and {INDEX_FORMAT})")
+                      f"reads ({FORMAT}, {INDEX_FORMAT} and {BLOCKS_FORMAT})")
         raise bad("not a rulecraft solution file")
     if len(head) < 12:
         raise bad(f"truncated: {size:,} bytes, too short for a solution file")
@@ -394,7 +393,7 @@ def _is_int(v: object) -> bool:
 
 
 _HEADER_FIELDS: dict = {
-    "format": (lambda v: _is_int(v) and v in (FORMAT, INDEX_FORMAT), f"{FORMAT} or {INDEX_FORMAT}"),
+    "format": (lambda v: _is_int(v) and v in READ_FORMATS, f"{FORMAT}, {INDEX_FORMAT} or {BLOCKS_FORMAT}"),
     "title": (lambda v: isinstance(v, str), "a string"),
     "players": (lambda v: isinstance(v, list) and bool(v) and all(isinstance(p, str) for p in v),
                 "a list of player names"),
@@ -412,7 +411,10 @@ _HEADER_FIELDS: dict = {
 }
 
 
-# the fields only format 5 has (byte_order is checked where the index is read)
+# the fields only formats 5 and 6 have, beyond the common ones (byte_order is checked
+# where the index is read, format 6's own fields by block_file.py)
+_FORMAT_FIELDS = {INDEX_FORMAT: {"byte_order", "compression", "body_bytes"},
+                  BLOCKS_FORMAT: {"byte_order", "compression", "blocks", "directory_bytes"}}
 _INDEX_FIELDS: dict = {
     "byte_order": None,
     "compression": (lambda v: v == "zlib", '"zlib"'),
@@ -449,9 +451,10 @@ def _parse_header(blob: bytes, bad: Bad) -> dict:
         if not check(header[name]):
             raise bad(f"header field '{name}' must be {wanted}, found {_shown(header[name])}")
     for name in header:
-        if name not in _HEADER_FIELDS and not (name in _INDEX_FIELDS
-                                               and header["format"] == INDEX_FORMAT):
+        if name not in _HEADER_FIELDS and name not in _FORMAT_FIELDS.get(header["format"], ()):
             raise bad(f"unknown header field {_shown(name)}")
+    if header["format"] == BLOCKS_FORMAT:
+        return header
     if ("compression" in header) != ("body_bytes" in header):
         raise bad("header fields 'compression' and 'body_bytes' go together")
     for name in ("compression", "body_bytes"):

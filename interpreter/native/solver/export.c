@@ -217,12 +217,13 @@ int rc_solve_lookup(void *h, const uint64_t *st, uint32_t *rem) {
     if (b && sv_rank(sv, b, &s, &i)) b = NULL;
     if (!err) sv->msg[0] = 0;
     sv->err = err;
+    if (b && !b->reach) { sv->need = b->id; return SV_NEED; }
     if (!b || !(b->reach[i >> 6] >> (i & 63) & 1)) return 0;
     return sv_value_at(sv, b, i, rem);
 }
 
 /* the `d`-th solved position, blocks in order and indices rising (0 <= d < positions), as a
-   flat state in `st`; 0, or -1 past the last */
+   flat state in `st`; 0, -1 past the last, or SV_NEED */
 int rc_solve_position(void *h, uint64_t d, uint64_t *st) {
     Sv *sv = h;
     for (int k = 0; k < sv->nblocks; k++) {
@@ -231,6 +232,7 @@ int rc_solve_position(void *h, uint64_t d, uint64_t *st) {
             d -= b->count;
             continue;
         }
+        if (!b->reach) { sv->need = k; return SV_NEED; }
         uint64_t lo = 0, hi = (b->words + 7) / 8;  /* the last 8 words whose prefix <= d */
         while (hi - lo > 1) {
             uint64_t mid = lo + (hi - lo) / 2;
@@ -249,19 +251,22 @@ int rc_solve_position(void *h, uint64_t d, uint64_t *st) {
     return -1;
 }
 
-/* how many solved positions are wins, losses and draws for their player to move */
-void rc_solve_counts(void *h, uint64_t *out) {
+/* how many solved positions are wins, losses and draws for their player to move; 0, or
+   SV_NEED */
+int rc_solve_counts(void *h, uint64_t *out) {
     Sv *sv = h;
     out[0] = out[1] = out[2] = 0;
     if (!sv->one_pass) {
         for (uint64_t d = 0; d < sv->ndense; d++) out[sv->values[d] - 1]++;
-        return;
+        return 0;
     }
     for (int k = 0; k < sv->nblocks; k++) {
         SvBlock *b = sv->blocks[k];
         if (b->ended) out[sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) - 1] += b->count;
+        else if (!b->reach) { sv->need = k; return SV_NEED; }
         else for (uint64_t d = 0; d < b->count; d++) out[(b->val[d] & 3) - 1]++;
     }
+    return 0;
 }
 
 /* positions, arcs, terminal, retrograde levels, peak bytes, reachability depth, positions
@@ -284,6 +289,7 @@ void rc_solve_free(void *h) {
     for (int k = 0; k < sv->nblocks; k++) {
         SvBlock *b = sv->blocks[k];
         if (sv->map) b->reach = NULL, b->val = NULL;  /* they are parts of the mapping */
+        if (b->own) free(b->own), b->reach = NULL, b->val = NULL;  /* (and of this) */
         sv_free(sv, b->reach, (size_t)b->words * 8);
         sv_free(sv, b->cur, (size_t)b->words * 8);
         sv_free(sv, b->next, (size_t)b->words * 8);
