@@ -16,10 +16,12 @@ CPU second (`time.process_time`), the least CPU time of 3 runs.
 2. checked: `game.legal_actions` and `game.apply` (checks legality: the default);
 3. ids: `ActionSpace.legal_ids` and `apply_id`;
 4. openspiel: `state.legal_actions()` and `state.apply_action()` on the adapter's game;
-5. pettingzoo: `env.last()`, the mask's ids, `env.step()` (an observation tensor a step);
-6. pettingzoo C: the same on a Game loaded with the native back-end, whose C makes the
-   plies, masks and tensors where every ply takes one id (else it is layer 5 again);
-7. vector C: VectorGames, 64 games a batch (in C where it can), masks and tensors every
+5. openspiel C: the same on a Game loaded with the native back-end, whose C makes the
+   ids and plies where every ply takes one id (else it is layer 4 again);
+6. pettingzoo: `env.last()`, the mask's ids, `env.step()` (an observation tensor a step);
+7. pettingzoo C: the same on a Game loaded with the native back-end, whose C makes the
+   plies, masks and tensors where every ply takes one id (else it is layer 6 again);
+8. vector C: VectorGames, 64 games a batch (in C where it can), masks and tensors every
    ply, random legal ids drawn by `random_ids`, until as many games have ended.
 """
 
@@ -71,9 +73,10 @@ def ids(name: str, games: int, seed: int) -> int:
     return steps
 
 
-def openspiel(name: str, games: int, seed: int) -> int:
+def openspiel(name: str, games: int, seed: int, native: bool = False) -> int:
     from interpreter.adapters.openspiel import load
-    game, rng, steps = load(_game(name), max_game_length=MAX_STEPS), random.Random(seed), 0
+    game = load(_native_game(name) if native else _game(name), max_game_length=MAX_STEPS)
+    rng, steps = random.Random(seed), 0
     for _ in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -117,7 +120,8 @@ def vector(name: str, games: int, seed: int) -> int:
 
 LAYERS: dict[str, Callable[[str, int, int], int]] = {
     "bare": bare, "checked": lambda n, g, s: bare(n, g, s, checked=True), "ids": ids,
-    "openspiel": openspiel, "pettingzoo": pettingzoo,
+    "openspiel": openspiel, "openspiel C": lambda n, g, s: openspiel(n, g, s, native=True),
+    "pettingzoo": pettingzoo,
     "pettingzoo C": lambda n, g, s: pettingzoo(n, g, s, native=True), "vector C": vector}
 
 

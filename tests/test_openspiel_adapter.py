@@ -52,7 +52,7 @@ def test_random_sim_test_passes(name: str) -> None:
 
 def test_tic_tac_toe_facts() -> None:
     game = pyspiel.load_game("rulecraft", {"ruleset": "tic-tac-toe"})
-    assert str(game) == "rulecraft(grid=False,max_game_length=0,ruleset=tic-tac-toe)"
+    assert str(game) == "rulecraft(backend=auto,grid=False,max_game_length=0,ruleset=tic-tac-toe)"
     assert game.num_distinct_actions() == 9  # 9 cells, as OpenSpiel's own tic-tac-toe
     assert game.num_players() == 2 and game.max_game_length() == 9  # 0: the rules' bound, 9 cells
     assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
@@ -286,3 +286,54 @@ def test_grid_shaped_observations() -> None:
     assert planes[0].tolist() == [[0, 0, 0, 0, 1], [0] * 5, [0, 0, 1, 0, 0], [0] * 5, [1, 0, 0, 0, 0]]
     assert np.array(flat.new_initial_state().observation_tensor(0)).sum() == planes.sum()
     pyspiel.random_sim_test(grid, num_sims=2, serialize=True, verbose=False)
+
+
+NATIVE_LOCKSTEP = ["tic-tac-toe", "three-musketeers", "3-spot", "force-3", "3-a-side", "tricouleur",
+                   "connect-four", "kalah"]
+
+
+@pytest.mark.parametrize("name", NATIVE_LOCKSTEP)
+@pytest.mark.parametrize("grid", [False, True])
+def test_the_native_states_keep_step_with_the_python_ones(name: str, grid: bool) -> None:
+    """On the C (ids, plies, the mover's tensor from runtime.c) and on Python, the same
+    random games: every id list, player, tensor (each player's), text, end and return."""
+    pytest.importorskip("interpreter.native.build").compiler() or pytest.skip("no C compiler")
+    games = {b: pyspiel.load_game("rulecraft", {"ruleset": name, "backend": b, "grid": grid,
+                                                "max_game_length": 120}) for b in ("native", "python")}
+    assert games["native"].engine is not None and games["python"].engine is None
+    rng = random.Random(7)
+    for _ in range(3):
+        c, p = games["native"].new_initial_state(), games["python"].new_initial_state()
+        while True:
+            assert c.flat is not None and p.flat is None
+            assert (c.is_terminal(), c.current_player(), str(c)) == (p.is_terminal(), p.current_player(), str(p))
+            for player in range(games["python"].num_players()):
+                assert c.observation_tensor(player) == p.observation_tensor(player)
+            if c.is_terminal():
+                assert c.returns() == p.returns() and c.truncated() == p.truncated()
+                break
+            legal = c.legal_actions()
+            assert legal == p.legal_actions()
+            a = rng.choice(legal)
+            assert c.action_to_string(a) == p.action_to_string(a)
+            twin = c.clone()
+            c.apply_action(a)
+            p.apply_action(a)
+            assert twin.legal_actions() == legal  # the clone did not move with it
+        back = games["native"].deserialize_state(c.serialize())
+        assert back.position == c.position == p.position and back.history() == c.history()
+
+
+def test_a_native_state_refuses_an_illegal_id_and_stays() -> None:
+    pytest.importorskip("interpreter.native.build").compiler() or pytest.skip("no C compiler")
+    for backend in ("native", "python"):  # the same messages
+        state = pyspiel.load_game("rulecraft", {"ruleset": "tic-tac-toe", "backend": backend}).new_initial_state()
+        state.apply_action(4)
+        before = state.position
+        with pytest.raises(IllegalActionError) as e:
+            state.apply_action(4)
+        assert str(e.value) == "action id place mark b2 makes no legal ply in this position (8 legal)"
+        with pytest.raises(IllegalActionError) as e:
+            state.apply_action(9)
+        assert str(e.value) == "action id 9 is out of range 0..8"
+        assert state.position == before and state.legal_actions() == [0, 1, 2, 3, 5, 6, 7, 8]

@@ -11,7 +11,11 @@ registers one Python game with OpenSpiel, short name `"rulecraft"`, whose parame
   over: `is_terminal()` is true and the returns are 0 for every player, as for a draw
   (OpenSpiel has no separate truncation; the state's `truncated()` tells the two apart);
 - `grid` (bool, default false): observations shaped (planes, rows, columns) instead of
-  (planes, cells), for convolutional networks (Observer's `grid=True`).
+  (planes, cells), for convolutional networks (Observer's `grid=True`);
+- `backend` (string, default "auto"): the back-end a ruleset named by `ruleset` is loaded
+  with (a Game given to `load` keeps its own). Where the native back-end is built and each
+  ply takes one id, a state's position is its C array and the ids, plies and the mover's
+  observation come from the game's C (vector.OneGame); chained plies run in Python.
 
 `load(ruleset_or_game, max_game_length, grid)` gives the same for a name or for a `Game` already
 loaded (say from text): such a game's `ruleset` parameter is a key standing for the object,
@@ -25,10 +29,10 @@ two players too: Game.returns), with rewards at the end (+1 win, -1 loss, 0 draw
   the rules apply the ply with its last hop (a one-line notice on stderr says so when such
   a ruleset is loaded). An id that goes on with no legal ply raises IllegalActionError
   naming it, as does any id once the game is over;
-- a state holds three plain fields, which OpenSpiel copies to clone it and pickles to
-  serialize it (`serialize()`, `game.deserialize_state`, pickle): `position` (the rulecraft
-  state), `prefix` (the ids of a chain begun) and `steps`; the game's `rules` holds the
-  rulecraft Game, its ActionSpace and its Observer;
+- a state holds plain fields, which OpenSpiel copies to clone it and pickles to
+  serialize it (`serialize()`, `game.deserialize_state`, pickle): the position, `prefix`
+  (the ids of a chain begun) and `steps`; its `position` property is the rulecraft state;
+  the game's `rules` holds the rulecraft Game, its ActionSpace and its Observer;
 - action strings: the ply's notation (`a1-b1`) for an id that completes a legal ply, else
   what the id names (`whistle stone e5-e7`, `pass`);
 - observation: the tensor of `Observer(game, "mover")`, shape (planes, cells), seen by the
@@ -40,7 +44,7 @@ two players too: Game.returns), with rewards at the end (+1 win, -1 loss, 0 draw
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -56,12 +60,13 @@ from dsl.check_board import MAX_PLAYERS
 
 from interpreter import load_game
 from interpreter.adapters import game_length
+from interpreter.adapters.vector import OneGame
 from interpreter.runtime.action_ids import ActionSpace
 from interpreter.runtime.game import Game, IllegalActionError
 from interpreter.runtime.observation import Observer
 
 GAME_NAME = "rulecraft"
-_DEFAULTS = {"ruleset": "tic-tac-toe", "max_game_length": 0, "grid": False}
+_DEFAULTS = {"ruleset": "tic-tac-toe", "max_game_length": 0, "grid": False, "backend": "auto"}
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
     long_name="rulecraft ruleset",
@@ -81,11 +86,21 @@ _GAME_TYPE = pyspiel.GameType(
 
 @dataclass(frozen=True)
 class Rules:
-    """What a pyspiel game plays: the compiled game, its action ids and its observer."""
+    """What a pyspiel game plays: the compiled game, its action ids and its observer; its
+    C steppers by `grid` (OneGame), where the native back-end is built and each ply takes
+    one id."""
 
     game: Game
     space: ActionSpace
     observer: Observer
+    engines: dict[bool, OneGame] = field(default_factory=dict)
+
+    def engine(self, grid: bool) -> OneGame | None:
+        if self.game.native is None or self.space.hops:
+            return None
+        if grid not in self.engines:
+            self.engines[grid] = OneGame(self.game, grid)
+        return self.engines[grid]
 
 
 # Rulesets by the `ruleset` parameter: a name or path is compiled once, since OpenSpiel
@@ -94,11 +109,12 @@ class Rules:
 _LOADED: dict[str, Rules] = {}
 
 
-def _rules(ruleset: str) -> Rules:
-    """The rules a `ruleset` parameter names, compiled on first use."""
-    rules = _LOADED.get(ruleset)
+def _rules(ruleset: str, backend: str) -> Rules:
+    """The rules a `ruleset` parameter names (with `backend`), compiled on first use; a
+    Game object's key names its rules whatever the back-end."""
+    rules = _LOADED.get(ruleset) or _LOADED.get(f"{ruleset}\0{backend}")
     if rules is None:
-        rules = _LOADED[ruleset] = _prepare(load_game(ruleset))
+        rules = _LOADED[f"{ruleset}\0{backend}"] = _prepare(load_game(ruleset, backend))
     return rules
 
 
@@ -144,7 +160,9 @@ class RulecraftGame(pyspiel.Game):
         if length < 0:
             raise ValueError(f"max_game_length must be at least 1 (or 0: the ruleset's own "
                              f"bound), not {length}")
-        rules = _rules(params["ruleset"])
+        if params["backend"] not in ("auto", "python", "native"):
+            raise ValueError(f"backend must be auto, python or native, not {params['backend']!r}")
+        rules = _rules(params["ruleset"], params["backend"])
         if length == 0:
             length = game_length(rules.game.ruleset)
         info = pyspiel.GameInfo(
@@ -159,6 +177,7 @@ class RulecraftGame(pyspiel.Game):
         self.rules = rules
         # grid: the planes as (planes, rows, columns), for convolutional networks
         self.observer = Observer(rules.game, "mover", grid=True) if params["grid"] else rules.observer
+        self.engine = rules.engine(params["grid"])
 
     def new_initial_state(self) -> RulecraftState:
         """The ruleset's initial position."""
@@ -180,7 +199,12 @@ class RulecraftState(pyspiel.State):
     def __init__(self, game: RulecraftGame):
         super().__init__(game)
         # Only plain values here: OpenSpiel deep-copies and pickles this object's fields.
-        self.position = game.rules.game.initial_state()
+        # With the game's C (game.engine), the position is `flat`, its C array, and the
+        # Game's state is made from it when asked; else `_position` holds that state.
+        engine = game.engine
+        self.flat = engine.initial() if engine is not None else None
+        self._position = None if engine is not None else game.rules.game.initial_state()
+        self._over = game.rules.game.is_terminal(game.rules.game.initial_state())
         self.prefix: tuple[int, ...] = ()
         self.steps = 0
 
@@ -189,14 +213,25 @@ class RulecraftState(pyspiel.State):
         """The rules of the game this state belongs to (kept on the game, not copied)."""
         return self.get_game().rules
 
+    @property
+    def position(self) -> tuple[int, ...]:
+        """The position, as the Game's state."""
+        if self._position is None:
+            self._position = self.get_game().engine.state(self.flat)
+        return self._position
+
     def current_player(self) -> int:
         """The player to move (the same from hop to hop of a chain), or TERMINAL."""
         if self.is_terminal():
             return pyspiel.PlayerId.TERMINAL
+        if self.flat is not None:
+            return self.get_game().engine.to_move(self.flat)
         return self.rules.game.to_move(self.position)
 
     def _legal_actions(self, player: int) -> list[int]:
         # OpenSpiel asks only for the player to move in a state going on
+        if self.flat is not None:
+            return self.get_game().engine.legal(self.flat)
         return self.rules.space.legal_ids(self.position, self.prefix)
 
     def _apply_action(self, action: int) -> None:
@@ -205,7 +240,13 @@ class RulecraftState(pyspiel.State):
         if self._out_of_steps():
             raise IllegalActionError(f"action id {action}: the game is over (it reached "
                                      f"max_game_length, {self.steps} steps)")
-        self.position, self.prefix = self.rules.space.apply_id(self.position, self.prefix, int(action))
+        if self.flat is not None:
+            flat = self.flat.copy()  # a clone may share the array until it is replaced
+            self._over = self.get_game().engine.apply(flat, int(action))
+            self.flat, self._position = flat, None
+        else:
+            self._position, self.prefix = self.rules.space.apply_id(self.position, self.prefix, int(action))
+            self._over = not self.prefix and self.rules.game.is_terminal(self._position)
         self.steps += 1
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -223,11 +264,11 @@ class RulecraftState(pyspiel.State):
 
     def truncated(self) -> bool:
         """Whether the game ended by reaching max_game_length rather than by its rules."""
-        return self._out_of_steps() and not self.rules.game.is_terminal(self.position)
+        return self._out_of_steps() and not self._over
 
     def is_terminal(self) -> bool:
         """Whether the rules ended the game or it reached max_game_length."""
-        return self._out_of_steps() or self.rules.game.is_terminal(self.position)
+        return self._over or self._out_of_steps()
 
     def returns(self) -> list[float]:
         """+1 for the winner, -1 for the loser, 0 each for a draw, a truncated game or
@@ -262,6 +303,11 @@ class PositionObserver:
 
     def set_from(self, state: RulecraftState, player: int) -> None:
         """Fill the tensor with `state` seen by `player`."""
+        engine = state.get_game().engine
+        if state.flat is not None and self._observer.grid == engine.grid and \
+                player == engine.to_move(state.flat):  # the C's: the mover's view
+            self.dict["observation"][...] = engine.observe(state.flat)
+            return
         route = self._rules.space.route(state.prefix)
         self.dict["observation"][...] = self._observer.tensor(state.position, player, route)
 
