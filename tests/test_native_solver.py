@@ -322,9 +322,13 @@ def test_a_damaged_index_file_is_refused(tmp_path):
     assert _reread(g, path, resealed(bytes(bits))) == "damaged: block 25's bits do not match its count"
 
 
-def test_a_large_index_is_stored_a_block_at_a_time_and_read_as_lookups_need(tmp_path, monkeypatch):
+@pytest.mark.parametrize("chunk", [64, 1 << 16])
+def test_a_large_index_is_stored_in_chunks_and_read_as_lookups_need(tmp_path, monkeypatch, chunk):
     import zlib
-    from interpreter.search import native_solve as ns
+    from interpreter.search import block_file, block_solution, native_solve as ns
+    monkeypatch.setattr(block_file, "CHUNK", chunk)  # 64: blocks of many chunks
+    monkeypatch.setattr(block_solution, "CHUNK", chunk)
+    monkeypatch.setattr(block_solution, "BITS", chunk * 8)
     g = Game(load_text(SMALL_MUSKETEERS, "m43.game"), backend="native")
     sol = _native(g, copy_limit=0)
     plain, small = str(tmp_path / "plain.sol"), str(tmp_path / "small.sol")
@@ -337,107 +341,118 @@ def test_a_large_index_is_stored_a_block_at_a_time_and_read_as_lookups_need(tmp_
     hlen = int.from_bytes(packed[8:12], "little")
     header = json.loads(packed[12:12 + hlen])
     assert packed[:8] == b"RCSOLVE6" and (12 + hlen) % 8 == 0
-    assert (header["format"], header["compression"], header["blocks"]) == (6, "zlib", 26)
-    # the directory and the table, then each block's body of format 5 compressed on its own
+    assert (header["format"], header["compression"], header["blocks"], header["chunk_bytes"]) == \
+        (6, "zlib", 26, chunk)
+    # the directory, the tables, then format 5's bodies in chunks, each compressed
     body = _body(data)
     directory = packed[12 + hlen:12 + hlen + header["directory_bytes"]]
-    at = 12 + hlen + len(directory)
-    table = [int.from_bytes(packed[at + 8 * k:at + 8 * k + 8], "little") for k in range(27)]
-    data_at = at + 8 * 27 + 32
-    bodies = [zlib.decompress(packed[data_at + a:data_at + b]) for a, b in zip(table, table[1:])]
+    at, n = 12 + hlen + len(directory), header["chunks"]
+    offsets = [int.from_bytes(packed[at + 8 * k:at + 8 * k + 8], "little") for k in range(n + 1)]
+    data_at = at + 8 * (n + 1 + header["reach_chunks"]) + 32
+    chunks = [zlib.decompress(packed[data_at + a:data_at + b]) for a, b in zip(offsets, offsets[1:])]
+    assert data_at + offsets[-1] == len(packed) and max(map(len, chunks)) == min(chunk, max(map(len, chunks)))
     entry = (len(directory) - 8) // 26
-    assert directory[:8] == body[:8] and data_at + table[-1] == len(packed)
-    rebuilt, k = body[:8], 8
-    for i, part in enumerate(bodies):
-        assert directory[8 + i * entry:8 + (i + 1) * entry] == body[k:k + entry]
-        rebuilt += body[k:k + entry] + part
-        k += entry + len(part)
-    assert rebuilt == body and len(packed) < len(data) / 3
+    rebuilt, i = directory[:8], 0
+    for k, shape in enumerate(ns.block_shapes(g.native.solver, sol._handle)):
+        rebuilt += directory[8 + k * entry:8 + (k + 1) * entry]
+        for _ in range(block_file.chunks_of(shape.words * 8) + block_file.chunks_of(shape.values)):
+            rebuilt += chunks[i]
+            i += 1
+    assert rebuilt == body and i == n and (chunk < 1024 or len(packed) < len(data) / 3)
     back = Solution.load(small, g)
-    assert back.blocks_read == 1  # opening read the root's block alone
+    assert back.chunks_read == 2  # opening read the start's: a chunk of bits, one of values
     assert len(back) == len(sol) == 33776
-    s = g.initial_state()
-    assert back.lookup(s) == sol.lookup(s) and back.blocks_read == 1
-    for i in range(0, len(sol), 1001):
+    for i in range(0, len(sol), 7):
         s = sol.position(i)
         assert back.lookup(s) == sol.lookup(s) and back.position(i) == s
-    assert 1 < back.blocks_read < 26
-    fresh = Solution.load(small, g)
-    # counting reads the blocks of games going on (an ended block's value is in its key)
-    key = entry - 16
-    words = [int.from_bytes(directory[8 + i * entry + key:16 + i * entry + key], sys.byteorder)
-             for i in range(26)]
-    going = sum(len(part) > 8 * w for part, w in zip(bodies, words))
-    assert fresh.counts() == sol.counts() and fresh.blocks_read == going and 10 < going < 26
+    lone = g.state_from_text(g.state_to_text(g.initial_state()).replace("o", "."))
+    assert lone not in back and lone not in sol
+    assert back.counts() == sol.counts()
     again = str(tmp_path / "again.sol")
     back.save(again, compress=False)  # read back, it saves the same index
     assert _body(open(again, "rb").read()) == body
+    back.save(again)
+    assert open(again, "rb").read() == packed
 
 
 def _blocks_file(tmp_path):
-    """A file of format 6 and its parts: head (magic, header), directory, bodies (compressed)."""
+    """A file of format 6 and its parts: head (magic, header), directory, the reach chunks'
+    counts, the chunks (compressed)."""
     g = Game(load_text(SMALL_MUSKETEERS, "m43.game"), backend="native")
     path = str(tmp_path / "m6.sol")
     _native(g, copy_limit=0).save(path, compress=True)
     data = open(path, "rb").read()
     hlen = int.from_bytes(data[8:12], "little")
     header = json.loads(data[12:12 + hlen])
-    at = 12 + hlen + header["directory_bytes"]
-    n = header["blocks"]
-    table = [int.from_bytes(data[at + 8 * k:at + 8 * k + 8], "little") for k in range(n + 1)]
-    data_at = at + 8 * (n + 1) + 32
-    bodies = [data[data_at + a:data_at + b] for a, b in zip(table, table[1:])]
-    return g, path, data[:12 + hlen], data[12 + hlen:at], bodies
+    at, n, r = 12 + hlen + header["directory_bytes"], header["chunks"], header["reach_chunks"]
+    numbers = [int.from_bytes(data[at + 8 * k:at + 8 * k + 8], "little") for k in range(n + 1 + r)]
+    data_at = at + 8 * (n + 1 + r) + 32
+    chunks = [data[data_at + a:data_at + b] for a, b in zip(numbers, numbers[1:n + 1])]
+    return g, path, data[:12 + hlen], data[12 + hlen:at], numbers[n + 1:], chunks
 
 
-def _sealed(head: bytes, directory: bytes, bodies: list[bytes]) -> bytes:
-    """A file of format 6 of these parts, its table and checksum made right."""
+def _sealed(head: bytes, directory: bytes, before: list[int], chunks: list[bytes]) -> bytes:
+    """A file of format 6 of these parts, its offsets and checksum made right."""
     import hashlib
     offsets = [0]
-    for b in bodies:
-        offsets.append(offsets[-1] + len(b))
-    table = b"".join(o.to_bytes(8, "little") for o in offsets)
-    return head + directory + table + hashlib.sha256(head + directory + table).digest() + b"".join(bodies)
+    for c in chunks:
+        offsets.append(offsets[-1] + len(c))
+    tables = b"".join(o.to_bytes(8, "little") for o in offsets + before)
+    return head + directory + tables + hashlib.sha256(head + directory + tables).digest() + b"".join(chunks)
 
 
-def test_a_damaged_file_of_format_6_is_refused_when_opened_or_when_a_block_is_read(tmp_path):
+def test_a_damaged_file_of_format_6_is_refused_when_opened_or_when_a_chunk_is_read(tmp_path):
     import zlib
-    g, path, head, directory, bodies = _blocks_file(tmp_path)
-    good = _sealed(head, directory, bodies)
+    g, path, head, directory, before, chunks = _blocks_file(tmp_path)
+    good = _sealed(head, directory, before, chunks)
     assert good == open(path, "rb").read()
     assert _reread(g, path, good[:-1]) == \
         f"truncated or extended: {len(good) - 1:,} bytes where its table announces {len(good):,}"
     flipped = bytearray(good)
     flipped[len(head) + 20] ^= 1  # in the directory
     assert _reread(g, path, bytes(flipped)) == "checksum mismatch: the file is damaged or was edited"
-    words = 8 + (len(directory) - 8) // len(bodies) - 16  # block 0's words, after its key
-    assert _reread(g, path, _sealed(head, directory[:words] + b"\1" * 8 + directory[words + 8:], bodies)) == \
-        "damaged: block 0 does not have the shape its key gives it"
-    # a damaged block is found when a lookup first needs it, not before
+    entry = len(directory[8:]) // 26
+    words = 8 + entry - 16  # block 0's words, after its key
+    assert _reread(g, path, _sealed(head, directory[:words] + b"\1" * 8 + directory[words + 8:], before,
+                                    chunks)) == "damaged: block 0 does not have the shape its key gives it"
+    header = json.loads(head[12:])
+    header["chunks"] -= 1
+    blob = json.dumps(header).encode()
+    blob += b" " * (-(12 + len(blob)) % 8)
+    fewer = head[:8] + len(blob).to_bytes(4, "little") + blob
+    assert _reread(g, path, _sealed(fewer, directory, before, chunks[:-1])) == \
+        "damaged: its tables do not fit its directory"
+    assert _reread(g, path, _sealed(head, directory, [1 << 40] + before[1:], chunks)) == \
+        "damaged: block 0's counts are out of order"
+    # a damaged chunk is found when a lookup first needs it, not before
     with open(path, "wb") as f:
         f.write(good)
-    sol = Solution.load(path, g)
-    root_block = sol._lib.solver.rc_solve_need(sol._handle)  # the block opening needed
-    k = next(k for k in range(len(bodies)) if k != root_block and zlib.decompress(bodies[k])[:8] != bytes(8))
-    raw = zlib.decompress(bodies[k])
+    sound = Solution.load(path, g)
+    assert sound.chunks_read == 2
+    from interpreter.search.block_file import chunks_of
+    sound._c.rc_solve_locate(sound._handle, sound._lib.flat(g.initial_state()), sound._where)
+    start_block, shapes, first = sound._where[0], sound._blocks.shapes, sound._blocks.first
+    raw = [zlib.decompress(c) for c in chunks]
+    # a bitset's chunk and a chunk of values, of a block other than the start's
+    b = next(b for b, sh in enumerate(shapes) if b != start_block and sh.values and raw[first[b]][:8] != bytes(8))
+    k, values = first[b], first[b] + chunks_of(shapes[b].words * 8)
     cases = {
-        "data": (bodies[k][:10] + bytes([bodies[k][10] ^ 0xFF]) + bodies[k][11:],
-                 f"damaged: block {k} cannot be decompressed (Error -3 while decompressing data: "),
-        "short": (zlib.compress(raw[:-8]),
-                  f"damaged: block {k} does not decompress to the {len(raw):,} bytes its directory gives it"),
-        "long": (zlib.compress(raw + bytes(1 << 20)),
-                 f"damaged: block {k} does not decompress to the {len(raw):,} bytes its directory gives it"),
-        "bits": (zlib.compress(bytes(8) + raw[8:]), f"damaged: block {k}'s bits do not match its count"),
+        "data": (k, chunks[k][:6] + bytes([chunks[k][6] ^ 0xFF]) + chunks[k][7:],
+                 f"damaged: chunk {k} cannot be decompressed (Error -3 while decompressing data: "),
+        "short": (k, zlib.compress(raw[k][:-8]),
+                  f"damaged: chunk {k} does not decompress to the {len(raw[k]):,} bytes its block's shape gives it"),
+        "long": (k, zlib.compress(raw[k] + bytes(1 << 20)),
+                 f"damaged: chunk {k} does not decompress to the {len(raw[k]):,} bytes its block's shape gives it"),
+        "bits": (k, zlib.compress(bytes(8) + raw[k][8:]), "'s bits do not match its count"),
+        "code": (values, zlib.compress(bytes(2) + raw[values][2:]), " holds a value code of 0"),
     }
-    for name, (body, message) in cases.items():
-        damaged = _sealed(head, directory, bodies[:k] + [body] + bodies[k + 1:])
+    for name, (j, chunk, message) in cases.items():
         with open(path, "wb") as f:
-            f.write(damaged)
-        sol = Solution.load(path, g)  # opens: the root's block is sound
-        with pytest.raises(ValueError) as e:
-            for i in range(len(sol)):
-                sol.position(i)
-        assert str(e.value).split(": ", 1)[1].startswith(message), name
+            f.write(_sealed(head, directory, before, chunks[:j] + [chunk] + chunks[j + 1:]))
+        sol = Solution.load(path, g)  # opens: the start's chunks are sound
+        with pytest.raises(ValueError) as e:  # the first position of block b, then its value
+            sol.lookup(sol.position(sol._starts[b]))
+        assert message in str(e.value).split(": ", 1)[1], name
 
 
 def test_a_damaged_compressed_index_of_format_5_is_refused(tmp_path, monkeypatch):

@@ -181,7 +181,9 @@ uint64_t rc_solve_block_bytes(void *h, int k);
 int rc_solve_block_body(void *h, int k, uint8_t *out);
 void *rc_solve_open_lazy(const struct rc_solve_config *cfg, const int32_t *perm, const uint64_t *place,
                          const uint64_t *full, const uint8_t *dir, uint64_t size);
-int rc_solve_need(void *h);
-int rc_solve_attach(void *h, int k, const uint8_t *body, uint64_t bytes);
+void rc_solve_block_info(void *h, int k, uint64_t *out);
+void rc_solve_tally(const uint16_t *val, uint64_t n, uint64_t *out);
+int rc_solve_locate(void *h, const uint64_t *st, uint64_t *out);
+void rc_solve_unrank(void *h, int k, uint64_t i, uint64_t *st);
 
 #endif

@@ -15,17 +15,17 @@
 
    A file of format 6 keeps the same parts apart, for random access: the directory (the
    block count, then each block's key, words and count) as it is, and each block's body
-   (its reach and val) compressed on its own (solution_file.py). rc_solve_open_lazy reads
-   the directory only; a call that reaches a block not yet read returns SV_NEED and
-   rc_solve_need names the block, which rc_solve_attach then gives, and the call is made
-   again.
+   (its reach and val) in compressed chunks (search/block_file.py). rc_solve_open_lazy
+   reads the directory only; Python reads the chunks a lookup needs, and asks C where a
+   position is (rc_solve_locate) and what an index is (rc_solve_unrank).
 
    Everything is in the machine's byte order (the header says which). Every block is
    checked against the rules of the index (ranges, shape, counts, value codes) before a
    lookup may read it.
 
-   Exports: rc_solve_write, rc_solve_open, rc_solve_blocks, rc_solve_directory, rc_solve_block_bytes,
-   rc_solve_block_body, rc_solve_open_lazy, rc_solve_need, rc_solve_attach. */
+   Exports: rc_solve_write, rc_solve_open, rc_solve_blocks, rc_solve_directory,
+   rc_solve_block_bytes, rc_solve_block_body, rc_solve_open_lazy, rc_solve_block_info,
+   rc_solve_tally. */
 
 static int sv_put(FILE *f, const void *p, size_t bytes) { return fwrite(p, 1, bytes, f) == bytes ? 0 : -1; }
 
@@ -45,11 +45,11 @@ static void sv_block_vals(Sv *sv, const SvBlock *b, uint16_t *vals) {
     while ((d * 2) & 7) vals[d++] = 0;
 }
 
-/* append the body to `path` (its header written before); 0, -1 with errno set, or SV_NEED */
+/* append the body to `path` (its header written before); 0, -1 with errno set, or SV_UNREAD */
 int rc_solve_write(void *h, const char *path) {
     Sv *sv = h;
     for (int k = 0; k < sv->nblocks; k++)
-        if (!sv->blocks[k]->reach) { sv->need = k; return SV_NEED; }
+        if (!sv->blocks[k]->reach) return SV_UNREAD;
     FILE *f = fopen(path, "ab");
     if (!f) return -1;
     uint64_t nb = (uint64_t)sv->nblocks;
@@ -102,12 +102,11 @@ uint64_t rc_solve_block_bytes(void *h, int k) {
     return b->words * 8 + sv_val_bytes(b);
 }
 
-/* block k's body into `out` (rc_solve_block_bytes of room); 0, or SV_NEED if the block
-   is not read yet */
+/* block k's body into `out` (rc_solve_block_bytes of room); 0, or SV_UNREAD */
 int rc_solve_block_body(void *h, int k, uint8_t *out) {
     Sv *sv = h;
     SvBlock *b = sv->blocks[k];
-    if (!b->reach) { sv->need = k; return SV_NEED; }
+    if (!b->reach) return SV_UNREAD;
     memcpy(out, b->reach, b->words * 8);
     if (!b->ended) sv_block_vals(sv, b, (uint16_t *)(out + b->words * 8));
     return 0;
@@ -241,14 +240,14 @@ void *rc_solve_open(const struct rc_solve_config *cfg, const int32_t *perm, cons
     return sv;
 }
 
-/* a solver answering from format 6's directory (`size` bytes at `dir`, copied), its
-   blocks read when asked (rc_solve_need, rc_solve_attach); NULL when out of memory, else
-   check rc_solve_error (empty: sound) */
+/* a solver holding format 6's directory (`size` bytes at `dir`, copied): its blocks'
+   keys and shapes, not their bitsets and values, which Python reads (block_file.py);
+   NULL when out of memory, else check rc_solve_error (empty: sound) */
 void *rc_solve_open_lazy(const struct rc_solve_config *cfg, const int32_t *perm, const uint64_t *place,
                          const uint64_t *full, const uint8_t *dir, uint64_t size) {
     Sv *sv = rc_solve_new(cfg, perm, place, full);
     if (!sv || sv_failed(sv)) return sv;
-    sv->one_pass = sv->lazy = 1;
+    sv->one_pass = 1;
     uint64_t at = 8, nb;
     if (size < 8) { sv_fail(sv, SV_ERR_INDEX, "no block count"); return sv; }
     memcpy(&nb, dir, 8);
@@ -265,24 +264,21 @@ void *rc_solve_open_lazy(const struct rc_solve_config *cfg, const int32_t *perm,
     return sv;
 }
 
-/* the block the last call that returned SV_NEED needs */
-int rc_solve_need(void *h) { return ((Sv *)h)->need; }
+/* block k's shape: its bitset's words, reached positions, bytes of values (0 for an
+   ended block), the value its positions have if it is an ended block (else 0), and its
+   size (indices) */
+void rc_solve_block_info(void *h, int k, uint64_t *out) {
+    SvBlock *b = ((Sv *)h)->blocks[k];
+    out[0] = b->words;
+    out[1] = b->count;
+    out[2] = sv_val_bytes(b);
+    out[3] = b->ended ? sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) : 0;
+    out[4] = b->size;
+}
 
-/* block k's body (`bytes` at `body`, copied), checked and read; 0 or an error
-   (rc_solve_error says what; the block stays unread) */
-int rc_solve_attach(void *h, int k, const uint8_t *body, uint64_t bytes) {
-    Sv *sv = h;
-    if (k < 0 || k >= sv->nblocks) { sv_fail(sv, SV_ERR_INDEX, "no block %d", k); return sv->err; }
-    SvBlock *b = sv->blocks[k];
-    if (b->reach) return 0;
-    b->own = malloc(bytes ? bytes : 1);
-    if (!b->own) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return sv->err; }
-    memcpy(b->own, body, bytes);
-    uint64_t count = b->count;
-    if (sv_read_body(sv, b, b->own, bytes)) {
-        if (b->prefix) sv_free(sv, b->prefix, sv_prefix_bytes(b));
-        free(b->own);
-        b->own = NULL, b->reach = NULL, b->val = NULL, b->prefix = NULL, b->count = count;
-    }
-    return sv->err;
+/* the value codes among n values: out[0..2] win, lose, draw, out[3] any other (0) */
+void rc_solve_tally(const uint16_t *val, uint64_t n, uint64_t *out) {
+    uint64_t c[4] = {0, 0, 0, 0};
+    for (uint64_t d = 0; d < n; d++) c[val[d] & 3]++;
+    out[0] = c[1], out[1] = c[2], out[2] = c[3], out[3] = c[0];
 }

@@ -16,10 +16,9 @@ from __future__ import annotations
 import ctypes
 import functools
 import os
-import threading
 import weakref
 from array import array
-from typing import BinaryIO
+from typing import Any
 
 from dsl.placements import placements
 
@@ -28,10 +27,10 @@ from interpreter.search.codec import Codec, OutOfMemory, SolveError, slot_range
 from interpreter.search.memory import format_bytes
 from interpreter.search.progress import Progress
 from interpreter.search.solution import Solution, SolveStats, Value
-from interpreter.search.block_file import BlockFile, write_blocks
-from interpreter.search.solution_file import (BLOCKS_FORMAT, COMPRESS_ABOVE, DRAW, INDEX_FORMAT,
-                                              VALUE_NAMES, Bad, fingerprint, index_header,
-                                              register_index_reader, uint32_array, write_index)
+from interpreter.search.block_file import BlockShape, write_blocks
+from interpreter.search.solution_file import (COMPRESS_ABOVE, DRAW, INDEX_FORMAT, VALUE_NAMES,
+                                              fingerprint, index_header, register_index_reader,
+                                              uint32_array, write_index)
 from interpreter.search.symmetry import Canonicalizer, Perm
 from interpreter.native.build import NativeUnavailable
 from interpreter.native.library import WORD, NativeLibrary
@@ -42,7 +41,6 @@ MAX_KEY_BITS = 128
 COPY_LIMIT = 50_000_000
 # solver.c's error codes
 ERR_MEMORY, ERR_STOP, ERR_POSITIONS = -4, -12, -13
-SV_NEED = -20  # a file of format 6: the call needs a block not read yet
 
 _CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p)
 
@@ -150,8 +148,10 @@ def _configure(lib: NativeLibrary) -> None:
             ("rc_solve_block_body", ctypes.c_int, [vp, ctypes.c_int, ctypes.POINTER(ctypes.c_uint8)]),
             ("rc_solve_open_lazy", vp, [cfg, ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_uint64),
                                         ctypes.POINTER(ctypes.c_uint64), ctypes.c_char_p, ctypes.c_uint64]),
-            ("rc_solve_need", ctypes.c_int, [vp]),
-            ("rc_solve_attach", ctypes.c_int, [vp, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint64])):
+            ("rc_solve_block_info", None, [vp, ctypes.c_int, ctypes.POINTER(ctypes.c_uint64)]),
+            ("rc_solve_tally", None, [ctypes.c_char_p, ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64)]),
+            ("rc_solve_locate", ctypes.c_int, [vp, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint64)]),
+            ("rc_solve_unrank", None, [vp, ctypes.c_int, ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64)])):
         f = getattr(c, name)
         f.restype, f.argtypes = res, args
     c._solve_ready = True
@@ -198,7 +198,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
         raise NativeSolveUnsupported(f"a position takes {codec.bits} bits, past the "
                                      f"{MAX_KEY_BITS} the native solver packs")
     c = lib.solver
-    handle = c.rc_solve_new(*_arguments(game, lib, codec, perms,
+    handle = c.rc_solve_new(*solver_arguments(game, lib, codec, perms,
                                         threads=threads or min(2, os.cpu_count() or 1),
                                         max_memory=max_memory or 0, max_positions=max_positions or 0,
                                         arcs_only=int(arcs_only), tally_room=tally_room,
@@ -260,43 +260,22 @@ def _copy(game: Game, lib: NativeLibrary, handle: int, codec: Codec, perms: list
 
 class NativeSolution(Solution):
     """A solution too large to copy into Python: lookups go to the native solver's tables
-    (its block index, bitsets and values, or a solution file of format 5 mapped, or of
-    format 6 read a block at a time as lookups need them), which live as long as this
-    object."""
+    (its block index, bitsets and values, or a solution file of format 5 mapped), which
+    live as long as this object."""
 
     def __init__(self, game: Game, lib: NativeLibrary, handle: int, n: int, start: State,
-                 stats: SolveStats | None, perms: list[Perm], fp: str = "",
-                 blocks: BlockFile | None = None):
+                 stats: SolveStats | None, perms: list[Perm], fp: str = ""):
         super().__init__(game, Codec(game), None, array("Q"), bytearray(), uint32_array(),
                          start, stats, fp or fingerprint(game))
         self._lib, self._handle, self._n, self.perms = lib, handle, n, list(perms)
-        self._blocks = blocks
-        self.blocks_read = 0  # of a file of format 6, by the lookups so far
-        self._lock = threading.Lock()
         weakref.finalize(self, lib.solver.rc_solve_free, handle)
-        if blocks is not None:
-            weakref.finalize(self, blocks.close)
 
     def __len__(self) -> int:
         return self._n
 
-    def _call(self, name: str, *args) -> int:
-        """The solver's function `name` on this solution; the blocks it needs read first."""
-        c = self._lib.solver
-        with self._lock:
-            while True:
-                got = getattr(c, name)(self._handle, *args)
-                if got != SV_NEED or self._blocks is None:
-                    return got
-                k = c.rc_solve_need(self._handle)
-                body = self._blocks.body(k, c.rc_solve_block_bytes(self._handle, k))
-                if c.rc_solve_attach(self._handle, k, body, len(body)):
-                    raise self._blocks.bad("damaged: " + c.rc_solve_error(self._handle).decode())
-                self.blocks_read += 1
-
     def _code(self, state: State) -> tuple[int, int]:
         rem = ctypes.c_uint32()
-        return self._call("rc_solve_lookup", self._lib.flat(state), ctypes.byref(rem)), rem.value
+        return self._lib.solver.rc_solve_lookup(self._handle, self._lib.flat(state), ctypes.byref(rem)), rem.value
 
     def __contains__(self, state: State) -> bool:
         return self._code(state)[0] != 0
@@ -312,12 +291,12 @@ class NativeSolution(Solution):
         if not 0 <= i < self._n:
             raise IndexError(f"position {i} of a solution of {self._n:,}")
         buf = (ctypes.c_uint64 * self._lib.state_len)()
-        self._call("rc_solve_position", i, buf)
+        self._lib.solver.rc_solve_position(self._handle, i, buf)
         return self._lib.unflat(buf)
 
     def counts(self) -> dict[str, int]:
         out = (ctypes.c_uint64 * 3)()
-        self._call("rc_solve_counts", out)
+        self._lib.solver.rc_solve_counts(self._handle, out)
         return {VALUE_NAMES[code]: out[code - 1] for code in VALUE_NAMES}
 
     def save(self, path: str, compress: bool | None = None) -> None:
@@ -330,12 +309,12 @@ class NativeSolution(Solution):
         if compress:
             directory = (ctypes.c_uint8 * c.rc_solve_directory(h, None))()
             c.rc_solve_directory(h, directory)
-            write_blocks(path, index_header(self, self.perms), bytes(directory),
+            write_blocks(path, index_header(self, self.perms), bytes(directory), block_shapes(c, h),
                          (self._body(k) for k in range(c.rc_solve_blocks(h))))
             return
 
         def body(p: str) -> None:
-            if self._call("rc_solve_write", os.fsencode(p)):
+            if c.rc_solve_write(h, os.fsencode(p)):
                 err = ctypes.get_errno()
                 raise OSError(err, os.strerror(err) if err else "write failed", p)
 
@@ -343,11 +322,21 @@ class NativeSolution(Solution):
 
     def _body(self, k: int) -> bytes:
         buf = (ctypes.c_uint8 * self._lib.solver.rc_solve_block_bytes(self._handle, k))()
-        self._call("rc_solve_block_body", k, buf)
+        self._lib.solver.rc_solve_block_body(self._handle, k, buf)
         return bytes(buf)
 
 
-def _index_library(game: Game) -> NativeLibrary:
+def block_shapes(c: ctypes.CDLL, handle: int) -> list[BlockShape]:
+    """Each block's shape (rc_solve_block_info)."""
+    out = (ctypes.c_uint64 * 5)()
+    shapes = []
+    for k in range(c.rc_solve_blocks(handle)):
+        c.rc_solve_block_info(handle, k, out)
+        shapes.append(BlockShape(*out))
+    return shapes
+
+
+def index_library(game: Game) -> NativeLibrary:
     """The game's native library, its solver ready to read an index; ValueError if the
     native back-end is missing."""
     lib = game.native
@@ -365,9 +354,10 @@ def _index_library(game: Game) -> NativeLibrary:
     return lib
 
 
-def _opened(game: Game, lib: NativeLibrary, handle: int, perms: list[Perm], root: State, fp: str,
-            blocks: BlockFile | None = None) -> NativeSolution:
-    """The solution an opened index answers from; ValueError if C found it unsound."""
+def opened(game: Game, lib: NativeLibrary, handle: int, perms: list[Perm], root: State, fp: str,
+           cls: type[NativeSolution] = NativeSolution, **more: Any) -> NativeSolution:
+    """The solution (a `cls`, given `more`) an opened index answers from; ValueError if C
+    found it unsound."""
     if not handle:
         raise ValueError("out of memory while opening it")
     message = lib.solver.rc_solve_error(handle).decode()
@@ -376,7 +366,7 @@ def _opened(game: Game, lib: NativeLibrary, handle: int, perms: list[Perm], root
         raise ValueError(f"damaged: {message}")
     stats = (ctypes.c_uint64 * 8)()
     lib.solver.rc_solve_stats(handle, stats, (ctypes.c_double * 2)())
-    return NativeSolution(game, lib, handle, stats[0], root, None, perms, fp, blocks)
+    return cls(game, lib, handle, stats[0], root, None, perms, fp, **more)
 
 
 def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm], root: State,
@@ -384,33 +374,16 @@ def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm],
     """The solution whose format-5 body is `size` bytes at `offset` of `path` (its header
     and checksum already checked); ValueError saying what is wrong with the body, or that
     the native back-end is missing."""
-    lib = _index_library(game)
-    handle = lib.solver.rc_solve_open(*_arguments(game, lib, Codec(game), perms, threads=1, tally_most=-1),
+    lib = index_library(game)
+    handle = lib.solver.rc_solve_open(*solver_arguments(game, lib, Codec(game), perms, threads=1, tally_most=-1),
                                       os.fsencode(path), offset, size)
-    return _opened(game, lib, handle, perms, root, fp)
-
-
-def open_blocks(f: BinaryIO, size: int, start: int, header: dict, perms: list[Perm], root: State,
-                game: Game, bad: Bad) -> NativeSolution:
-    """The solution in the file of format 6 `f` (its header read, up to `start`): its
-    directory read and checked, its blocks read as lookups need them."""
-    blocks = BlockFile(f, size, start, header, bad)
-    try:
-        lib = _index_library(game)
-        handle = lib.solver.rc_solve_open_lazy(
-            *_arguments(game, lib, Codec(game), perms, threads=1, tally_most=-1),
-            blocks.directory, len(blocks.directory))
-        return _opened(game, lib, handle, perms, root, header["fingerprint"], blocks)
-    except ValueError as e:
-        blocks.close()
-        raise bad(str(e)) from None
+    return opened(game, lib, handle, perms, root, fp)
 
 
 register_index_reader(INDEX_FORMAT, open_index)
-register_index_reader(BLOCKS_FORMAT, open_blocks)
 
 
-def _arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[Perm],
+def solver_arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[Perm],
                **solve: int) -> tuple:
     """rc_solve_new's four arguments (see solver/export.c): the configuration, a struct
     rc_solve_config (`solve`: its fields threads, max_memory, max_positions, arcs_only,

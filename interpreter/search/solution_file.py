@@ -414,7 +414,8 @@ _HEADER_FIELDS: dict = {
 # the fields only formats 5 and 6 have, beyond the common ones (byte_order is checked
 # where the index is read, format 6's own fields by block_file.py)
 _FORMAT_FIELDS = {INDEX_FORMAT: {"byte_order", "compression", "body_bytes"},
-                  BLOCKS_FORMAT: {"byte_order", "compression", "blocks", "directory_bytes"}}
+                  BLOCKS_FORMAT: {"byte_order", "compression", "blocks", "directory_bytes", "chunk_bytes",
+                                  "chunks", "reach_chunks"}}
 _INDEX_FIELDS: dict = {
     "byte_order": None,
     "compression": (lambda v: v == "zlib", '"zlib"'),

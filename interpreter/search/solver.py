@@ -33,6 +33,7 @@ from interpreter.search.codec import Codec, OutOfMemory, SolveError, two_players
 from interpreter.search.memory import (AUTO, FALLBACK_MEMORY, available_memory, default_memory_cap,
     format_bytes, memory_limit, parse_size)
 from interpreter.search.native_solve import NativeSolveUnsupported, solve_native
+from interpreter.search import block_solution  # noqa: F401 - reads solution files of format 6
 from interpreter.search.progress import Progress
 from interpreter.search.solution import PlyValue, Solution, SolveStats, Value
 from interpreter.search.solution_file import (CHECKSUM_BYTES, DRAW, FORMAT, LOSE, MAGIC,

@@ -31,7 +31,7 @@
 
 enum { SV_ERR_INDEX = -10, SV_ERR_BLOCKS = -11, SV_ERR_STOP = -12, SV_ERR_POSITIONS = -13,
        SV_ERR_RANGE = -15 };
-#define SV_NEED (-20)  /* a file of format 6: the call needs a block not read yet (rc_solve_need) */
+#define SV_UNREAD (-20)  /* a file of format 6: its blocks are read in Python (block_file.py) */
 
 typedef unsigned __int128 sv_u128;
 
@@ -65,7 +65,6 @@ typedef struct SvBlock {
     uint64_t *prefix;                  /* reached positions before each 8 words of `reach` */
     uint16_t *val;                     /* one-pass solve: value | remoteness << 2, dense */
     uint8_t *tally;                    /* un-move solve: reachability's count (sv_tally) */
-    uint8_t *own;                      /* a block read from a file of format 6: its body */
     SvArc *few;                        /* un-move solve: a block of few positions, its arcs */
     size_t nfew;
     int tallied;                       /* its children counted from the tally */
@@ -130,7 +129,6 @@ typedef struct Sv {
     uint64_t tally_arcs;   /* the distinct children the tallies counted */
     void *map;         /* a solution file's mapping (solution_index.c): blocks point into it */
     size_t map_bytes;
-    int lazy, need;    /* a file of format 6: blocks come when asked; the block a call needs */
     int one_pass;      /* solved block by block without arcs (sv_one_pass) */
     pthread_mutex_t lock;
     /* the graph of the reached positions, by dense id */

@@ -203,27 +203,54 @@ int rc_solve_output(void *h, uint64_t *lo, uint64_t *hi, uint8_t *values, uint32
     return 0;
 }
 
-/* the value code (0: a position the solve did not reach) and remoteness of `st` */
-int rc_solve_lookup(void *h, const uint64_t *st, uint32_t *rem) {
-    Sv *sv = h;
+/* the block of `st`'s canonical form, its index there in `*i`; NULL if the index has
+   no such block */
+static SvBlock *sv_where(Sv *sv, const uint64_t *st, uint64_t *i) {
     S s;
     st_in(st, &s);
     sv_canon(sv, &s, sv->cmp);
     int err = sv->err;  /* a position the index cannot hold is only not held: no error kept */
     SvKey k;
     SvBlock *b = NULL;
-    uint64_t i = 0;
     if (!sv_key_of(sv, &s, &k)) b = sv_find(sv, &k, sv_hash(&k));
-    if (b && sv_rank(sv, b, &s, &i)) b = NULL;
+    if (b && sv_rank(sv, b, &s, i)) b = NULL;
     if (!err) sv->msg[0] = 0;
     sv->err = err;
-    if (b && !b->reach) { sv->need = b->id; return SV_NEED; }
+    return b;
+}
+
+/* the value code (0: a position the solve did not reach) and remoteness of `st`;
+   SV_UNREAD for a file of format 6 */
+int rc_solve_lookup(void *h, const uint64_t *st, uint32_t *rem) {
+    Sv *sv = h;
+    uint64_t i = 0;
+    SvBlock *b = sv_where(sv, st, &i);
+    if (b && !b->reach) return SV_UNREAD;
     if (!b || !(b->reach[i >> 6] >> (i & 63) & 1)) return 0;
     return sv_value_at(sv, b, i, rem);
 }
 
+/* where `st` would be: its block's number and its index there in `out`; 0 if the index
+   has no block for it */
+int rc_solve_locate(void *h, const uint64_t *st, uint64_t *out) {
+    uint64_t i = 0;
+    SvBlock *b = sv_where(h, st, &i);
+    if (!b) return 0;
+    out[0] = (uint64_t)b->id;
+    out[1] = i;
+    return 1;
+}
+
+/* index `i` (< its size) of block `k` as a flat state in `st` */
+void rc_solve_unrank(void *h, int k, uint64_t i, uint64_t *st) {
+    Sv *sv = h;
+    S s;
+    sv_unrank(sv, sv->blocks[k], i, &s);
+    st_out(&s, st);
+}
+
 /* the `d`-th solved position, blocks in order and indices rising (0 <= d < positions), as a
-   flat state in `st`; 0, -1 past the last, or SV_NEED */
+   flat state in `st`; 0, -1 past the last, or SV_UNREAD */
 int rc_solve_position(void *h, uint64_t d, uint64_t *st) {
     Sv *sv = h;
     for (int k = 0; k < sv->nblocks; k++) {
@@ -232,7 +259,7 @@ int rc_solve_position(void *h, uint64_t d, uint64_t *st) {
             d -= b->count;
             continue;
         }
-        if (!b->reach) { sv->need = k; return SV_NEED; }
+        if (!b->reach) return SV_UNREAD;
         uint64_t lo = 0, hi = (b->words + 7) / 8;  /* the last 8 words whose prefix <= d */
         while (hi - lo > 1) {
             uint64_t mid = lo + (hi - lo) / 2;
@@ -252,7 +279,7 @@ int rc_solve_position(void *h, uint64_t d, uint64_t *st) {
 }
 
 /* how many solved positions are wins, losses and draws for their player to move; 0, or
-   SV_NEED */
+   SV_UNREAD */
 int rc_solve_counts(void *h, uint64_t *out) {
     Sv *sv = h;
     out[0] = out[1] = out[2] = 0;
@@ -263,7 +290,7 @@ int rc_solve_counts(void *h, uint64_t *out) {
     for (int k = 0; k < sv->nblocks; k++) {
         SvBlock *b = sv->blocks[k];
         if (b->ended) out[sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) - 1] += b->count;
-        else if (!b->reach) { sv->need = k; return SV_NEED; }
+        else if (!b->reach) return SV_UNREAD;
         else for (uint64_t d = 0; d < b->count; d++) out[(b->val[d] & 3) - 1]++;
     }
     return 0;
@@ -289,7 +316,6 @@ void rc_solve_free(void *h) {
     for (int k = 0; k < sv->nblocks; k++) {
         SvBlock *b = sv->blocks[k];
         if (sv->map) b->reach = NULL, b->val = NULL;  /* they are parts of the mapping */
-        if (b->own) free(b->own), b->reach = NULL, b->val = NULL;  /* (and of this) */
         sv_free(sv, b->reach, (size_t)b->words * 8);
         sv_free(sv, b->cur, (size_t)b->words * 8);
         sv_free(sv, b->next, (size_t)b->words * 8);
