@@ -17,7 +17,8 @@ spent, a finished game starting again:
 3. OpenSpiel C++: pyspiel's built-in game (tic_tac_toe, connect_four), one state,
    `legal_actions_mask()`, `observation_tensor()` and `apply_action()` a ply, from
    Python, as an agent drives it;
-4. rulecraft OpenSpiel adapter: the same loop on `rulecraft(ruleset=...)`;
+4. rulecraft OpenSpiel adapter: the same loop on `rulecraft(ruleset=..., backend=...)`,
+   its ids, plies and tensors from the game's C (`native`) or from Python;
 5. pgx (where it installs, with jax on the CPU): its `step` vmapped over N games and
    jitted with the random choice and the restart of finished games, its masks and
    observations computed in the step.
@@ -137,8 +138,9 @@ def measure(envs: int, steps: int) -> dict[str, dict[str, float]]:
                "rulecraft vector, Python": best(vector_run(ruleset, envs, max(1, steps // 20), False))}
         if spiel:
             row["OpenSpiel C++"] = best(spiel_run(pyspiel.load_game(spiel_id), envs * steps // 4))
-            adapter = pyspiel.load_game("rulecraft", {"ruleset": ruleset})
-            row["rulecraft OpenSpiel adapter"] = best(spiel_run(adapter, envs * steps // 40))
+            for backend, label in (("native", "C"), ("python", "Python")):
+                adapter = pyspiel.load_game("rulecraft", {"ruleset": ruleset, "backend": backend})
+                row[f"rulecraft OpenSpiel adapter, {label}"] = best(spiel_run(adapter, envs * steps // 40))
         if has_pgx:
             row["pgx (CPU)"] = best(pgx_run(pgx_id, envs, steps))
         out[name] = row

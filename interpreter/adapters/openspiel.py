@@ -199,14 +199,17 @@ class RulecraftState(pyspiel.State):
     def __init__(self, game: RulecraftGame):
         super().__init__(game)
         # Only plain values here: OpenSpiel deep-copies and pickles this object's fields.
-        # With the game's C (game.engine), the position is `flat`, its C array, and the
-        # Game's state is made from it when asked; else `_position` holds that state.
-        engine = game.engine
+        # With the game's C (game.engine), the position is `flat`, the bytes of its C
+        # array, and the Game's state is made from it when asked; else `_position` holds
+        # that state.
+        engine, rules = game.engine, game.rules.game
         self.flat = engine.initial() if engine is not None else None
-        self._position = None if engine is not None else game.rules.game.initial_state()
-        self._over = game.rules.game.is_terminal(game.rules.game.initial_state())
+        self._position = None if engine is not None else rules.initial_state()
+        self._over = rules.is_terminal(rules.initial_state())
+        self._mover = rules.to_move(rules.initial_state())  # (OpenSpiel asks often)
         self.prefix: tuple[int, ...] = ()
         self.steps = 0
+        self._limit = game.max_game_length()
 
     @property
     def rules(self) -> Rules:
@@ -222,11 +225,7 @@ class RulecraftState(pyspiel.State):
 
     def current_player(self) -> int:
         """The player to move (the same from hop to hop of a chain), or TERMINAL."""
-        if self.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        if self.flat is not None:
-            return self.get_game().engine.to_move(self.flat)
-        return self.rules.game.to_move(self.position)
+        return pyspiel.PlayerId.TERMINAL if self.is_terminal() else self._mover
 
     def _legal_actions(self, player: int) -> list[int]:
         # OpenSpiel asks only for the player to move in a state going on
@@ -241,12 +240,14 @@ class RulecraftState(pyspiel.State):
             raise IllegalActionError(f"action id {action}: the game is over (it reached "
                                      f"max_game_length, {self.steps} steps)")
         if self.flat is not None:
-            flat = self.flat.copy()  # a clone may share the array until it is replaced
-            self._over = self.get_game().engine.apply(flat, int(action))
-            self.flat, self._position = flat, None
+            engine = self.get_game().engine
+            self.flat, self._over = engine.apply(self.flat, int(action))
+            self._position, self._mover = None, engine.to_move(self.flat)
         else:
-            self._position, self.prefix = self.rules.space.apply_id(self.position, self.prefix, int(action))
-            self._over = not self.prefix and self.rules.game.is_terminal(self._position)
+            rules = self.rules
+            self._position, self.prefix = rules.space.apply_id(self.position, self.prefix, int(action))
+            self._over = not self.prefix and rules.game.is_terminal(self._position)
+            self._mover = rules.game.to_move(self._position)
         self.steps += 1
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -260,7 +261,7 @@ class RulecraftState(pyspiel.State):
         return self.rules.game.action_to_text(self.position, ply)
 
     def _out_of_steps(self) -> bool:
-        return self.steps >= self.get_game().max_game_length()
+        return self.steps >= self._limit
 
     def truncated(self) -> bool:
         """Whether the game ended by reaching max_game_length rather than by its rules."""
@@ -305,7 +306,7 @@ class PositionObserver:
         """Fill the tensor with `state` seen by `player`."""
         engine = state.get_game().engine
         if state.flat is not None and self._observer.grid == engine.grid and \
-                player == engine.to_move(state.flat):  # the C's: the mover's view
+                player == state.current_player():  # the C's: the mover's view
             self.dict["observation"][...] = engine.observe(state.flat)
             return
         route = self._rules.space.route(state.prefix)

@@ -17,6 +17,7 @@ player to move getting R (the others 0).
 from __future__ import annotations
 
 import ctypes
+import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -248,67 +249,64 @@ class _Native:
 
 
 class OneGame:
-    """The batch's C applied to one state's flat array at a time (runtime.c's rc_vec_*
-    with a batch of one): for an adapter that keeps many states apart, as OpenSpiel's
-    clones. Only where the native back-end is built and each ply takes one id."""
+    """The batch's C on one state at a time (runtime.c's rc_one_legal, rc_one_step and
+    rc_vec_observe): for an adapter that keeps many states apart, as OpenSpiel's clones.
+    A state is the bytes of its flat array, immutable, so a clone shares it. Only where
+    the native back-end is built and each ply takes one id."""
 
     def __init__(self, game: Game, grid: bool = False) -> None:
         np = numpy()
         self._vec = VectorGames(game, 1, grid=grid, max_plies=0, native=True)  # its handle and tables
         self.grid = grid
-        self._c = game.native.lib
-        self._engine: _Native = self._vec._engine
-        self._player = self._engine._player
-        self._mask = np.zeros(self._vec.space.size, np.uint8)
+        lib = game.native
+        self._lib, self._c, self._handle = lib, lib.lib, self._vec._engine.handle
+        u64, i64 = ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_int64)
+        for name, res, args in (("rc_one_legal", ctypes.c_int, [_P, ctypes.c_char_p, i64]),
+                                ("rc_one_step", ctypes.c_int, [_P, ctypes.c_char_p, u64, ctypes.c_int64])):
+            f = getattr(self._c, name)
+            f.restype, f.argtypes = res, args
+        self._size = self._vec.space.size
+        self._ids = (ctypes.c_int64 * self._size)()
+        self._out = (ctypes.c_uint64 * lib.state_len)()
         self._obs = np.zeros(self._vec.observer.shape, np.float32)
-        self._id = np.zeros(1, np.int64)
-        self._plies = np.zeros(1, np.int64)
-        self._rewards = np.zeros(len(game.players), np.float32)
-        self._ended = np.zeros(2, np.uint8)
-        self._bad = ctypes.c_int32(-1)
-        self._lock = threading.Lock()
+        self._player = 8 * self._vec._engine._player
+        self._initial = self._vec._engine.initial.tobytes()
+        self._lock = threading.Lock()  # for the scratch arrays
 
-    def initial(self) -> "np.ndarray":
-        """The initial state's flat array (a new one)."""
-        return self._engine.initial.copy()
+    def initial(self) -> bytes:
+        return self._initial
 
-    def to_move(self, flat: "np.ndarray") -> int:
-        return int(flat[self._player])
+    def to_move(self, flat: bytes) -> int:
+        return int.from_bytes(flat[self._player:self._player + 8], sys.byteorder)
 
-    def state(self, flat: "np.ndarray") -> tuple[int, ...]:
+    def state(self, flat: bytes) -> tuple[int, ...]:
         """The Game's state of a flat array."""
-        lib = self._vec.game.native
-        return lib.unflat((ctypes.c_uint64 * lib.state_len).from_buffer_copy(flat))
+        return self._lib.unflat((ctypes.c_uint64 * self._lib.state_len).from_buffer_copy(flat))
 
-    def legal(self, flat: "np.ndarray") -> list[int]:
+    def legal(self, flat: bytes) -> list[int]:
         """The legal ids, ascending."""
         with self._lock:
-            _Native._check(self._c.rc_vec_observe(self._engine.handle, 1, flat.ctypes.data,
-                                                  self._mask.ctypes.data, None))
-            return numpy().flatnonzero(self._mask).tolist()
+            n = self._c.rc_one_legal(self._handle, flat, self._ids)
+            _Native._check(min(n, 0))
+            return self._ids[:n]
 
-    def observe(self, flat: "np.ndarray") -> "np.ndarray":
+    def observe(self, flat: bytes) -> "np.ndarray":
         """The observation tensor, seen by the player to move (a new array)."""
         with self._lock:
-            _Native._check(self._c.rc_vec_observe(self._engine.handle, 1, flat.ctypes.data, None,
-                                                  self._obs.ctypes.data))
+            _Native._check(self._c.rc_vec_observe(self._handle, 1, flat, None, self._obs.ctypes.data))
             return self._obs.copy()
 
-    def apply(self, flat: "np.ndarray", action: int) -> bool:
-        """The ply of id `action` made in `flat`, in place; whether the game ended.
-        IllegalActionError if the id is not legal there (`flat` unchanged)."""
-        if not 0 <= action < self._vec.space.size:
-            raise IllegalActionError(f"action id {action} is out of range 0..{self._vec.space.size - 1}")
+    def apply(self, flat: bytes, action: int) -> tuple[bytes, bool]:
+        """The state after the ply of id `action`, and whether the game ended there;
+        IllegalActionError if no legal ply has that id."""
+        if not 0 <= action < self._size:
+            raise IllegalActionError(f"action id {action} is out of range 0..{self._size - 1}")
         with self._lock:
-            self._id[0] = action
-            e = self._c.rc_vec_step(self._engine.handle, 1, flat.ctypes.data, self._id.ctypes.data,
-                                    self._plies.ctypes.data, 0, None, None, 0, 0.0, self._rewards.ctypes.data,
-                                    self._ended.ctypes.data, self._ended[1:].ctypes.data, None, None,
-                                    ctypes.byref(self._bad))
+            e = self._c.rc_one_step(self._handle, flat, self._out, action)
             if e == _ILLEGAL:
                 raise IllegalActionError(self._vec.space._illegal(self.state(flat), (action,)))
-            _Native._check(e)
-            return bool(self._ended[0])
+            _Native._check(min(e, 0))
+            return bytes(self._out), e == 1
 
 
 def _encoding(game: Game, space: ActionSpace) -> tuple["np.ndarray", int]:

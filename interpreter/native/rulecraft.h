@@ -122,6 +122,8 @@ void *rc_vec_new(const int64_t *enc, int k, const int64_t *obs, int planes, cons
                  int plane, int ids);
 void rc_vec_free(void *h);
 int rc_vec_observe(void *h, int n, const uint64_t *states, uint8_t *masks, float *obs);
+int rc_one_legal(void *h, const uint64_t *st, int64_t *ids);
+int rc_one_step(void *h, const uint64_t *st, uint64_t *out, int64_t id);
 int rc_vec_step(void *h, int n, uint64_t *states, const int64_t *ids, int64_t *plies,
                 int64_t max_plies, const uint64_t *initial, const uint8_t *restart, int penalise,
                 float penalty, float *rewards, uint8_t *term, uint8_t *trunc, uint8_t *masks,

@@ -337,6 +337,48 @@ int rc_vec_step(void *h, int n, uint64_t *states, const int64_t *ids, int64_t *p
     return 0;
 }
 
+/* ---- one game at a time (adapters/vector.py's OneGame: OpenSpiel's states) */
+static int vec_cmp_id(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* the legal ids of the flat state `st`, ascending and each once, into `ids` (room for
+   v->ids); their number, or an error */
+int rc_one_legal(void *h, const uint64_t *st, int64_t *ids) {
+    Vec *v = h;
+    S s;
+    st_in(st, &s);
+    int n = rc_legal(&s, &v->b), k = 0;
+    if (n < 0) return n;
+    for (int i = 0; i < n; i++) {
+        int64_t id = vec_id(v, &v->b.a[i]);
+        if (id >= 0 && id < v->ids) ids[k++] = id;
+    }
+    qsort(ids, (size_t)k, sizeof *ids, vec_cmp_id);
+    int m = 0;
+    for (int i = 0; i < k; i++)
+        if (!m || ids[i] != ids[m - 1]) ids[m++] = ids[i];
+    return m;
+}
+
+/* the ply of id `id` made in the flat state `st`, the result in `out`: 1 if the game
+   ended, 0 if not; RC_ERR_ILLEGAL if no legal ply has that id, or an error */
+int rc_one_step(void *h, const uint64_t *st, uint64_t *out, int64_t id) {
+    Vec *v = h;
+    S s, t;
+    st_in(st, &s);
+    int n = rc_legal(&s, &v->b), found = -1;
+    if (n < 0) return n;
+    for (int j = 0; j < n && found < 0; j++)
+        if (vec_id(v, &v->b.a[j]) == id) found = j;
+    if (found < 0) return RC_ERR_ILLEGAL;
+    int e = rc_apply(&s, &v->b.a[found], &t);
+    if (e < 0) return e;
+    st_out(&t, out);
+    return rc_outcome(&t) >= 0;
+}
+
 /* A uniformly random legal id for each of n games (-1 where none is), game i drawing from
    splitmix64 seeded with seed ^ (i + 1) * golden: random play without a pass over masks. */
 int rc_vec_random(void *h, int n, const uint64_t *states, uint64_t seed, int64_t *ids) {
