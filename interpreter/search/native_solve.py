@@ -2,8 +2,9 @@
 `Solution` like the Python solver's (search/solver.py), with the same positions, values and
 remoteness. Past `COPY_LIMIT` positions the result stays in C: a `NativeSolution` answers
 from the solver's tables and saves them as a solution file of format 5, which
-`open_index` maps back (solution_index.c), or past 1 GiB of format 6, whose blocks
-`open_blocks` reads as lookups need them (block_file.py).
+`open_index` maps back (solution_index.c), or past 1 GiB of format 6, in compressed
+chunks that a `BlockSolution` reads as lookups need them (block_file.py,
+block_solution.py).
 
 What the index cannot hold (more than one piece of a type covering several cells, a key
 wider than 128 bits, a wide type standing on another), and any error the rules raise,
@@ -300,9 +301,9 @@ class NativeSolution(Solution):
         return {VALUE_NAMES[code]: out[code - 1] for code in VALUE_NAMES}
 
     def save(self, path: str, compress: bool | None = None) -> None:
-        """Write the native index as a solution file: format 6 (each block compressed on its
-        own) if `compress`, else format 5 (mapped when read). None: format 6 past
-        COMPRESS_ABOVE bytes."""
+        """Write the native index as a solution file: format 6 (in compressed chunks) if
+        `compress`, else format 5 (mapped when read). None: format 6 past COMPRESS_ABOVE
+        bytes."""
         c, h = self._lib.solver, self._handle
         if compress is None:
             compress = sum(c.rc_solve_block_bytes(h, k) for k in range(c.rc_solve_blocks(h))) > COMPRESS_ABOVE

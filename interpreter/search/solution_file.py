@@ -24,7 +24,7 @@ before it. The body is mapped, not read, and looked up in C, so reading a file o
 format needs the native back-end (a C compiler). Files of format 5 with the fields
 compression ("zlib") and body_bytes (from earlier versions) hold the body compressed
 whole: reading one decompresses it into a temporary file and maps that. Format 6
-(block_file.py) compresses each block on its own instead, for random access.
+(block_file.py) compresses it in chunks instead, for random access.
 
 The columns are a `Solution`'s own, as a solve leaves them in memory: the value codes and
 the 32-bit remoteness array are defined here for both.
@@ -65,7 +65,7 @@ VALUE_NAMES = {WIN: "win", LOSE: "lose", DRAW: "draw"}
 MAGIC_STEM = b"RCSOLVE"
 FORMAT = 3
 INDEX_FORMAT = 5  # the native solver's index (see the docstring)
-BLOCKS_FORMAT = 6  # the same, each block compressed on its own (block_file.py)
+BLOCKS_FORMAT = 6  # the same in compressed chunks, for random access (block_file.py)
 READ_FORMATS = (FORMAT, INDEX_FORMAT, BLOCKS_FORMAT)
 # Earlier formats, and why they are no longer read (a file of one asks for a new solve).
 OLD_FORMATS = {1: "has no checksum", 2: "packs its positions otherwise",
