@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import sys
@@ -430,8 +431,9 @@ def test_a_damaged_file_of_format_6_is_refused_when_opened_or_when_a_chunk_is_re
     sound = Solution.load(path, g)
     assert sound.chunks_read == 2
     from interpreter.search.block_file import chunks_of
-    sound._c.rc_solve_locate(sound._handle, sound._lib.flat(g.initial_state()), sound._where)
-    start_block, shapes, first = sound._where[0], sound._blocks.shapes, sound._blocks.first
+    where = (ctypes.c_uint64 * 2)()
+    sound._c.rc_solve_locate(sound._handle, sound._lib.flat(g.initial_state()), where)
+    start_block, shapes, first = where[0], sound._blocks.shapes, sound._blocks.first
     raw = [zlib.decompress(c) for c in chunks]
     # a bitset's chunk and a chunk of values, of a block other than the start's
     b = next(b for b, sh in enumerate(shapes) if b != start_block and sh.values and raw[first[b]][:8] != bytes(8))

@@ -60,7 +60,7 @@ from dsl.check_board import MAX_PLAYERS
 
 from interpreter import load_game
 from interpreter.adapters import game_length
-from interpreter.adapters.vector import OneGame
+from interpreter.adapters.vector import OneGame, steps_in_c
 from interpreter.runtime.action_ids import ActionSpace
 from interpreter.runtime.game import Game, IllegalActionError
 from interpreter.runtime.observation import Observer
@@ -96,7 +96,7 @@ class Rules:
     engines: dict[bool, OneGame] = field(default_factory=dict)
 
     def engine(self, grid: bool) -> OneGame | None:
-        if self.game.native is None or self.space.hops:
+        if not steps_in_c(self.game, self.space):
             return None
         if grid not in self.engines:
             self.engines[grid] = OneGame(self.game, grid)
@@ -203,10 +203,11 @@ class RulecraftState(pyspiel.State):
         # array, and the Game's state is made from it when asked; else `_position` holds
         # that state.
         engine, rules = game.engine, game.rules.game
+        start = rules.initial_state()
         self.flat = engine.initial() if engine is not None else None
-        self._position = None if engine is not None else rules.initial_state()
-        self._over = rules.is_terminal(rules.initial_state())
-        self._mover = rules.to_move(rules.initial_state())  # (OpenSpiel asks often)
+        self._position = None if engine is not None else start
+        self._over = rules.is_terminal(start)
+        self._mover = rules.to_move(start)  # (OpenSpiel asks often)
         self.prefix: tuple[int, ...] = ()
         self.steps = 0
         self._limit = game.max_game_length()

@@ -46,7 +46,7 @@ except ImportError as e:
 
 from interpreter import load_game
 from interpreter.adapters import game_length
-from interpreter.adapters.vector import VectorGames
+from interpreter.adapters.vector import VectorGames, steps_in_c
 from interpreter.runtime.action_ids import ActionSpace
 from interpreter.runtime.game import Game, IllegalActionError
 from interpreter.runtime.observation import Observer
@@ -107,7 +107,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         # The game's C steps it, and writes the masks and the mover's tensors, where the
         # native back-end is built (a Game loaded with "auto") and every ply takes one id.
         self._vec = VectorGames(self.game, 1, perspective=perspective, grid=grid, max_plies=0, native=True) \
-            if self.game.native is not None and not self.ids.hops else None
+            if steps_in_c(self.game, self.ids) else None
         self._state: tuple[int, ...] | None = self.game.initial_state()  # None: in the C's arrays
         self.prefix: tuple[int, ...] = ()  # the ids of a chain begun
         self.steps = 0

@@ -35,6 +35,12 @@ _ILLEGAL = -5  # runtime.c's RC_ERR_ILLEGAL
 _P = ctypes.c_void_p
 
 
+def steps_in_c(game: Game, space: ActionSpace) -> bool:
+    """Whether the game's C can make its plies from their ids: the native back-end is
+    built and each ply takes one id (chained plies take several)."""
+    return game.native is not None and not space.hops
+
+
 class VectorGames:
     """`num_envs` games of `game`: `reset()` and `step(ids)` fill `observations` (float32,
     (num_envs, *observer.shape)), `masks` (int8, (num_envs, ids)), `rewards` (float32, each
@@ -52,7 +58,7 @@ class VectorGames:
         self.observer = Observer(game, perspective, grid)
         self.max_plies = game_length(game.ruleset) if max_plies is None else max_plies
         self.illegal_reward = illegal_reward
-        can = game.native is not None and not self.space.hops
+        can = steps_in_c(game, self.space)
         if native and not can:
             raise ValueError(f"{game.title}: no native vectorised games here ("
                              + ("its chained plies take several ids" if self.space.hops
@@ -265,8 +271,7 @@ class OneGame:
                                 ("rc_one_step", ctypes.c_int, [_P, ctypes.c_char_p, u64, ctypes.c_int64])):
             f = getattr(self._c, name)
             f.restype, f.argtypes = res, args
-        self._size = self._vec.space.size
-        self._ids = (ctypes.c_int64 * self._size)()
+        self._ids = (ctypes.c_int64 * self._vec.space.size)()
         self._out = (ctypes.c_uint64 * lib.state_len)()
         self._obs = np.zeros(self._vec.observer.shape, np.float32)
         self._player = 8 * self._vec._engine._player
@@ -298,13 +303,11 @@ class OneGame:
 
     def apply(self, flat: bytes, action: int) -> tuple[bytes, bool]:
         """The state after the ply of id `action`, and whether the game ended there;
-        IllegalActionError if no legal ply has that id."""
-        if not 0 <= action < self._size:
-            raise IllegalActionError(f"action id {action} is out of range 0..{self._size - 1}")
+        IllegalActionError if no legal ply has that id (ActionSpace's message)."""
         with self._lock:
             e = self._c.rc_one_step(self._handle, flat, self._out, action)
             if e == _ILLEGAL:
-                raise IllegalActionError(self._vec.space._illegal(self.state(flat), (action,)))
+                self._vec.space.decode(self.state(flat), (action,))  # raises, saying why
             _Native._check(min(e, 0))
             return bytes(self._out), e == 1
 

@@ -225,6 +225,15 @@ static int64_t vec_id(const Vec *v, const A *a) {
     return e[0] + e[4 + a->x[0]] * e[1] + (int64_t)a->x[1] * e[2] + (int64_t)a->x[2] * e[3];
 }
 
+/* the legal ply of `s` whose id is `id`, as its place in v->b (-1: none); 0 or an error */
+static int vec_find(Vec *v, const S *s, int64_t id, int *found) {
+    int n = rc_legal(s, &v->b);
+    *found = -1;
+    for (int j = 0; j < n && *found < 0; j++)
+        if (vec_id(v, &v->b.a[j]) == id) *found = j;
+    return n < 0 ? n : 0;
+}
+
 /* the legal ids of `s` as a mask of v->ids bytes; 0 or an error */
 static int vec_mask(Vec *v, const S *s, uint8_t *mask) {
     memset(mask, 0, (size_t)v->ids);
@@ -309,10 +318,8 @@ int rc_vec_step(void *h, int n, uint64_t *states, const int64_t *ids, int64_t *p
             term[i] = trunc[i] = 0;
         } else {
             st_in(states + (size_t)i * L, &s);
-            int k = rc_legal(&s, &v->b), found = -1;
-            if (k < 0) return k;
-            for (int j = 0; j < k && found < 0; j++)
-                if (vec_id(v, &v->b.a[j]) == ids[i]) found = j;
+            int found, e = vec_find(v, &s, ids[i], &found);
+            if (e) return e;
             if (found < 0 && !penalise) { *bad = i; return RC_ERR_ILLEGAL; }
             if (found < 0) {  /* the game ends where it stands: nothing is legal in it now */
                 vec_returns(-1, r);
@@ -322,7 +329,7 @@ int rc_vec_step(void *h, int n, uint64_t *states, const int64_t *ids, int64_t *p
                 if (obs) vec_observe(v, &s, obs + (size_t)i * (size_t)v->planes * (size_t)v->plane);
                 continue;
             }
-            int e = rc_apply(&s, &v->b.a[found], &t);
+            e = rc_apply(&s, &v->b.a[found], &t);
             if (e < 0) return e;
             plies[i] += 1;
             int o = rc_outcome(&t);
@@ -368,12 +375,10 @@ int rc_one_step(void *h, const uint64_t *st, uint64_t *out, int64_t id) {
     Vec *v = h;
     S s, t;
     st_in(st, &s);
-    int n = rc_legal(&s, &v->b), found = -1;
-    if (n < 0) return n;
-    for (int j = 0; j < n && found < 0; j++)
-        if (vec_id(v, &v->b.a[j]) == id) found = j;
+    int found, e = vec_find(v, &s, id, &found);
+    if (e) return e;
     if (found < 0) return RC_ERR_ILLEGAL;
-    int e = rc_apply(&s, &v->b.a[found], &t);
+    e = rc_apply(&s, &v->b.a[found], &t);
     if (e < 0) return e;
     st_out(&t, out);
     return rc_outcome(&t) >= 0;

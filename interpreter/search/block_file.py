@@ -28,6 +28,7 @@ import hashlib
 import json
 import os
 import sys
+import threading
 import zlib
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
@@ -147,6 +148,7 @@ class BlockFile:
                       f"{self.data_at + self.offsets[-1]:,}")
         self._file = open(f.name, "rb")  # kept for the chunks: the caller closes `f`
         self._cache: OrderedDict[int, bytes] = OrderedDict()
+        self._lock = threading.Lock()  # the file's position and the cache, between threads
         self.chunks_read = 0
 
     def set_shapes(self, shapes: list[BlockShape], tally: Callable[[bytes], list[int]]) -> None:
@@ -170,13 +172,14 @@ class BlockFile:
 
     def _chunk(self, i: int, expected: int) -> bytes:
         """Chunk i, decompressed: exactly `expected` bytes, else SolutionFileError."""
-        data = self._cache.get(i)
-        if data is not None:
-            self._cache.move_to_end(i)
-            return data
-        start, end = self.offsets[i], self.offsets[i + 1]
-        self._file.seek(self.data_at + start)
-        raw = self._file.read(end - start)
+        with self._lock:
+            data = self._cache.get(i)
+            if data is not None:
+                self._cache.move_to_end(i)
+                return data
+            start, end = self.offsets[i], self.offsets[i + 1]
+            self._file.seek(self.data_at + start)
+            raw = self._file.read(end - start)
         if len(raw) != end - start:
             raise self.bad("truncated or changed while being read")
         z = zlib.decompressobj()
@@ -187,10 +190,11 @@ class BlockFile:
         if len(data) != expected or not z.eof or z.unused_data:
             raise self.bad(f"damaged: chunk {i} does not decompress to the {expected:,} bytes "
                            f"its block's shape gives it")
-        self.chunks_read += 1
-        self._cache[i] = data
-        if len(self._cache) > CACHED:
-            self._cache.popitem(last=False)
+        with self._lock:
+            self.chunks_read += 1
+            self._cache[i] = data
+            if len(self._cache) > CACHED:
+                self._cache.popitem(last=False)
         return data
 
     def reach(self, k: int, c: int) -> tuple[bytes, int]:

@@ -35,7 +35,6 @@ class BlockSolution(NativeSolution):
         self._c, self._blocks = lib.solver, blocks
         blocks.set_shapes(block_shapes(self._c, handle), self._tally)
         self._starts = [0, *accumulate(s.count for s in blocks.shapes)]
-        self._where = (ctypes.c_uint64 * 2)()
         weakref.finalize(self, blocks.close)
 
     @property
@@ -48,19 +47,19 @@ class BlockSolution(NativeSolution):
         return list(out)
 
     def _code(self, state: State) -> tuple[int, int]:
-        if not self._c.rc_solve_locate(self._handle, self._lib.flat(state), self._where):
+        where = (ctypes.c_uint64 * 2)()
+        if not self._c.rc_solve_locate(self._handle, self._lib.flat(state), where):
             return 0, 0
-        k, i = self._where
+        k, i = where
         reach, before = self._blocks.reach(k, i // BITS)
         bit = i % BITS
-        word = int.from_bytes(reach[bit // 64 * 8:bit // 64 * 8 + 8], "little")
-        if not word >> (bit % 64) & 1:
+        bits = int.from_bytes(reach[:bit // 8 + 1], "little")  # its bit and those before it
+        if not bits >> bit & 1:
             return 0, 0
         shape = self._blocks.shapes[k]
         if shape.ended:
             return shape.ended, 0
-        d = before + (int.from_bytes(reach[:bit // 8 + 1], "little") & ((1 << bit) - 1)).bit_count()
-        at = 2 * d
+        at = 2 * (before + (bits & ((1 << bit) - 1)).bit_count())
         values = self._blocks.values(k, at // CHUNK)
         x = int.from_bytes(values[at % CHUNK:at % CHUNK + 2], sys.byteorder)
         return x & 3, x >> 2
