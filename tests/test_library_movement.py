@@ -499,6 +499,7 @@ MODELS = {
     "mu-torere": MuTorere(),
     "dodgem": Dodgem(3),
     "dodgem-4x4": Dodgem(4),
+    "dodgem-5x5": Dodgem(5),
     "konane": Konane(6),
     "konane-4x4": Konane(4),
 }
@@ -521,6 +522,7 @@ PERFT_DEPTHS = {
     "mu-torere": (12, 16),
     "dodgem": (8, 10),
     "dodgem-4x4": (5, 6),
+    "dodgem-5x5": (4, 5),
     "konane": (5, 6),
     "konane-4x4": (10, 10),
 }

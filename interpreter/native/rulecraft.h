@@ -155,6 +155,9 @@ struct rc_solve_config {
     int64_t tally_room;       /* bytes of children counts reachability may keep for the
                                  un-move solve; -1: half the memory cap (else of the RAM) */
     int64_t tally_most;       /* the largest count a tally keeps; -1: all a byte holds (251) */
+    int64_t sparse_above;     /* blocks of more indices than this start sparse (a hash set,
+                                 not a bitset); -1: 65,536 */
+    int32_t sparse_stays;     /* 1: a sparse block never turns dense (for tests) */
     int32_t nperm;            /* symmetries in rc_solve_new's `perm` (the identity among
                                  them); 0 or 1: none */
     int32_t order[RC_NT];     /* the types in ranking order: wide types first, then by level

@@ -37,7 +37,7 @@ static uint64_t sv_val_bytes(const SvBlock *b) {
 /* a solved block's values into `vals` (room for b->count, zero-padded to 8 bytes) */
 static void sv_block_vals(Sv *sv, const SvBlock *b, uint16_t *vals) {
     uint64_t d = 0;
-    SV_EACH_BIT(b->reach, 0, b->words, i) {
+    SV_EACH_IN_BLOCK(b, i) {
         uint32_t r;
         uint8_t v = sv_value_at(sv, b, i, &r);
         vals[d++] = (uint16_t)(v | r << 2);
@@ -45,11 +45,38 @@ static void sv_block_vals(Sv *sv, const SvBlock *b, uint16_t *vals) {
     while ((d * 2) & 7) vals[d++] = 0;
 }
 
+/* words w0 to w1 of a block's bitset into `out` (a sparse block's made from its keys) */
+static void sv_bits(const SvBlock *b, uint64_t w0, uint64_t w1, uint64_t *out) {
+    if (!b->keys) {
+        memcpy(out, b->reach + w0, (size_t)(w1 - w0) * 8);
+        return;
+    }
+    memset(out, 0, (size_t)(w1 - w0) * 8);
+    for (uint64_t d = sv_key_place(b, 64 * w0); d < b->count && b->keys[d] < 64 * w1; d++)
+        out[(b->keys[d] >> 6) - w0] |= (uint64_t)1 << (b->keys[d] & 63);
+}
+
+/* a block's bitset written to `f` (a sparse block's made a megabyte at a time); 0 or -1 */
+static int sv_put_bits(FILE *f, const SvBlock *b) {
+    if (!b->keys) return sv_put(f, b->reach, (size_t)b->words * 8);
+    enum { PART = 1 << 17 };
+    uint64_t *part = malloc(PART * 8);
+    int err = part ? 0 : -1;
+    for (uint64_t w = 0; w < b->words && !err; w += PART) {
+        uint64_t w1 = w + PART < b->words ? w + PART : b->words;
+        sv_bits(b, w, w1, part);
+        err = sv_put(f, part, (size_t)(w1 - w) * 8);
+    }
+    free(part);
+    if (!part) errno = ENOMEM;
+    return err;
+}
+
 /* append the body to `path` (its header written before); 0, -1 with errno set, or SV_UNREAD */
 int rc_solve_write(void *h, const char *path) {
     Sv *sv = h;
     for (int k = 0; k < sv->nblocks; k++)
-        if (!sv->blocks[k]->reach) return SV_UNREAD;
+        if (sv_unread(sv->blocks[k])) return SV_UNREAD;
     FILE *f = fopen(path, "ab");
     if (!f) return -1;
     uint64_t nb = (uint64_t)sv->nblocks;
@@ -59,8 +86,7 @@ int rc_solve_write(void *h, const char *path) {
     for (int k = 0; k < sv->nblocks && !err; k++) {
         SvBlock *b = sv->blocks[k];
         uint64_t head[2] = {b->words, b->count};
-        err = sv_put(f, &b->key, sizeof b->key) || sv_put(f, head, 16) ||
-              sv_put(f, b->reach, (size_t)b->words * 8);
+        err = sv_put(f, &b->key, sizeof b->key) || sv_put(f, head, 16) || sv_put_bits(f, b);
         if (err || b->ended) continue;
         if (sv_val_bytes(b) > cap) {
             free(vals);
@@ -106,8 +132,8 @@ uint64_t rc_solve_block_bytes(void *h, int k) {
 int rc_solve_block_body(void *h, int k, uint8_t *out) {
     Sv *sv = h;
     SvBlock *b = sv->blocks[k];
-    if (!b->reach) return SV_UNREAD;
-    memcpy(out, b->reach, b->words * 8);
+    if (sv_unread(b)) return SV_UNREAD;
+    sv_bits(b, 0, b->words, (uint64_t *)out);
     if (!b->ended) sv_block_vals(sv, b, (uint16_t *)(out + b->words * 8));
     return 0;
 }
@@ -135,6 +161,7 @@ static SvBlock *sv_enter_block(Sv *sv, const uint8_t *p, uint64_t size, uint64_t
     if (!b) return NULL;
     b->key = key;
     b->hash = h;
+    pthread_mutex_init(&b->mu, NULL);
     if (sv_check_range(sv, &key) || sv_shape(sv, b)) { sv_free(sv, b, sizeof *b); return NULL; }
     b->ended = key.v[RC_OUT] >= 0;
     if (head[0] != b->words || head[1] > b->size) {

@@ -10,7 +10,9 @@
    type by type (carriers before their riders): a one-cell type chooses its cells among
    those still free at its level (a rider among its carrier's cells), a wide type (size > 1)
    its placement among the placements passed in. The rank is a mixed-radix number, so a
-   block is a perfect hash of its positions.
+   block is a perfect hash of its positions. A block of many indices starts sparse
+   (sparse.c): a hash set of the positions reached, then a sorted list, until it is dense
+   enough for bitsets; so memory follows the positions, not the arrangements.
 
    SOLVING. Reachability breadth-first over the blocks' bitsets (1 bit an index, 2 more for
    the blocks on the frontier), each position reduced to its canonical form under the
@@ -42,6 +44,7 @@
        index.c       combinations (colex), blocks, rank and unrank
        symmetry.c    packed keys, canonical forms
        bits.c        the blocks' bitsets, counts and dense ids
+       sparse.c      sparse blocks: hash sets, then sorted lists
        threads.c     phases on the threads, progress
        reach.c       reachability
        arcs.c        the graph of arcs (for retrograde.c)
@@ -54,6 +57,7 @@
 #include "solver/index.c"
 #include "solver/symmetry.c"
 #include "solver/bits.c"
+#include "solver/sparse.c"
 #include "solver/threads.c"
 #include "solver/reach.c"
 #include "solver/arcs.c"

@@ -42,6 +42,7 @@ MAX_KEY_BITS = 128
 COPY_LIMIT = 50_000_000
 # solver.c's error codes
 ERR_MEMORY, ERR_STOP, ERR_POSITIONS = -4, -12, -13
+ERR_INDEX, ERR_BLOCKS = -10, -11  # what the index cannot hold: the Python solve says so
 
 _CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p)
 
@@ -73,6 +74,8 @@ def solve_config(n_types: int, n_ints: int) -> type[ctypes.Structure]:
                     ("max_positions", ctypes.c_uint64),
                     ("tally_room", ctypes.c_int64),
                     ("tally_most", ctypes.c_int64),
+                    ("sparse_above", ctypes.c_int64),
+                    ("sparse_stays", ctypes.c_int32),
                     ("nperm", ctypes.c_int32),
                     ("order", ctypes.c_int32 * n_types),
                     ("types", SolveType * n_types),
@@ -179,20 +182,19 @@ def _types(game: Game) -> tuple[list[int], list[int], list[int], list[int]]:
 
 def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                  max_positions: int | None, max_memory: int | None,
-                 threads: int | None = None, arcs_only: bool = False,
-                 copy_limit: int = COPY_LIMIT, tally_room: int = -1,
-                 tally_most: int = -1) -> Solution:
+                 threads: int | None = None, arcs_only: bool = False, copy_limit: int = COPY_LIMIT,
+                 tally_room: int = -1, tally_most: int = -1, sparse_above: int = -1,
+                 sparse_stays: bool = False) -> Solution:
     """Solve every position reachable from `start` in C (see the module docstring).
 
     `arcs_only` keeps to the retrograde solve over stored arcs even where the one-pass
     solve could run. Up to `copy_limit` positions, the solution is copied into a
     `Solution`; past it, a `NativeSolution` answers from the solver's own tables.
     `tally_room` (bytes; -1: half the memory cap) and `tally_most` (-1: 251) bound the
-    children counts reachability keeps for the un-move solve (solver.c, sv_tally); the
-    rest are counted again, with the same result."""
-    lib = game.native
-    if lib is None:
-        lib = NativeLibrary(game.ruleset, game.rule_infos)
+    children counts reachability keeps for the un-move solve (solver.c, sv_tally); blocks
+    of more than `sparse_above` indices (-1: 65,536) start sparse, and stay so if
+    `sparse_stays` (solver/sparse.c). Each way, the same results."""
+    lib = game.native or NativeLibrary(game.ruleset, game.rule_infos)
     _configure(lib)
     codec = Codec(game)
     if codec.bits > MAX_KEY_BITS:
@@ -202,8 +204,8 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
     handle = c.rc_solve_new(*solver_arguments(game, lib, codec, perms,
                                         threads=threads or min(2, os.cpu_count() or 1),
                                         max_memory=max_memory or 0, max_positions=max_positions or 0,
-                                        arcs_only=int(arcs_only), tally_room=tally_room,
-                                        tally_most=tally_most))
+                                        arcs_only=int(arcs_only), tally_room=tally_room, tally_most=tally_most,
+                                        sparse_above=sparse_above, sparse_stays=int(sparse_stays)))
     if not handle:
         raise SolveError("out of memory", "memory")
     interrupted: list[bool] = []
@@ -221,7 +223,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
         err = c.rc_solve_run(handle, lib.flat(start), _CALLBACK(report))
         if interrupted or err == ERR_STOP:
             raise KeyboardInterrupt
-        stats = (ctypes.c_uint64 * 8)()
+        stats = (ctypes.c_uint64 * 9)()
         seconds = (ctypes.c_double * 2)()
         c.rc_solve_stats(handle, stats, seconds)
         if err:
@@ -229,7 +231,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                          max_memory)
         n = stats[0]
         st = SolveStats(n, stats[1], stats[2], len(perms) or 1, seconds[0], seconds[1], stats[3],
-                        stats[7] == 1, stats[7] == 2)
+                        stats[7] == 1, stats[7] == 2, stats[4], stats[8])
         if n > copy_limit:
             kept = True
             return NativeSolution(game, lib, handle, n, start, st, perms)
@@ -365,7 +367,7 @@ def opened(game: Game, lib: NativeLibrary, handle: int, perms: list[Perm], root:
     if message:
         lib.solver.rc_solve_free(handle)
         raise ValueError(f"damaged: {message}")
-    stats = (ctypes.c_uint64 * 8)()
+    stats = (ctypes.c_uint64 * 9)()
     lib.solver.rc_solve_stats(handle, stats, (ctypes.c_double * 2)())
     return cls(game, lib, handle, stats[0], root, None, perms, fp, **more)
 
@@ -427,5 +429,5 @@ def _error(code: int, message: str, found: int, max_positions: int | None,
     if code == ERR_MEMORY:  # an allocation failed below the cap: the machine had less
         return OutOfMemory(f"stopped at {found:,} positions: ran out of memory (the machine had less free "
                            "memory than the cap assumed): give a lower max_memory")
-    return NativeSolveUnsupported(message, notice=False)
+    return NativeSolveUnsupported(message, notice=code in (ERR_INDEX, ERR_BLOCKS))
 

@@ -25,7 +25,7 @@ static int sv_cmp_u32(const void *a, const void *b) {
 /* each reached position's mover, status and distinct children, in the unit's arc buffer */
 static void sv_arcs_unit(Sv *sv, SvWork *w, SvUnit *u) {
     SvBlock *b = u->b;
-    SV_EACH_BIT(b->reach, u->w0, u->w1, i) {
+    SV_EACH_IN_UNIT(u, i) {
         uint64_t d = sv_dense(b, i);
         S s;
         sv_unrank(sv, b, i, &s);
@@ -67,7 +67,7 @@ static void sv_graph(Sv *sv) {
     sv->mover = sv_alloc(sv, n);
     sv->status = sv_alloc(sv, n);
     sv->offsets = sv_alloc(sv, (n + 1) * 8);
-    if (sv_failed(sv) || sv_units(sv, -2)) return;
+    if (sv_failed(sv) || sv_units(sv, SV_ALL)) return;
     sv->phase = 1;
     sv_run(sv, sv_arcs_unit);
     if (sv_failed(sv)) return;

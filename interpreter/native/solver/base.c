@@ -28,6 +28,8 @@
 #define SV_COMBO_CELLS 22            /* placements among this many cells unranked by table (sv_combos) */
 #define SV_TALLY_MORE 252            /* a tally byte: more children than it keeps (sv_tally) */
 #define SV_TALLY_END 252             /* a tally byte: SV_TALLY_END + an ended position's value */
+#define SV_SPARSE_ABOVE ((uint64_t)1 << 16)  /* blocks of more indices start sparse (sparse.c) */
+#define SV_DEFER 1024                /* children a thread gathers before it takes their locks */
 
 enum { SV_ERR_INDEX = -10, SV_ERR_BLOCKS = -11, SV_ERR_STOP = -12, SV_ERR_POSITIONS = -13,
        SV_ERR_RANGE = -15 };
@@ -68,9 +70,24 @@ typedef struct SvBlock {
     SvArc *few;                        /* un-move solve: a block of few positions, its arcs */
     size_t nfew;
     int tallied;                       /* its children counted from the tally */
+    /* a sparse block (sparse.c): its reached positions a hash set in reachability, then a
+       rising list; reach, cur and next stay NULL until it turns dense */
+    int sparse;                        /* 1 while reachability keeps it hashed */
+    int tallying;                      /* its tallies are kept (in the set's slots) */
+    pthread_mutex_t mu;                /* a sparse block's lock in reachability */
+    uint64_t *hs, hcap, hn;            /* the set: slots of index + 1 | tally << 48; 0 empty */
+    uint64_t *add, nadd, capadd;       /* positions found and not yet expanded */
+    uint64_t *walk, nwalk, capwalk;    /* those the current sweep expands */
+    uint64_t tarcs;                    /* the arcs its tallies counted */
+    uint64_t *keys;                    /* after reachability: its reached indices, rising */
+    uint64_t *dir, ndir;               /* where the keys of index >> dshift == j begin */
+    int dshift;
 } SvBlock;
 
-typedef struct { SvBlock *b; uint64_t w0, w1; uint32_t *arcs; uint64_t narcs, cap; } SvUnit;
+/* a thread's share of a phase: words w0 to w1 of a bitset, or when `keys` is set, the
+   indices keys[w0] to keys[w1 - 1] (a sparse block's) */
+typedef struct { SvBlock *b; uint64_t w0, w1; uint32_t *arcs; uint64_t narcs, cap;
+                 const uint64_t *keys; } SvUnit;
 typedef struct { uint64_t lo, hi; uint32_t pay; } SvRec;
 
 struct Sv;
@@ -92,6 +109,8 @@ typedef struct SvWork {
     SvBlock *recent[SV_RECENT];     /* blocks found lately */
     unsigned nrecent;
     uint64_t arcs, ends, levels;    /* one-pass solve: distinct children, ended, levels */
+    uint64_t *defer;      /* reachability: children in sparse blocks, block id << 40 | index */
+    size_t ndefer;
     char apart[64];  /* the next thread's fields, written as often, on another cache line */
 } SvWork;
 
@@ -100,8 +119,8 @@ typedef int (*SvCallback)(const char *);
 
 typedef struct Sv {
     /* configuration */
-    int threads, nperm, arcs_only;
-    uint64_t max_memory, max_positions;
+    int threads, nperm, arcs_only, sparse_stays;
+    uint64_t max_memory, max_positions, sparse_above;
     int size[RC_NT], level[RC_NT], carrier[RC_NT], nplace[RC_NT], order[RC_NT];
     int cmp[RC_NC], keycmp[RC_NC];  /* the orders sv_canon compares slots in */
     M *place[RC_NT];
@@ -127,6 +146,7 @@ typedef struct Sv {
     uint64_t tally_used;
     uint64_t tally_most;   /* the largest count a tally keeps (below SV_TALLY_MORE) */
     uint64_t tally_arcs;   /* the distinct children the tallies counted */
+    uint64_t untallied;    /* of those, the ones of tallies let go (counted again) */
     void *map;         /* a solution file's mapping (solution_index.c): blocks point into it */
     size_t map_bytes;
     int one_pass;      /* solved block by block without arcs (sv_one_pass) */

@@ -17,6 +17,8 @@ int rc_solve_config_layout(int64_t *out) {
     out[n++] = (int64_t)offsetof(struct rc_solve_config, max_positions);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, tally_room);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, tally_most);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, sparse_above);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, sparse_stays);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, nperm);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, order);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, types);
@@ -48,6 +50,8 @@ void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const
     sv->max_memory = cfg->max_memory;
     sv->max_positions = cfg->max_positions;
     sv->arcs_only = cfg->arcs_only;
+    sv->sparse_above = cfg->sparse_above >= 0 ? (uint64_t)cfg->sparse_above : SV_SPARSE_ABOVE;
+    sv->sparse_stays = cfg->sparse_stays;
     int64_t room = cfg->tally_room, most = cfg->tally_most;
     sv->nperm = cfg->nperm;
     for (int t = 0; t < RC_NT; t++) {
@@ -114,6 +118,7 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
         sv->tally_arcs += sv->work[t].arcs;
         sv->work[t].arcs = 0;
     }
+    sv->tally_arcs -= sv->untallied;
     double t1 = sv_now();
     if (!sv_failed(sv) && !sv->arcs_only && !sv->cyclic && !sv_heights(sv)) {
         sv_untally_all(sv);
@@ -142,6 +147,9 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
         buf_free(&sv->work[t].ubuf);
         free(sv->work[t].pk);
         free(sv->work[t].slot);
+        free(sv->work[t].defer);
+        sv->work[t].defer = NULL;
+        sv->work[t].ndefer = 0;
         sv->work[t].pk = NULL;
         sv->work[t].slot = NULL;
         sv->work[t].cappk = 0;
@@ -177,19 +185,14 @@ int rc_solve_output(void *h, uint64_t *lo, uint64_t *hi, uint8_t *values, uint32
     uint64_t at = 0;
     for (int k = 0; k < sv->nblocks; k++) {
         SvBlock *b = sv->blocks[k];
-        for (uint64_t wd = 0; wd < b->words; wd++) {
-            uint64_t x = b->reach[wd];
-            while (x) {
-                uint64_t i = 64 * wd + (uint64_t)__builtin_ctzll(x);
-                x &= x - 1;
-                S s;
-                sv_unrank(sv, b, i, &s);
-                sv_canon(sv, &s, sv->keycmp);  /* the key symmetry.Canonicalizer gives */
-                sv_u128 key = sv_pack(sv, &s);
-                uint32_t r;
-                uint8_t v = sv_value_at(sv, b, i, &r);
-                recs[at++] = (SvRec){(uint64_t)key, (uint64_t)(key >> 64), v | r << 2};
-            }
+        SV_EACH_IN_BLOCK(b, i) {
+            S s;
+            sv_unrank(sv, b, i, &s);
+            sv_canon(sv, &s, sv->keycmp);  /* the key symmetry.Canonicalizer gives */
+            sv_u128 key = sv_pack(sv, &s);
+            uint32_t r;
+            uint8_t v = sv_value_at(sv, b, i, &r);
+            recs[at++] = (SvRec){(uint64_t)key, (uint64_t)(key >> 64), v | r << 2};
         }
     }
     qsort(recs, (size_t)n, sizeof *recs, sv_cmp_rec);
@@ -225,8 +228,8 @@ int rc_solve_lookup(void *h, const uint64_t *st, uint32_t *rem) {
     Sv *sv = h;
     uint64_t i = 0;
     SvBlock *b = sv_where(sv, st, &i);
-    if (b && !b->reach) return SV_UNREAD;
-    if (!b || !(b->reach[i >> 6] >> (i & 63) & 1)) return 0;
+    if (b && sv_unread(b)) return SV_UNREAD;
+    if (!b || !sv_reached(b, i)) return 0;
     return sv_value_at(sv, b, i, rem);
 }
 
@@ -259,7 +262,13 @@ int rc_solve_position(void *h, uint64_t d, uint64_t *st) {
             d -= b->count;
             continue;
         }
-        if (!b->reach) return SV_UNREAD;
+        if (sv_unread(b)) return SV_UNREAD;
+        S s;
+        if (b->keys) {
+            sv_unrank(sv, b, b->keys[d], &s);
+            st_out(&s, st);
+            return 0;
+        }
         uint64_t lo = 0, hi = (b->words + 7) / 8;  /* the last 8 words whose prefix <= d */
         while (hi - lo > 1) {
             uint64_t mid = lo + (hi - lo) / 2;
@@ -270,7 +279,6 @@ int rc_solve_position(void *h, uint64_t d, uint64_t *st) {
         while (d >= (c = (uint64_t)__builtin_popcountll(b->reach[wd]))) d -= c, wd++;
         uint64_t x = b->reach[wd];
         while (d--) x &= x - 1;
-        S s;
         sv_unrank(sv, b, 64 * wd + (uint64_t)__builtin_ctzll(x), &s);
         st_out(&s, st);
         return 0;
@@ -290,7 +298,7 @@ int rc_solve_counts(void *h, uint64_t *out) {
     for (int k = 0; k < sv->nblocks; k++) {
         SvBlock *b = sv->blocks[k];
         if (b->ended) out[sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) - 1] += b->count;
-        else if (!b->reach) return SV_UNREAD;
+        else if (sv_unread(b)) return SV_UNREAD;
         else for (uint64_t d = 0; d < b->count; d++) out[(b->val[d] & 3) - 1]++;
     }
     return 0;
@@ -298,13 +306,15 @@ int rc_solve_counts(void *h, uint64_t *out) {
 
 /* positions, arcs, terminal, retrograde levels, peak bytes, reachability depth, positions
    found (when the solve stopped: by the plies it finished), the method (0: arcs, 1: one pass, 2:
-   un-moves) */
+   un-moves), the blocks left sparse */
 void rc_solve_stats(void *h, uint64_t *out, double *seconds) {
     Sv *sv = h;
     out[0] = sv->ndense; out[1] = sv->narcs; out[2] = sv->terminal; out[3] = (uint64_t)sv->levels;
     out[4] = sv->peak; out[5] = (uint64_t)sv->depth;
     out[6] = sv->ndense ? sv->ndense : sv->positions;
     out[7] = (uint64_t)(sv->undo ? 2 : sv->one_pass);
+    out[8] = 0;
+    for (int k = 0; k < sv->nblocks; k++) out[8] += sv->blocks[k]->keys != NULL;
     seconds[0] = sv->reach_s; seconds[1] = sv->retro_s;
 }
 
@@ -317,11 +327,13 @@ void rc_solve_free(void *h) {
         SvBlock *b = sv->blocks[k];
         if (sv->map) b->reach = NULL, b->val = NULL;  /* they are parts of the mapping */
         sv_free(sv, b->reach, (size_t)b->words * 8);
-        sv_free(sv, b->cur, (size_t)b->words * 8);
-        sv_free(sv, b->next, (size_t)b->words * 8);
+        sv_free(sv, b->cur, (size_t)sv_fwords(b) * 8);  /* (an un-move solve's, or reachability's) */
+        sv_free(sv, b->next, (size_t)sv_fwords(b) * 8);
         if (b->prefix) sv_free(sv, b->prefix, sv_prefix_bytes(b));
         if (b->val) sv_free(sv, b->val, (size_t)b->count * 2);
-        sv_free(sv, b->tally, b->size);
+        sv_free(sv, b->tally, sv_tally_bytes(b));
+        sv_sparse_free(sv, b);
+        pthread_mutex_destroy(&b->mu);
         free(b->few);
         free(b->par);
         sv_free(sv, b, sizeof *b);

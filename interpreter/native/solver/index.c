@@ -282,20 +282,23 @@ static SvBlock *sv_new_block(Sv *sv, const SvKey *k, uint64_t h) {
     b->hash = h;
     size_t bytes = 0;
     if (sv_shape(sv, b)) goto fail;
-    bytes = (size_t)b->words * 8;
-    if (sv->max_memory && sv->used + bytes > sv->max_memory) {  /* a sparse index would do */
-        sv_fail(sv, SV_ERR_INDEX, "the bitset of one combination of piece counts would pass the "
-                "memory cap");
-        goto fail;
-    }
-    b->reach = sv_alloc(sv, bytes);
-    if (!b->reach) goto fail;
     b->id = sv->nblocks;
     b->ended = k->v[RC_OUT] >= 0;
+    pthread_mutex_init(&b->mu, NULL);
+    if (b->size > sv->sparse_above) {  /* its set is made as positions are found (sparse.c) */
+        b->sparse = 1;
+        b->tallying = !b->ended && sv->tally_room > 0;
+        sv->blocks[sv->nblocks++] = b;
+        return b;
+    }
+    bytes = (size_t)b->words * 8;
+    b->reach = sv_alloc(sv, bytes);
+    if (!b->reach) goto fail;
     if (!b->ended && sv->tally_used + b->size <= sv->tally_room) {  /* (under the lock) */
         b->tally = sv_alloc_as(sv, b->size, 0);
         if (!b->tally) goto fail;
         sv->tally_used += b->size;
+        b->tallying = 1;
     }
     sv->blocks[sv->nblocks++] = b;
     return b;
@@ -305,8 +308,8 @@ fail:
     return NULL;
 }
 
-/* the bitset of `b`'s positions reached and not yet expanded, made when reachability
-   first puts a position there */
+/* the bitset of dense block `b`'s positions reached and not yet expanded, made when
+   reachability first puts a position there */
 static uint64_t *sv_frontier(Sv *sv, SvBlock *b) {
     uint64_t *f = __atomic_load_n(&b->cur, __ATOMIC_ACQUIRE);
     if (f) return f;

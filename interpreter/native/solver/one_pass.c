@@ -63,7 +63,7 @@ static inline uint16_t sv_visit(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, S *s,
    quickest win, else a draw, else the longest loss (what the retrograde levels give) */
 static void sv_solve_unit(Sv *sv, SvWork *w, SvUnit *u) {
     SvBlock *b = u->b;
-    SV_EACH_BIT(b->reach, u->w0, u->w1, i) {
+    SV_EACH_IN_UNIT(u, i) {
         S s;
         uint16_t *out, end = sv_visit(sv, w, b, i, &s, &out);
         if (end) {

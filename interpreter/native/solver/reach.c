@@ -16,7 +16,8 @@ static SvBlock *sv_locate(Sv *sv, SvWork *w, S *s, uint64_t *idx, int canonical)
         if (w && b) w->recent[w->nrecent++ % SV_RECENT] = b;
     }
     if (!b || sv_rank(sv, b, s, idx)) return NULL;
-    __builtin_prefetch(&b->reach[*idx >> 6]);  /* read once all the children are known */
+    const uint64_t *reach = __atomic_load_n(&b->reach, __ATOMIC_RELAXED);
+    if (reach) __builtin_prefetch(&reach[*idx >> 6]);  /* read once all the children are known */
     if (b->prefix) __builtin_prefetch(&b->prefix[*idx >> 9]);
     return b;
 }
@@ -80,19 +81,73 @@ static uint64_t sv_distinct(SvWork *w, int n) {
 
 /* an expanded position's count of distinct children, kept for the un-move solve while
    reachability has its children at hand (the counting pass then has none to make): a byte
-   a position of the block's index, SV_TALLY_MORE when more (counted again) */
+   a position (sv_keep_tally), SV_TALLY_MORE when more (counted again) */
 static inline void sv_tally(const Sv *sv, SvWork *w, SvBlock *b, uint64_t i, int n) {
     uint64_t m = n ? sv_distinct(w, n) : 0;
-    w->arcs += m;
-    b->tally[i] = m <= sv->tally_most ? (uint8_t)m : SV_TALLY_MORE;
+    if (sv_keep_tally(b, i, m <= sv->tally_most ? (uint8_t)m : SV_TALLY_MORE, m)) w->arcs += m;
 }
 
 /* the tallies let go (a solve that does not use them) */
 static void sv_untally_all(Sv *sv) {
     for (int k = 0; k < sv->nblocks; k++) {
-        sv_free(sv, sv->blocks[k]->tally, sv->blocks[k]->size);
+        sv_free(sv, sv->blocks[k]->tally, sv_tally_bytes(sv->blocks[k]));
         sv->blocks[k]->tally = NULL;
     }
+}
+
+/* index `i` of `c` marked reached, and to be expanded unless its block ended: 1 if new,
+   0 if reached before, else an error */
+static int sv_reach_mark(Sv *sv, SvBlock *c, uint64_t i) {
+    if (__atomic_load_n(&c->sparse, __ATOMIC_ACQUIRE)) {
+        int r = sv_sparse_add(sv, c, i);
+        if (r != -1) return r;  /* (-1: dense now) */
+    }
+    if (!sv_set_bit(c->reach, i)) return 0;
+    if (c->ended) return 1;  /* an ended position is not expanded */
+    uint64_t *f = sv_frontier(sv, c);
+    if (!f) return RC_ERR_MEMORY;
+    sv_set_bit(f, i);
+    if (!__atomic_load_n(&c->cur_any, __ATOMIC_RELAXED))
+        __atomic_store_n(&c->cur_any, 1, __ATOMIC_RELAXED);
+    return 1;
+}
+
+/* the children a thread gathered in sparse blocks marked reached, a lock taken once for
+   each run of children in one block (most children of a block's positions fall in a few
+   blocks; a lock taken for each, the threads would wait on each other); 0 or an error */
+static int sv_flush(Sv *sv, SvWork *w) {
+    uint64_t *k = w->defer;
+    size_t n = w->ndefer;
+    w->ndefer = 0;
+    for (size_t a = 0; a < n;) {
+        SvBlock *c = sv->blocks[k[a] >> 40];
+        pthread_mutex_lock(&c->mu);
+        int r = 0;
+        for (; a < n && sv->blocks[k[a] >> 40] == c && r >= 0; a++) {
+            r = sv_sparse_put(sv, c, k[a] & (((uint64_t)1 << 40) - 1));
+            if (r > 0) w->found++;
+        }
+        pthread_mutex_unlock(&c->mu);
+        if (r == -1) a--;  /* dense now: the rest of its children marked in its bitsets */
+        for (; a < n && sv->blocks[k[a] >> 40] == c && r == -1; a++) {
+            int d = sv_reach_mark(sv, c, k[a] & (((uint64_t)1 << 40) - 1));
+            if (d < 0) return d;
+            w->found += (uint64_t)d;
+        }
+        if (r < -1) return r;
+    }
+    return 0;
+}
+
+/* index `i` of sparse block `c` to be marked reached when the thread's children are
+   flushed (sv_flush); 0 or an error */
+static int sv_defer(Sv *sv, SvWork *w, SvBlock *c, uint64_t i) {
+    if (!w->defer && !(w->defer = malloc(SV_DEFER * sizeof *w->defer))) {
+        sv_fail(sv, RC_ERR_MEMORY, "out of memory");
+        return RC_ERR_MEMORY;
+    }
+    w->defer[w->ndefer++] = (uint64_t)c->id << 40 | i;
+    return w->ndefer == SV_DEFER ? sv_flush(sv, w) : 0;
 }
 
 /* reachability: position `i` of `b` expanded, its children not reached before marked to
@@ -103,7 +158,7 @@ static void sv_expand(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
     w->done++;
     int o = rc_outcome(&s);
     if (o >= 0) {
-        if (b->tally) b->tally[i] = (uint8_t)(SV_TALLY_END + sv_end_value(o, s.v[RC_P]));
+        if (b->tallying) sv_keep_tally(b, i, (uint8_t)(SV_TALLY_END + sv_end_value(o, s.v[RC_P])), 0);
         return;
     }
     int n = sv_children(sv, w, &s);
@@ -115,29 +170,33 @@ static void sv_expand(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
             w->edge_from = b;
             w->edge_to = c;
         }
-        if (sv_set_bit(c->reach, w->ci[a])) {
-            w->found++;
-            if (c->ended) continue;  /* an ended position is not expanded */
-            uint64_t *f = sv_frontier(sv, c);
-            if (!f) return;
-            sv_set_bit(f, w->ci[a]);
-            if (!__atomic_load_n(&c->cur_any, __ATOMIC_RELAXED))
-                __atomic_store_n(&c->cur_any, 1, __ATOMIC_RELAXED);
+        if (__atomic_load_n(&c->sparse, __ATOMIC_ACQUIRE)) {
+            if (sv_defer(sv, w, c, w->ci[a])) return;
+            continue;
         }
+        int r = sv_reach_mark(sv, c, w->ci[a]);
+        if (r < 0) return;
+        w->found += (uint64_t)r;
     }
-    if (b->tally) sv_tally(sv, w, b, i, n);
+    if (b->tallying) sv_tally(sv, w, b, i, n);
 }
 
-/* the positions of a unit waiting to be expanded, expanded: each word's bits taken at
-   once (those set meanwhile wait for the next sweep) */
+/* the positions of a unit waiting to be expanded, expanded: a sparse block's from its
+   list; a dense block's each word's bits taken at once (those set meanwhile wait for the
+   next sweep) */
 static void sv_expand_unit(Sv *sv, SvWork *w, SvUnit *u) {
     SvBlock *b = u->b;
-    for (uint64_t wd = u->w0; wd < u->w1; wd++) {
-        uint64_t x = __atomic_load_n(&b->cur[wd], __ATOMIC_RELAXED);
-        if (x) __atomic_fetch_and(&b->cur[wd], ~x, __ATOMIC_RELAXED);
-        for (; x && !sv_failed(sv); x &= x - 1)
-            sv_expand(sv, w, b, 64 * wd + (uint64_t)__builtin_ctzll(x));
+    if (u->keys) {
+        for (uint64_t k = u->w0; k < u->w1 && !sv_failed(sv); k++) sv_expand(sv, w, b, u->keys[k]);
+    } else {
+        for (uint64_t wd = u->w0; wd < u->w1; wd++) {
+            uint64_t x = __atomic_load_n(&b->cur[wd], __ATOMIC_RELAXED);
+            if (x) __atomic_fetch_and(&b->cur[wd], ~x, __ATOMIC_RELAXED);
+            for (; x && !sv_failed(sv); x &= x - 1)
+                sv_expand(sv, w, b, 64 * wd + (uint64_t)__builtin_ctzll(x));
+        }
     }
+    if (w->ndefer && !sv_failed(sv)) sv_flush(sv, w);
     if (sv->max_positions && sv->positions + sv_sum(sv, offsetof(SvWork, found)) > sv->max_positions)
         sv_fail(sv, SV_ERR_POSITIONS, "more than %llu positions are reachable",
                 (unsigned long long)sv->max_positions);
@@ -147,18 +206,14 @@ static void sv_reach(Sv *sv, const S *start) {
     S s = *start;
     uint64_t i;
     SvBlock *b = sv_locate(sv, NULL, &s, &i, 0);
-    if (!b) return;
-    sv_set_bit(b->reach, i);
-    b->cur = sv_alloc(sv, (size_t)b->words * 8);
-    if (!b->cur) return;
-    sv_set_bit(b->cur, i);
-    b->cur_any = 1;
+    if (!b || sv_reach_mark(sv, b, i) < 0) return;
     sv->positions = 1;
     sv->phase = 0;
     /* sweeps over the blocks with positions waiting (one bitset each: what a sweep finds
        is expanded in it or the next), until one finds nothing new */
     for (sv->depth = 0; !sv_failed(sv); sv->depth++) {
-        if (sv_units(sv, -1) || sv->nunits == 0) break;
+        for (int k = 0; k < sv->nblocks; k++) sv_sparse_sweep(sv, sv->blocks[k]);
+        if (sv_units(sv, SV_FOUND) || sv->nunits == 0) break;
         for (int k = 0; k < sv->nblocks; k++) sv->blocks[k]->cur_any = 0;
         sv_run(sv, sv_expand_unit);
         if (sv_failed(sv)) break;
@@ -174,5 +229,7 @@ static void sv_reach(Sv *sv, const S *start) {
         sv_free(sv, c->cur, (size_t)c->words * 8);
         c->cur = NULL;
         c->cur_any = 0;
+        if (c->sparse && !sv_failed(sv) && sv_sparse_finish(sv, c)) return;
+        sv_let_go(sv, &c->walk, &c->nwalk, &c->capwalk);
     }
 }

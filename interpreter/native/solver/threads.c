@@ -1,4 +1,4 @@
-/* rulecraft native solver: phases run on the threads over units of bitset words; progress.
+/* rulecraft native solver: phases run on the threads over units of positions; progress.
    One unit of solver.c's translation unit (after bits.c; solver.c says what the solver
    does). */
 
@@ -89,15 +89,33 @@ static void sv_run(Sv *sv, SvUnitFn fn) {
     }
 }
 
-/* the units of the blocks: all of them (height -2), those with frontier bits (-1), or the
-   blocks of one height that are not ended */
-static int sv_units(Sv *sv, int height) {
+enum { SV_ALL = -2, SV_FOUND = -1, SV_LEVEL = -3 };  /* sv_units: which positions */
+
+/* the units over the blocks' positions: all those reached (SV_ALL); those reachability
+   found in the last sweep (SV_FOUND: in a sparse block's list, a dense one's frontier);
+   the frontier of an un-move level (SV_LEVEL, by sv_fwords); or all those reached in the
+   blocks of one height that are not ended (a height >= 0) */
+static int sv_units(Sv *sv, int which) {
     sv->nunits = 0;
     for (int i = 0; i < sv->nblocks; i++) {
         SvBlock *b = sv->blocks[i];
-        if (height == -1 && !b->cur_any) continue;
-        if (height >= 0 && (b->height != height || b->ended)) continue;
-        for (uint64_t w = 0; w < b->words; w += SV_UNIT_WORDS) {
+        const uint64_t *keys = NULL;
+        uint64_t n = b->words;
+        if (which == SV_FOUND && b->sparse) {
+            keys = b->walk;
+            n = b->nwalk;
+        } else if (which == SV_FOUND || which == SV_LEVEL) {
+            if (!b->cur_any) continue;
+            if (which == SV_LEVEL) n = sv_fwords(b);
+        } else {
+            if (which >= 0 && (b->height != which || b->ended)) continue;
+            if (b->keys) {
+                keys = b->keys;
+                n = b->count;
+            }
+        }
+        uint64_t step = keys ? 64 * SV_UNIT_WORDS : SV_UNIT_WORDS;  /* the same indices a unit */
+        for (uint64_t w = 0; w < n; w += step) {
             if (sv->nunits == sv->capunits) {
                 size_t cap = sv->capunits ? 2 * sv->capunits : 1024;
                 SvUnit *p = realloc(sv->units, cap * sizeof *p);
@@ -105,7 +123,7 @@ static int sv_units(Sv *sv, int height) {
                 sv->units = p;
                 sv->capunits = cap;
             }
-            SvUnit u = {b, w, w + SV_UNIT_WORDS < b->words ? w + SV_UNIT_WORDS : b->words, NULL, 0, 0};
+            SvUnit u = {b, w, w + step < n ? w + step : n, NULL, 0, 0, keys};
             sv->units[sv->nunits++] = u;
         }
     }

@@ -27,8 +27,10 @@ static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx) {
         if (b) w->recent[w->nrecent++ % SV_RECENT] = b;
     }
     if (!b || b->ended || sv_rank(sv, b, s, idx)) return NULL;
-    __builtin_prefetch(&b->reach[*idx >> 6]);
-    __builtin_prefetch(&b->prefix[*idx >> 9]);
+    if (!b->keys) {
+        __builtin_prefetch(&b->reach[*idx >> 6]);
+        __builtin_prefetch(&b->prefix[*idx >> 9]);
+    }
     return b;
 }
 
@@ -139,7 +141,7 @@ static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, uint64_t ci, const S *
     for (size_t a = 0; a < n; a++) {  /* the distinct ones reachability met */
         const SvBlock *b = sv->blocks[k[a] >> 40];
         uint64_t i = k[a] & (((uint64_t)1 << 40) - 1);
-        if ((m == 0 || k[a] != k[m - 1]) && (b->reach[i >> 6] >> (i & 63) & 1)) k[m++] = k[a];
+        if ((m == 0 || k[a] != k[m - 1]) && sv_reached(b, i)) k[m++] = k[a];
     }
     return (int)m;
 }
@@ -181,7 +183,7 @@ static int sv_few(Sv *sv) {
         size_t n = 0, cap = 16;
         b->few = malloc(cap * sizeof *b->few);
         if (!b->few) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
-        SV_EACH_BIT(b->reach, 0, b->words, i) {
+        SV_EACH_IN_BLOCK(b, i) {
             S s;
             sv_unrank(sv, b, i, &s);
             int m = rc_outcome(&s) >= 0 ? 0 : sv_children(sv, w, &s);
@@ -202,8 +204,10 @@ static int sv_few(Sv *sv) {
     return sv->err;
 }
 
-static inline void sv_mark(SvBlock *b, uint64_t i) {
-    sv_set_bit(b->next, i);
+/* index `i` of `b`, its value's slot at `slot`, put on the next level's frontier (a bit
+   an index, or a sparse block's a bit a local id) */
+static inline void sv_mark(SvBlock *b, uint64_t i, const uint16_t *slot) {
+    sv_set_bit(b->next, b->keys ? (uint64_t)(slot - b->val) : i);
     __atomic_store_n(&b->cur_any, 1, __ATOMIC_RELAXED);
 }
 
@@ -217,7 +221,7 @@ static void sv_set_count(Sv *sv, SvBlock *b, uint64_t i, uint16_t *out, uint64_t
     *out = (uint16_t)(m << 2);
     if (!m) {  /* no legal ply and no end rule fired: the mover loses */
         *out = SV_LOSE;
-        sv_mark(b, i);
+        sv_mark(b, i, out);
     }
 }
 
@@ -225,15 +229,16 @@ static void sv_set_count(Sv *sv, SvBlock *b, uint64_t i, uint16_t *out, uint64_t
 static void sv_count_unit(Sv *sv, SvWork *w, SvUnit *u) {
     SvBlock *b = u->b;
     if (b->ended || b->tallied) {  /* the frontier of level 0 as they stand (sv_undo); counted */
-        for (uint64_t wd = u->w0; wd < u->w1; wd++)
+        if (u->keys) w->done += u->w1 - u->w0;
+        else for (uint64_t wd = u->w0; wd < u->w1; wd++)
             w->done += (uint64_t)__builtin_popcountll(b->reach[wd]);
         return;
     }
-    SV_EACH_BIT(b->reach, u->w0, u->w1, i) {
+    SV_EACH_IN_UNIT(u, i) {
         S s;
         uint16_t *out, end = sv_visit(sv, w, b, i, &s, &out);
         if (end) {
-            if (end != SV_DRAW) sv_mark(b, i);
+            if (end != SV_DRAW) sv_mark(b, i, out);
             continue;
         }
         int n = sv_children(sv, w, &s);
@@ -250,13 +255,13 @@ static void sv_count_unit(Sv *sv, SvWork *w, SvUnit *u) {
 static void sv_untally(Sv *sv, SvBlock *b) {
     SvWork *w = &sv->work[0];
     uint64_t d = 0;
-    SV_EACH_BIT(b->reach, 0, b->words, i) {
-        uint8_t code = b->tally[i];
+    SV_EACH_IN_BLOCK(b, i) {
+        uint8_t code = b->tally[b->keys ? d : i];
         uint16_t *out = &b->val[d++];
         if (code > SV_TALLY_END) {
             *out = (uint16_t)(code - SV_TALLY_END);
             w->ends++;
-            if (*out != SV_DRAW) sv_mark(b, i);
+            if (*out != SV_DRAW) sv_mark(b, i, out);
             continue;
         }
         uint64_t m = code;
@@ -269,7 +274,7 @@ static void sv_untally(Sv *sv, SvBlock *b) {
         }
         sv_set_count(sv, b, i, out, m);
     }
-    sv_free(sv, b->tally, b->size);
+    sv_free(sv, b->tally, sv_tally_bytes(b));
     b->tally = NULL;
     b->tallied = 1;
     char text[100];
@@ -308,7 +313,7 @@ static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
             } else nv = old >> 2 == 1 ? (uint16_t)(SV_LOSE | r1 << 2) : (uint16_t)(old - 4);
         } while (!__atomic_compare_exchange_n(slot, &old, nv, 0, __ATOMIC_RELAXED,
                                               __ATOMIC_RELAXED));
-        if (!(old & 3) && (nv & 3)) sv_mark(pb, pi);
+        if (!(old & 3) && (nv & 3)) sv_mark(pb, pi, slot);
     }
 }
 
@@ -319,9 +324,11 @@ static void sv_undo_unit(Sv *sv, SvWork *w, SvUnit *u) {
     for (uint64_t wd = u->w0; wd < u->w1 && !sv_failed(sv); wd++) {
         uint64_t x = b->cur[wd];
         if (!x) continue;
-        if (!b->ended) b->cur[wd] = 0;  /* (an ended block's frontier is its reach bitset) */
-        for (; x && !sv_failed(sv); x &= x - 1)
-            sv_take_back(sv, w, b, 64 * wd + (uint64_t)__builtin_ctzll(x));
+        if (!b->ended) b->cur[wd] = 0;  /* (an ended block's frontier is all it reached) */
+        for (; x && !sv_failed(sv); x &= x - 1) {
+            uint64_t f = 64 * wd + (uint64_t)__builtin_ctzll(x);
+            sv_take_back(sv, w, b, b->keys ? b->keys[f] : f);
+        }
     }
 }
 
@@ -333,17 +340,19 @@ static void sv_undo(Sv *sv) {
         b->cur_any = 0;
         if (b->ended) {
             sv->terminal += b->count;
+            if (b->keys && (b->next = sv_alloc(sv, (size_t)sv_fwords(b) * 8)))  /* all it reached */
+                for (uint64_t d = 0; d < b->count; d++) b->next[d >> 6] |= (uint64_t)1 << (d & 63);
         } else {
-            b->next = sv_alloc(sv, (size_t)b->words * 8);
+            b->next = sv_alloc(sv, (size_t)sv_fwords(b) * 8);
             b->val = sv_alloc(sv, (size_t)b->count * 2);
             if (b->tally && !sv_failed(sv)) sv_untally(sv, b);  /* one block's both at once */
         }
         sv->ndense += b->count;
     }
     for (int k = 0; k < sv->nblocks && !sv_failed(sv); k++)  /* once the tallies are let go */
-        if (!sv->blocks[k]->ended) sv->blocks[k]->cur = sv_alloc(sv, (size_t)sv->blocks[k]->words * 8);
+        if (!sv->blocks[k]->ended) sv->blocks[k]->cur = sv_alloc(sv, (size_t)sv_fwords(sv->blocks[k]) * 8);
     sv->narcs = sv->tally_arcs;
-    if (sv_failed(sv) || sv_parents(sv) || sv_few(sv) || sv_units(sv, -2)) return;
+    if (sv_failed(sv) || sv_parents(sv) || sv_few(sv) || sv_units(sv, SV_ALL)) return;
     sv->phase = 1;
     sv->todo = sv->ndense;
     sv_run(sv, sv_count_unit);
@@ -359,7 +368,7 @@ static void sv_undo(Sv *sv) {
             SvBlock *b = sv->blocks[k];
             if (b->ended) {  /* level 0: an ended block's won or lost positions, in place */
                 int lost_or_won = sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) != SV_DRAW;
-                b->cur = sv->undo_level == 0 && lost_or_won ? b->reach : NULL;
+                b->cur = sv->undo_level == 0 && lost_or_won ? (b->keys ? b->next : b->reach) : NULL;
                 b->cur_any = b->cur != NULL;
                 continue;
             }
@@ -367,7 +376,7 @@ static void sv_undo(Sv *sv) {
             b->cur = b->next;
             b->next = f;
         }
-        if (sv_units(sv, -1)) break;  /* (the frontiers are let go below, as after the last) */
+        if (sv_units(sv, SV_LEVEL)) break;  /* (the frontiers are let go below, as after the last) */
         for (int k = 0; k < sv->nblocks; k++) sv->blocks[k]->cur_any = 0;
         if (!sv->nunits) break;
         if (sv->undo_level + 1 > SV_MAX_REM) {
@@ -389,10 +398,12 @@ static void sv_undo(Sv *sv) {
         SvBlock *b = sv->blocks[k];
         if (b->ended) {
             b->cur = NULL;
+            sv_free(sv, b->next, (size_t)sv_fwords(b) * 8);
+            b->next = NULL;
             continue;
         }
-        sv_free(sv, b->cur, (size_t)b->words * 8);
-        sv_free(sv, b->next, (size_t)b->words * 8);
+        sv_free(sv, b->cur, (size_t)sv_fwords(b) * 8);
+        sv_free(sv, b->next, (size_t)sv_fwords(b) * 8);
         b->cur = b->next = NULL;
         for (uint64_t d = 0; d < b->count; d++) if (!(b->val[d] & 3)) b->val[d] = SV_DRAW;
     }
