@@ -109,7 +109,8 @@ typedef struct SvWork {
     SvBlock *recent[SV_RECENT];     /* blocks found lately */
     unsigned nrecent;
     uint64_t arcs, ends, levels;    /* one-pass solve: distinct children, ended, levels */
-    uint64_t *defer;      /* reachability: children in sparse blocks, block id << 40 | index */
+    SvBlock **defer_b;    /* reachability: children in sparse blocks, their blocks and indices */
+    uint64_t *defer_i;
     size_t ndefer;
     char apart[64];  /* the next thread's fields, written as often, on another cache line */
 } SvWork;

@@ -147,8 +147,10 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
         buf_free(&sv->work[t].ubuf);
         free(sv->work[t].pk);
         free(sv->work[t].slot);
-        free(sv->work[t].defer);
-        sv->work[t].defer = NULL;
+        free(sv->work[t].defer_b);
+        free(sv->work[t].defer_i);
+        sv->work[t].defer_b = NULL;
+        sv->work[t].defer_i = NULL;
         sv->work[t].ndefer = 0;
         sv->work[t].pk = NULL;
         sv->work[t].slot = NULL;

@@ -116,21 +116,22 @@ static int sv_reach_mark(Sv *sv, SvBlock *c, uint64_t i) {
    each run of children in one block (most children of a block's positions fall in a few
    blocks; a lock taken for each, the threads would wait on each other); 0 or an error */
 static int sv_flush(Sv *sv, SvWork *w) {
-    uint64_t *k = w->defer;
+    SvBlock **kb = w->defer_b;  /* (not sv->blocks: another thread may be growing it) */
+    const uint64_t *ki = w->defer_i;
     size_t n = w->ndefer;
     w->ndefer = 0;
     for (size_t a = 0; a < n;) {
-        SvBlock *c = sv->blocks[k[a] >> 40];
+        SvBlock *c = kb[a];
         pthread_mutex_lock(&c->mu);
         int r = 0;
-        for (; a < n && sv->blocks[k[a] >> 40] == c && r >= 0; a++) {
-            r = sv_sparse_put(sv, c, k[a] & (((uint64_t)1 << 40) - 1));
+        for (; a < n && kb[a] == c && r >= 0; a++) {
+            r = sv_sparse_put(sv, c, ki[a]);
             if (r > 0) w->found++;
         }
         pthread_mutex_unlock(&c->mu);
         if (r == -1) a--;  /* dense now: the rest of its children marked in its bitsets */
-        for (; a < n && sv->blocks[k[a] >> 40] == c && r == -1; a++) {
-            int d = sv_reach_mark(sv, c, k[a] & (((uint64_t)1 << 40) - 1));
+        for (; a < n && kb[a] == c && r == -1; a++) {
+            int d = sv_reach_mark(sv, c, ki[a]);
             if (d < 0) return d;
             w->found += (uint64_t)d;
         }
@@ -142,11 +143,16 @@ static int sv_flush(Sv *sv, SvWork *w) {
 /* index `i` of sparse block `c` to be marked reached when the thread's children are
    flushed (sv_flush); 0 or an error */
 static int sv_defer(Sv *sv, SvWork *w, SvBlock *c, uint64_t i) {
-    if (!w->defer && !(w->defer = malloc(SV_DEFER * sizeof *w->defer))) {
-        sv_fail(sv, RC_ERR_MEMORY, "out of memory");
-        return RC_ERR_MEMORY;
+    if (!w->defer_b) {
+        w->defer_b = malloc(SV_DEFER * sizeof *w->defer_b);
+        w->defer_i = malloc(SV_DEFER * sizeof *w->defer_i);
+        if (!w->defer_b || !w->defer_i) {
+            sv_fail(sv, RC_ERR_MEMORY, "out of memory");
+            return RC_ERR_MEMORY;
+        }
     }
-    w->defer[w->ndefer++] = (uint64_t)c->id << 40 | i;
+    w->defer_b[w->ndefer] = c;
+    w->defer_i[w->ndefer++] = i;
     return w->ndefer == SV_DEFER ? sv_flush(sv, w) : 0;
 }
 
