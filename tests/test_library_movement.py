@@ -617,6 +617,19 @@ def test_published_values():
     assert reference_solution("dodgem")[0] == "win"
 
 
+@pytest.mark.slow
+@NEEDS_CC
+def test_dodgem_5x5_is_a_draw():
+    # desJardins (1996): with four cars a side neither player can force a win. 164 million
+    # positions, past the model here: the native solver's un-moves (a car driven off is
+    # put back), about 2 minutes and half a gigabyte on two cores.
+    from interpreter.search.solver import solve
+    g = game("dodgem-5x5", "native")
+    sol = solve(g, max_memory=8 << 30)
+    assert sol.stats.unmoves
+    assert sol.lookup(g.initial_state()) == ("draw", None)
+
+
 def test_linear_clobber_strips():
     # Albert, Grossman, Nowakowski and Wolfe's conjecture (proved, arXiv:2509.08985): every
     # even-length alternating strip is a first-player win but the one of length 6. Each strip

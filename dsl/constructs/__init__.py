@@ -68,8 +68,11 @@ class MotionConstruct:
     emit_apply: Callable[..., None] | None = None  # its apply function
     # The un-move solver (native/cundo.py): (tables, board, model node) -> per cell, the
     # cells from which one of its plies could reach it on an empty board; None: its
-    # plies are not taken back
+    # plies are not taken back that way
     reverse_reach: Callable[..., list[int]] | None = None
+    # ... or, for a construct whose ply puts one piece down (+1) or takes one off (-1) and
+    # moves nothing else: taken back by lifting that piece or putting it back (0: neither)
+    count_change: int = 0
 
     @classmethod
     def of(cls, module: ModuleType) -> MotionConstruct:

@@ -42,6 +42,7 @@ FROM_A_CELL = False  # a new piece comes from no cell ...
 NO_FROM = "the piece comes from the supply"  # ... and `from` is refused, saying why
 ACTION = "place"  # (rule, piece type, cell)
 WIDE_PIECES = True  # a kind covering several cells goes down whole (its type then holds cells)
+COUNT_CHANGE = 1  # one piece more on the board: the un-move solver lifts it (native/cundo.py)
 
 
 def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,

@@ -38,6 +38,7 @@ FROM_A_CELL = False  # the piece leaves the board, from no cell to another ...
 NO_FROM = "a taken piece stands at `here`"  # ... and `from` is refused, saying why
 ACTION = "place"  # (rule, piece type, cell)
 DEFAULT_ONTO = "any"  # without `onto`: any piece of the kinds
+COUNT_CHANGE = -1  # one piece fewer: the un-move solver puts it back (native/cundo.py)
 
 
 def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,

@@ -5,9 +5,12 @@ arcs. A ply can be taken back when it moves one piece of one cell from one cell 
 empty one and changes no other cell: a step, a straight slide or a walk, landing on empty
 cells only, with no removals (effects on variables and the turn are allowed, and so is a
 remembered previous ply: the predecessor's int slots and remembered cells are those of a
-block that has the position's block as a child). Its candidates are the position with such
-a piece moved back to a cell from which the motion could reach its cell at all (`UNDO_REV`,
-the board's geometry alone), or for a pass the position itself; solver.c keeps a candidate
+block that has the position's block as a child); or when it puts one piece down on an
+empty cell (`place`) or takes one off (`take`), changing no other cell. Its candidates are
+the position with such a piece moved back to a cell from which the motion could reach its
+cell at all (`UNDO_REV`, the board's geometry alone), with a placed piece lifted or a taken
+one put back on any empty cell (`UNDO_DELTA`: +1, -1), or for a pass the position itself;
+solver.c keeps a candidate
 only when one of its legal plies leads to the position exactly, so the conditions, limits
 and turn order are the rules' own. A game gets the tables when every ply rule can be taken
 back, no piece covers several cells or stands on another, and no effect (of a ply, after
@@ -29,19 +32,26 @@ _SLOT_EFFECTS = (model.Assign, model.TurnTo)  # effects that change int slots on
 
 def reversible(ply: model.Ply) -> bool:
     """Whether a ply of this rule can be taken back (see the module docstring)."""
-    if motion_construct(ply.motion).reverse_reach is None:  # its construct takes no ply back
-        return False
-    return (lands_on_empty(ply.onto) and not ply.removals()
-            and all(isinstance(e, _SLOT_EFFECTS) for e in ply.effects))
+    construct = motion_construct(ply.motion)
+    if construct.reverse_reach is None and not construct.count_change:
+        return False  # its construct takes no ply back
+    lands = construct.count_change < 0 or lands_on_empty(ply.onto)  # (a take lands nowhere)
+    return lands and not ply.removals() and all(isinstance(e, _SLOT_EFFECTS) for e in ply.effects)
 
 
 def game_reversible(rs: model.Ruleset) -> bool:
     """Whether every ply of the game can be taken back and nothing else moves pieces."""
-    if any(t.size > 1 or t.level or t.carrier is not None for t in rs.types):
+    if any(t.size > 1 or t.cover > 1 or t.counted or t.level or t.carrier is not None
+           for t in rs.types):
         return False
     effects = list(rs.after) + [e for end in rs.ends for e in end.effects]
     return (all(isinstance(e, _SLOT_EFFECTS) for e in effects)
             and all(reversible(ply) and not ply.players for ply in rs.plies))
+
+
+def _change(ply: model.Ply) -> int:
+    """+1 for a ply that puts a piece down, -1 for one that takes a piece off, else 0."""
+    return motion_construct(ply.motion).count_change
 
 
 def reverse_reach(tables: Tables, rs: model.Ruleset, motion: model.Motion) -> list[int]:
@@ -63,8 +73,9 @@ def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
         out.decl("#define RC_UNDO 0")
         return
     out.decl("#define RC_UNDO 1")
-    entries = [(code, p, t, reverse_reach(tables, rs, ply.motion))
-               for code, ply, p, types in moved for t in types]
+    full = (1 << rs.board.size) - 1  # a piece lifted or put back: on any cell (checked in C)
+    entries = [(code, p, t, [full] * rs.board.size if _change(ply) else reverse_reach(tables, rs, ply.motion),
+                _change(ply)) for code, ply, p, types in moved for t in types]
     out.decl(f"#define UNDO_N {len(entries)}")
     out.decl(f"#define UNDO_NPH {len(phases)}")
     # only the solver's library reads these: the game's own library leaves them unused
@@ -73,7 +84,7 @@ def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
     out.decl(f"static const int UNDO_PASS {unused} = {int(passes)};")
     # compulsory capture filters a phase's plies as a whole: then rc_legal makes them all
     out.decl(f"static const int UNDO_PLAIN {unused} = {int(rs.compulsory is None)};")
-    for name, k in (("UNDO_RULE", 0), ("UNDO_PLAYER", 1), ("UNDO_TYPE", 2)):
+    for name, k in (("UNDO_RULE", 0), ("UNDO_PLAYER", 1), ("UNDO_TYPE", 2), ("UNDO_DELTA", 4)):
         out.decl(f"static const int {name}[] {unused} = {{{', '.join(str(e[k]) for e in entries)}}};")
     rev = [mask for e in entries for mask in e[3]]
     out.decl(f"static const M UNDO_REV[] {unused} = {{{', '.join(out.mask(m) for m in rev)}}};")

@@ -89,12 +89,18 @@ static int rc_outcome(const S *s);
 
 #if RC_UNDO
 /* The un-move tables (cundo.emit_undo; the solver's "UN-MOVES"). An entry e is one rule
-   and piece type that moves one piece from a cell to an empty one: */
+   and piece type that moves one piece from a cell to an empty one, or puts one down on an
+   empty cell, or takes one off: */
 static const int UNDO_RULE[UNDO_N];          /* its rule code */
 static const int UNDO_PLAYER[UNDO_N];        /* the player whose rule it is */
-static const int UNDO_TYPE[UNDO_N];          /* the piece type it moves */
+static const int UNDO_TYPE[UNDO_N];          /* the piece type it moves, places or takes */
+static const int UNDO_DELTA[UNDO_N];         /* 0: it moves a piece; +1: it puts one down (a
+                                                piece lifted takes it back); -1: it takes
+                                                one off (a piece put back on an empty cell
+                                                takes it back) */
 static const M UNDO_REV[UNDO_N * RC_CELLS];  /* [e * RC_CELLS + x]: the cells from which its
-                                                motion could reach cell x, on an empty board */
+                                                motion could reach cell x, on an empty board
+                                                (for a placing or taking entry: every cell) */
 /* [(player * UNDO_NPH + phase) * RC_RULES + rule]: whether that phase takes the rule (the
    last code, the pass: whether the phase allows one) */
 static const unsigned char UNDO_TAKES[RC_PLAYERS * UNDO_NPH * RC_RULES];

@@ -99,6 +99,24 @@ static int sv_few_preds(Sv *sv, SvWork *w, const SvBlock *pb, uint64_t kid, size
     return 0;
 }
 
+/* the candidates of parent block `pb` (its slots in `p`) whose plies of entry `e` put a
+   piece down or took one off (UNDO_DELTA) and may lead to `c`: that piece lifted, or put
+   back on an empty cell; -1 on an error */
+static int sv_count_preds(Sv *sv, SvWork *w, const SvBlock *pb, const SvBlock *cb, int e,
+                          const S *p, const S *c, M occ, size_t *n) {
+    int t = UNDO_TYPE[e], delta = UNDO_DELTA[e];
+    for (int u = 0; u < RC_NT; u++)  /* the parent has one piece of type t fewer, or more */
+        if (pb->key.cnt[u] - cb->key.cnt[u] != (u == t ? -delta : 0)) return 0;
+    M cells = delta > 0 ? c->c[t] : m_andn(m_and(sv->full, UNDO_REV[(size_t)e * RC_CELLS]), occ);
+    while (m_any(cells)) {
+        int o = m_poplow(&cells);
+        S back = *p;
+        back.c[t] = delta > 0 ? m_andn(c->c[t], m_bit(o)) : m_or(c->c[t], m_bit(o));
+        if (sv_pred_try(sv, w, &back, UNDO_RULE[e], -1, -1, c, n)) return -1;
+    }
+    return 0;
+}
+
 /* the distinct reached predecessors of `c` (index `ci` of block `cb`), in w->pk; their
    number or -1 */
 static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, uint64_t ci, const S *c) {
@@ -118,9 +136,14 @@ static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, uint64_t ci, const S *
             S same = p;
             if (sv_pred_try(sv, w, &same, RC_RULES - 1, -1, -1, c, &n)) return -1;
         }
-        if (memcmp(pb->key.cnt, cb->key.cnt, sizeof cb->key.cnt)) continue;
+        int same = !memcmp(pb->key.cnt, cb->key.cnt, sizeof cb->key.cnt);
         for (int e = 0; e < UNDO_N; e++) {
             if (UNDO_PLAYER[e] != pb->key.v[RC_P]) continue;
+            if (UNDO_DELTA[e]) {
+                if (sv_count_preds(sv, w, pb, cb, e, &p, c, occ, &n)) return -1;
+                continue;
+            }
+            if (!same) continue;
             int t = UNDO_TYPE[e];
             M pieces = c->c[t];
             while (m_any(pieces)) {
