@@ -14,8 +14,9 @@ solver.c keeps a candidate
 only when one of its legal plies leads to the position exactly, so the conditions, limits
 and turn order are the rules' own. A game gets the tables when every ply rule can be taken
 back, no piece covers several cells or stands on another, and no effect (of a ply, after
-each ply, or of an end rule) moves pieces; otherwise `RC_UNDO` is 0 and cyclic games are
-solved with stored arcs.
+each ply, or of an end rule) moves pieces, and a position may come round again (some ply
+moves a piece or passes, or some type is both placed and taken; else the one-pass solve
+takes it); otherwise `RC_UNDO` is 0 and cyclic games are solved with stored arcs.
 """
 
 from __future__ import annotations
@@ -49,6 +50,18 @@ def game_reversible(rs: model.Ruleset) -> bool:
             and all(reversible(ply) and not ply.players for ply in rs.plies))
 
 
+def _may_repeat(moved: list[tuple[int, model.Ply, int, list[int]]],
+                phases: list[model.TurnPhase]) -> bool:
+    """Whether a position may come round again: some ply moves a piece or passes, or puts
+    down pieces of a type that another takes off. Otherwise every ply changes a count one
+    way only, the blocks never repeat, and the one-pass solve takes the game: no tables
+    (and no children counted for the un-move solve while reaching)."""
+    if any(ph.allows_pass for ph in phases) or any(_change(ply) == 0 for _, ply, _, _ in moved):
+        return True
+    placed = {t for _, ply, _, types in moved if _change(ply) > 0 for t in types}
+    return any(t in placed for _, ply, _, types in moved if _change(ply) < 0 for t in types)
+
+
 def _change(ply: model.Ply) -> int:
     """+1 for a ply that puts a piece down, -1 for one that takes a piece off, else 0."""
     return motion_construct(ply.motion).count_change
@@ -69,7 +82,7 @@ def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
     type and the cells it comes back from (`moved`: each rule's code, ply, player, types);
     which rules each player's phase takes (`codes`: by name and player, `pass` included),
     and each rule's generator, so that a candidate's plies of one rule are all it makes."""
-    if not game_reversible(rs) or not moved:
+    if not game_reversible(rs) or not moved or not _may_repeat(moved, phases):
         out.decl("#define RC_UNDO 0")
         return
     out.decl("#define RC_UNDO 1")

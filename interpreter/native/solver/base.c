@@ -29,6 +29,7 @@
 #define SV_TALLY_MORE 252            /* a tally byte: more children than it keeps (sv_tally) */
 #define SV_TALLY_END 252             /* a tally byte: SV_TALLY_END + an ended position's value */
 #define SV_SPARSE_ABOVE ((uint64_t)1 << 16)  /* blocks of more indices start sparse (sparse.c) */
+#define SV_DENSE_AT 256              /* a sparse block turns dense past one index in this many */
 #define SV_DEFER 1024                /* children a thread gathers before it takes their locks */
 
 enum { SV_ERR_INDEX = -10, SV_ERR_BLOCKS = -11, SV_ERR_STOP = -12, SV_ERR_POSITIONS = -13,

@@ -4,8 +4,9 @@
    A block of more than sv->sparse_above indices starts sparse: reachability keeps the
    positions it reaches there in a hash set (a slot: index + 1, and the position's tally
    from bit 48) and those still to expand in a list, so the block costs memory by the
-   positions found, not by its indices. Once more than one index in 64 is reached, the
-   bitsets cost less: the block turns dense (sv_densify) and stays so. A block still sparse
+   positions found, not by its indices. Once more than one index in SV_DENSE_AT is reached,
+   the set (16 to 32 bytes a position) would cost more than the bitsets of reachability (2
+   bits an index): the block turns dense (sv_densify) and stays so. A block still sparse
    when reachability ends (sv_sparse_finish) keeps its reached indices as a rising list
    with a directory: a local id is then a short search, and the block's values, tallies
    and un-move frontiers go by local id. */
@@ -117,7 +118,7 @@ static int sv_sparse_put(Sv *sv, SvBlock *b, uint64_t i) {
     *slot = i + 1;
     b->hn++;
     if (!b->ended && sv_push(sv, &b->add, &b->nadd, &b->capadd, i)) return RC_ERR_MEMORY;
-    if (!sv->sparse_stays && b->hn > b->size / 64 && sv_densify(sv, b)) return RC_ERR_MEMORY;
+    if (!sv->sparse_stays && b->hn > b->size / SV_DENSE_AT && sv_densify(sv, b)) return RC_ERR_MEMORY;
     return 1;
 }
 
