@@ -162,7 +162,8 @@ struct rc_solve_config {
                                  un-move solve; -1: half the memory cap (else of the RAM) */
     int64_t tally_most;       /* the largest count a tally keeps; -1: all a byte holds (251) */
     int64_t sparse_above;     /* blocks of more indices than this start sparse (a hash set,
-                                 not a bitset); -1: 65,536 */
+                                 not a bitset); -1: 65,536, or none in a game with
+                                 un-move tables (RC_UNDO) */
     int32_t sparse_stays;     /* 1: a sparse block never turns dense (for tests) */
     int32_t nperm;            /* symmetries in rc_solve_new's `perm` (the identity among
                                  them); 0 or 1: none */

@@ -192,7 +192,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
     `Solution`; past it, a `NativeSolution` answers from the solver's own tables.
     `tally_room` (bytes; -1: half the memory cap) and `tally_most` (-1: 251) bound the
     children counts reachability keeps for the un-move solve (solver.c, sv_tally); blocks
-    of more than `sparse_above` indices (-1: 65,536) start sparse, and stay so if
+    of more than `sparse_above` indices (-1: 65,536; none with un-moves) start sparse, and stay so if
     `sparse_stays` (solver/sparse.c). Each way, the same results."""
     lib = game.native or NativeLibrary(game.ruleset, game.rule_infos)
     _configure(lib)

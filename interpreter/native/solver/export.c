@@ -50,7 +50,10 @@ void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const
     sv->max_memory = cfg->max_memory;
     sv->max_positions = cfg->max_positions;
     sv->arcs_only = cfg->arcs_only;
-    sv->sparse_above = cfg->sparse_above >= 0 ? (uint64_t)cfg->sparse_above : SV_SPARSE_ABOVE;
+    /* by default, a game the un-move solve may take keeps dense blocks: on 3-A-Side its
+       levels ran 3 times slower on sparse ones (docs/PERFORMANCE.md, "Sparse blocks") */
+    sv->sparse_above = cfg->sparse_above >= 0 ? (uint64_t)cfg->sparse_above
+                       : RC_UNDO && !sv->arcs_only ? SV_MAX_BLOCK : SV_SPARSE_ABOVE;
     sv->sparse_stays = cfg->sparse_stays;
     int64_t room = cfg->tally_room, most = cfg->tally_most;
     sv->nperm = cfg->nperm;
