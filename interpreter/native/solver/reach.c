@@ -95,13 +95,9 @@ static void sv_untally_all(Sv *sv) {
     }
 }
 
-/* index `i` of `c` marked reached, and to be expanded unless its block ended: 1 if new,
-   0 if reached before, else an error */
-static int sv_reach_mark(Sv *sv, SvBlock *c, uint64_t i) {
-    if (__atomic_load_n(&c->sparse, __ATOMIC_ACQUIRE)) {
-        int r = sv_sparse_add(sv, c, i);
-        if (r != -1) return r;  /* (-1: dense now) */
-    }
+/* index `i` of dense block `c` marked reached, and to be expanded unless the block
+   ended: 1 if new, 0 if reached before, else an error */
+static int sv_dense_mark(Sv *sv, SvBlock *c, uint64_t i) {
     if (!sv_set_bit(c->reach, i)) return 0;
     if (c->ended) return 1;  /* an ended position is not expanded */
     uint64_t *f = sv_frontier(sv, c);
@@ -110,6 +106,15 @@ static int sv_reach_mark(Sv *sv, SvBlock *c, uint64_t i) {
     if (!__atomic_load_n(&c->cur_any, __ATOMIC_RELAXED))
         __atomic_store_n(&c->cur_any, 1, __ATOMIC_RELAXED);
     return 1;
+}
+
+/* the same in any block */
+static int sv_reach_mark(Sv *sv, SvBlock *c, uint64_t i) {
+    if (__atomic_load_n(&c->sparse, __ATOMIC_ACQUIRE)) {
+        int r = sv_sparse_add(sv, c, i);
+        if (r != -1) return r;  /* (-1: dense now) */
+    }
+    return sv_dense_mark(sv, c, i);
 }
 
 /* the children a thread gathered in sparse blocks marked reached, a lock taken once for
@@ -131,7 +136,7 @@ static int sv_flush(Sv *sv, SvWork *w) {
         pthread_mutex_unlock(&c->mu);
         if (r == -1) a--;  /* dense now: the rest of its children marked in its bitsets */
         for (; a < n && kb[a] == c && r == -1; a++) {
-            int d = sv_reach_mark(sv, c, ki[a]);
+            int d = sv_dense_mark(sv, c, ki[a]);
             if (d < 0) return d;
             w->found += (uint64_t)d;
         }
@@ -180,7 +185,7 @@ static void sv_expand(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
             if (sv_defer(sv, w, c, w->ci[a])) return;
             continue;
         }
-        int r = sv_reach_mark(sv, c, w->ci[a]);
+        int r = sv_dense_mark(sv, c, w->ci[a]);
         if (r < 0) return;
         w->found += (uint64_t)r;
     }

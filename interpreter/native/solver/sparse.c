@@ -147,6 +147,13 @@ static int sv_keep_tally(SvBlock *b, uint64_t i, uint8_t code, uint64_t m) {
     return 1;
 }
 
+/* a sparse block's set and lists let go */
+static void sv_sparse_let_go(Sv *sv, SvBlock *b) {
+    sv_let_go(sv, &b->hs, &b->hn, &b->hcap);
+    sv_let_go(sv, &b->add, &b->nadd, &b->capadd);
+    sv_let_go(sv, &b->walk, &b->nwalk, &b->capwalk);
+}
+
 /* the positions found in the last sweep (b->add) made the ones this sweep expands
    (b->walk); a block turned dense lets its last list go */
 static void sv_sparse_sweep(Sv *sv, SvBlock *b) {
@@ -204,9 +211,7 @@ static int sv_sparse_finish(Sv *sv, SvBlock *b) {
         if (tally) tally[d] = (uint8_t)(keys[d] >> 48);
         keys[d] &= SV_KEY_INDEX;
     }
-    sv_let_go(sv, &b->hs, &b->hn, &b->hcap);
-    sv_let_go(sv, &b->add, &b->nadd, &b->capadd);
-    sv_let_go(sv, &b->walk, &b->nwalk, &b->capwalk);
+    sv_sparse_let_go(sv, b);
     b->dir = dir;
     b->ndir = ndir;
     b->dshift = shift;
@@ -219,9 +224,7 @@ static int sv_sparse_finish(Sv *sv, SvBlock *b) {
 
 /* a block's sparse parts let go */
 static void sv_sparse_free(Sv *sv, SvBlock *b) {
-    sv_let_go(sv, &b->hs, &b->hn, &b->hcap);
-    sv_let_go(sv, &b->add, &b->nadd, &b->capadd);
-    sv_let_go(sv, &b->walk, &b->nwalk, &b->capwalk);
+    sv_sparse_let_go(sv, b);
     if (b->keys) {
         sv_free(sv, b->keys, (size_t)b->count * 8);
         sv_free(sv, b->dir, (size_t)(b->ndir + 1) * 8);
