@@ -473,10 +473,13 @@ def test_max_positions_applies_to_the_proof_search(capsys):
 
 
 def test_max_memory_stops_a_solve(capsys):
+    # stopped in memory, then again out of core (the tiers need more than 4 MiB too)
     code, out, err = run(capsys, "solve", "three-musketeers", "--max-memory", "4M", "--json")
     assert code == 2
     message = json.loads(out)["error"]
-    assert err == f"rulecraft solve: error: {message}\n"
+    assert err == ("rulecraft: the solve would pass the memory cap of 4.0 MiB in memory: "
+                   "solving again out of core, a tier at a time, its blocks in a temporary "
+                   f"file ($TMPDIR; --out-of-core starts so)\nrulecraft solve: error: {message}\n")
     head, _, tail = message.partition(" positions: ")
     assert head.startswith("stopped at ") and int(head[11:].replace(",", "")) > 1000
     assert tail == "the solve would need more than the memory cap of 4.0 MiB; " \
@@ -498,7 +501,11 @@ def test_the_default_memory_cap_follows_the_available_memory(capsys, monkeypatch
     code, out, err = run(capsys, "analyze", "three-musketeers", "--position",
                          "ooooM/ooooo/ooMoo/ooooo/Moooo Musketeers")
     assert code == 2 and out == ""
-    assert err.startswith("rulecraft analyze: error: stopped at ")
+    notice, error = err.split("\n", 1)  # stopped in memory, then out of core
+    assert notice == ("rulecraft: the solve would pass the memory cap of 6.0 MiB in memory: "
+                      "solving again out of core, a tier at a time, its blocks in a temporary "
+                      "file ($TMPDIR; --out-of-core starts so)")
+    assert error.startswith("rulecraft analyze: error: stopped at ")
     assert err.endswith(" positions: the solve would need more than the memory cap of 6.0 MiB "
                         "(three quarters of the memory available); --max-memory SIZE sets "
                         "another\n")

@@ -137,3 +137,8 @@ def motion_construct(motion: model.Motion) -> MotionConstruct:
         if variant.variant_of is type(motion) and variant.applies(motion):
             return variant
     return MOTIONS[type(motion)]
+
+
+def lands_on_empty(onto: model.Expr) -> bool:
+    """Whether every cell a ply's `onto` allows is empty (then landing takes nothing)."""
+    return model.subset_of(onto, lambda x: isinstance(x, model.Ref) and x.word is model.Word.EMPTY)

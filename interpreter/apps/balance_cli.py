@@ -4,8 +4,8 @@ game lengths, legal plies by ply, how early games are decided, repetitions and d
 two rulesets side by side.
 
     rulecraft balance FILE [FILE] [--players A,B] [--games N] [--seed S] [--max-plies N]
-                      [--jobs N] [--early-budget N] [--checkpoints LIST]
-                      [--solution PATH] [--json] [--plot OUT]
+                      [--jobs N] [--cluster ADDRESS] [--early-budget N]
+                      [--checkpoints LIST] [--solution PATH] [--json] [--plot OUT]
 """
 
 from __future__ import annotations
@@ -18,12 +18,13 @@ import tempfile
 
 from interpreter.apps.balance import plot
 from interpreter.apps.balance.report import build, text
-from interpreter.apps.balance.selfplay import Settings, default_jobs, play_games
+from interpreter.apps.balance.selfplay import Settings, default_jobs, play_games, play_games_on
 from interpreter.apps.balance.stats import aggregate, solution_facts
 from interpreter.apps.commands import OK, UsageError, add_command, emit_json, load_or_report
 from interpreter.runtime.game import Game
 from interpreter.apps.progress import Meter
 from interpreter.search.agents import make_agent
+from interpreter.search.cluster import ClusterUnavailable, ray_run
 from interpreter.search.solution import Solution
 from interpreter.search.solver import SolveError, solve
 
@@ -56,6 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="cut a game after N plies (default 1000)")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="processes playing (default: one a core)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play the games as tasks on a Ray cluster: its address (HOST:PORT, "
+                        "auto), or local (needs rulecraft[cluster]; the same report)")
     p.add_argument("--early-budget", type=int, default=50, metavar="N",
                    help="MCTS iterations of the check of how early a game is decided "
                         "(default 50; 0: no check)")
@@ -131,6 +135,14 @@ def _solution(game: Game, specs: tuple[str, str], path: str | None,
     return sol, paths[0] if paths else None
 
 
+def _cluster(address: str):
+    """The cluster's `run` function; UsageError if Ray is missing or the cluster is not there."""
+    try:
+        return ray_run(address)
+    except ClusterUnavailable as e:
+        raise UsageError(str(e)) from None
+
+
 def _run(file: str, solution_path: str | None, settings: Settings, args: argparse.Namespace,
          workdir: str) -> tuple[dict, list]:
     """One ruleset's report and game records."""
@@ -139,7 +151,8 @@ def _run(file: str, solution_path: str | None, settings: Settings, args: argpars
     solution, read_from = _solution(game, settings.agents, solution_path, args)
     jobs = args.jobs or default_jobs()
     shared = None
-    if solution is not None and any(s.startswith("perfect") for s in settings.agents) and jobs > 1:
+    apart = jobs > 1 or args.cluster is not None  # workers read the solution from a file
+    if solution is not None and any(s.startswith("perfect") for s in settings.agents) and apart:
         shared = read_from
         if shared is None:  # solved here: the workers read it from a file of their own
             shared = os.path.join(workdir, f"{len(os.listdir(workdir))}.sol")
@@ -148,7 +161,11 @@ def _run(file: str, solution_path: str | None, settings: Settings, args: argpars
                    settings.checkpoints, shared)
     label = os.path.basename(file).removesuffix(".game")
     with Meter(f"{label}: games", args.games, quiet=args.quiet) as meter:
-        records = play_games(game, args.games, run, jobs, solution, meter.advance)
+        if args.cluster is not None:
+            records = play_games_on(_cluster(args.cluster), game, args.games, run,
+                                    each_game=meter.advance)
+        else:
+            records = play_games(game, args.games, run, jobs, solution, meter.advance)
     facts = None if solution is None else solution_facts(solution, game.initial_state())
     report = build(file, game.title, list(game.players), args.games, settings,
                    aggregate(records, settings, list(game.players)), facts)

@@ -1,9 +1,11 @@
 """The `solve`, `analyze` and `verify` subcommands (`register`, called by interpreter/apps/cli.py).
 
     rulecraft solve FILE [--position TEXT] [--json] [--symmetry] [--save PATH] [--proof]
-                         [--max-positions N] [--max-memory SIZE]
+                         [--max-positions N] [--max-memory SIZE] [--out-of-core]
+                         [--cluster ADDRESS] [--tier-dir PATH]
     rulecraft analyze FILE --position TEXT [--json] [--symmetry] [--solution PATH]
-                           [--max-positions N] [--max-memory SIZE]
+                           [--max-positions N] [--max-memory SIZE] [--out-of-core]
+                           [--cluster ADDRESS] [--tier-dir PATH]
     rulecraft verify FILE --solution PATH [--samples N] [--seed S] [--json]
 
 A solve stopped by a cap (positions, memory) or by running out of memory is a usage
@@ -20,6 +22,7 @@ import time
 from interpreter.apps.commands import (UsageError, add_command, emit_json, load_or_report,
     start_state)
 from interpreter.runtime.game import Game, State
+from interpreter.search.cluster import ClusterUnavailable
 from interpreter.search.proof import proof_value
 from interpreter.search.solver import (AUTO, OutOfMemory, Solution, SolveError, parse_size,
     printable, solve)
@@ -69,9 +72,13 @@ def _solve(game: Game, state: State, args) -> Solution:
         return solve(game, state, symmetry=_symmetry(game, state, args),
                      max_positions=args.max_positions,
                      max_memory=AUTO if args.max_memory is None else args.max_memory,
-                     progress=not args.quiet and (args.progress or sys.stderr.isatty()))
+                     progress=not args.quiet and (args.progress or sys.stderr.isatty()),
+                     out_of_core=True if args.out_of_core else None,
+                     cluster=args.cluster, tier_dir=args.tier_dir)
     except SolveError as e:
         raise _stopped(args, e) from None
+    except ClusterUnavailable as e:
+        raise _fail(args, str(e)) from None
 
 
 def _method(st) -> str:
@@ -278,6 +285,17 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="give up before the search would need more memory than SIZE (500M, "
                         "2G, ...; K, M, G are powers of 1024); by default three quarters of "
                         "the memory available when it starts")
+    p.add_argument("--out-of-core", action="store_true",
+                   help="keep the solve's positions in a temporary file ($TMPDIR) and hold "
+                        "one tier at a time in memory (native solver; by default, once the "
+                        "memory cap would be passed)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="solve by tiers on a Ray cluster: its address (HOST:PORT, auto), "
+                        "or local for this machine's cores (needs rulecraft[cluster])")
+    p.add_argument("--tier-dir", metavar="PATH",
+                   help="the solve by tiers keeps its files here (a directory every node "
+                        "reaches, or an fsspec URL) and resumes from them; alone, it solves "
+                        "by tiers in this process")
     p.add_argument("--progress", action="store_true",
                    help="report progress on stderr (the default when it is a terminal)")
 

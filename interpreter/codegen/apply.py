@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from dsl import model
+from dsl.constructs import lands_on_empty
 from dsl.model import Word, subset_of
 
 from interpreter.codegen.writer import Writer
@@ -17,11 +18,6 @@ if TYPE_CHECKING:
 def opponents_only(e: model.Expr) -> bool:
     """Whether the cells `e` names always hold opponent's pieces (so a mover's never)."""
     return subset_of(e, lambda x: isinstance(x, model.Pieces) and x.owner is model.Owner.OPPONENT)
-
-
-def lands_on_empty(onto: model.Expr) -> bool:
-    """Whether every cell `onto` allows is empty (then landing takes nothing)."""
-    return subset_of(onto, lambda x: isinstance(x, model.Ref) and x.word is Word.EMPTY)
 
 
 def stacked(rs: model.Ruleset) -> bool:

@@ -22,9 +22,8 @@ takes it); otherwise `RC_UNDO` is 0 and cyclic games are solved with stored arcs
 from __future__ import annotations
 
 from dsl import model
-from dsl.constructs import motion_construct
+from dsl.constructs import lands_on_empty, motion_construct
 
-from interpreter.codegen.apply import lands_on_empty
 from interpreter.runtime.tables import Tables
 from interpreter.native.csource import CSource
 

@@ -165,10 +165,16 @@ struct rc_solve_config {
                                  not a bitset); -1: 65,536, or none in a game with
                                  un-move tables (RC_UNDO) */
     int32_t sparse_stays;     /* 1: a sparse block never turns dense (for tests) */
+    int32_t out_of_core;      /* the blocks' arrays in a temporary file, held a tier at a
+                                 time (solver/tiers.c): 1 from the start, 0 never, -1 for
+                                 the one-pass solve when its values would pass max_memory */
     int32_t nperm;            /* symmetries in rc_solve_new's `perm` (the identity among
                                  them); 0 or 1: none */
     int32_t order[RC_NT];     /* the types in ranking order: wide types first, then by level
                                  (a carrier before its riders) */
+    int32_t tier_weight[RC_NT];  /* a block's tier is the sum of its piece counts by these
+                                 (no ply raises it, by the model: solver/tiers.c); all 0:
+                                 none */
     struct rc_solve_type types[RC_NT];  /* per piece type */
     struct rc_solve_slot slots[RC_NI];  /* per int slot */
 };

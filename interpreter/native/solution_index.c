@@ -96,6 +96,7 @@ int rc_solve_write(void *h, const char *path) {
         }
         sv_block_vals(sv, b, vals);
         err = sv_put(f, vals, sv_val_bytes(b));
+        sv_tier_read(sv, b);
     }
     free(vals);
     if (fclose(f)) err = -1;
@@ -135,6 +136,7 @@ int rc_solve_block_body(void *h, int k, uint8_t *out) {
     if (sv_unread(b)) return SV_UNREAD;
     sv_bits(b, 0, b->words, (uint64_t *)out);
     if (!b->ended) sv_block_vals(sv, b, (uint16_t *)(out + b->words * 8));
+    sv_tier_read(sv, b);
     return 0;
 }
 

@@ -41,10 +41,12 @@
    before it define), so every function stays static and the rules inline into the loops:
 
        base.c        constants, the solver's types, errors, memory
+       arena.c       out of core: the blocks' large arrays in a file, mapped
        index.c       combinations (colex), blocks, rank and unrank
        symmetry.c    packed keys, canonical forms
        bits.c        the blocks' bitsets, counts and dense ids
        sparse.c      sparse blocks: hash sets, then sorted lists
+       tiers.c       out of core: which blocks are held, a tier at a time
        threads.c     phases on the threads, progress
        reach.c       reachability
        arcs.c        the graph of arcs (for retrograde.c)
@@ -54,10 +56,12 @@
        export.c      the exports */
 
 #include "solver/base.c"
+#include "solver/arena.c"
 #include "solver/index.c"
 #include "solver/symmetry.c"
 #include "solver/bits.c"
 #include "solver/sparse.c"
+#include "solver/tiers.c"
 #include "solver/threads.c"
 #include "solver/reach.c"
 #include "solver/arcs.c"

@@ -21,6 +21,7 @@ import weakref
 from array import array
 from typing import Any
 
+from dsl.monotone import tier_weights
 from dsl.placements import placements
 
 from interpreter.runtime.game import Game, State
@@ -43,6 +44,7 @@ COPY_LIMIT = 50_000_000
 # solver.c's error codes
 ERR_MEMORY, ERR_STOP, ERR_POSITIONS = -4, -12, -13
 ERR_INDEX, ERR_BLOCKS = -10, -11  # what the index cannot hold: the Python solve says so
+ERR_DISK = -16  # the file of a solve out of core could not be made or grown
 
 _CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p)
 
@@ -76,8 +78,10 @@ def solve_config(n_types: int, n_ints: int) -> type[ctypes.Structure]:
                     ("tally_most", ctypes.c_int64),
                     ("sparse_above", ctypes.c_int64),
                     ("sparse_stays", ctypes.c_int32),
+                    ("out_of_core", ctypes.c_int32),
                     ("nperm", ctypes.c_int32),
                     ("order", ctypes.c_int32 * n_types),
+                    ("tier_weight", ctypes.c_int32 * n_types),
                     ("types", SolveType * n_types),
                     ("slots", SolveSlot * n_ints)]
     return SolveConfig
@@ -184,16 +188,17 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                  max_positions: int | None, max_memory: int | None,
                  threads: int | None = None, arcs_only: bool = False, copy_limit: int = COPY_LIMIT,
                  tally_room: int = -1, tally_most: int = -1, sparse_above: int = -1,
-                 sparse_stays: bool = False) -> Solution:
+                 sparse_stays: bool = False, out_of_core: int = -1) -> Solution:
     """Solve every position reachable from `start` in C (see the module docstring).
 
-    `arcs_only` keeps to the retrograde solve over stored arcs even where the one-pass
-    solve could run. Up to `copy_limit` positions, the solution is copied into a
-    `Solution`; past it, a `NativeSolution` answers from the solver's own tables.
+    `arcs_only`: the retrograde solve over stored arcs, whatever the game. Up to `copy_limit`
+    positions the solution is copied into a `Solution`, past it a `NativeSolution` answers.
     `tally_room` (bytes; -1: half the memory cap) and `tally_most` (-1: 251) bound the
     children counts reachability keeps for the un-move solve (solver.c, sv_tally); blocks
-    of more than `sparse_above` indices (-1: 65,536; none with un-moves) start sparse, and stay so if
-    `sparse_stays` (solver/sparse.c). Each way, the same results."""
+    of more than `sparse_above` indices (-1: 65,536; none with un-moves) start sparse, and
+    stay so if `sparse_stays` (solver/sparse.c). `out_of_core` 1: the blocks in a file,
+    held a tier at a time (solver/tiers.c); -1: so for the one-pass solve when its values
+    would pass `max_memory`. Each way, the same results."""
     lib = game.native or NativeLibrary(game.ruleset, game.rule_infos)
     _configure(lib)
     codec = Codec(game)
@@ -205,7 +210,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                                         threads=threads or min(2, os.cpu_count() or 1),
                                         max_memory=max_memory or 0, max_positions=max_positions or 0,
                                         arcs_only=int(arcs_only), tally_room=tally_room, tally_most=tally_most,
-                                        sparse_above=sparse_above, sparse_stays=int(sparse_stays)))
+                                        sparse_above=sparse_above, sparse_stays=int(sparse_stays), out_of_core=out_of_core))
     if not handle:
         raise SolveError("out of memory", "memory")
     interrupted: list[bool] = []
@@ -223,7 +228,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
         err = c.rc_solve_run(handle, lib.flat(start), _CALLBACK(report))
         if interrupted or err == ERR_STOP:
             raise KeyboardInterrupt
-        stats = (ctypes.c_uint64 * 9)()
+        stats = (ctypes.c_uint64 * 10)()
         seconds = (ctypes.c_double * 2)()
         c.rc_solve_stats(handle, stats, seconds)
         if err:
@@ -231,7 +236,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                          max_memory)
         n = stats[0]
         st = SolveStats(n, stats[1], stats[2], len(perms) or 1, seconds[0], seconds[1], stats[3],
-                        stats[7] == 1, stats[7] == 2, stats[4], stats[8])
+                        stats[7] == 1, stats[7] == 2, stats[4], stats[8], stats[9])
         if n > copy_limit:
             kept = True
             return NativeSolution(game, lib, handle, n, start, st, perms)
@@ -367,7 +372,7 @@ def opened(game: Game, lib: NativeLibrary, handle: int, perms: list[Perm], root:
     if message:
         lib.solver.rc_solve_free(handle)
         raise ValueError(f"damaged: {message}")
-    stats = (ctypes.c_uint64 * 9)()
+    stats = (ctypes.c_uint64 * 10)()
     lib.solver.rc_solve_stats(handle, stats, (ctypes.c_double * 2)())
     return cls(game, lib, handle, stats[0], root, None, perms, fp, **more)
 
@@ -390,7 +395,7 @@ def solver_arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[P
                **solve: int) -> tuple:
     """rc_solve_new's four arguments (see solver/export.c): the configuration, a struct
     rc_solve_config (`solve`: its fields threads, max_memory, max_positions, arcs_only,
-    tally_room and tally_most; those not given 0), completed with the symmetries' count,
+    tally_room, tally_most, sparse_above, sparse_stays and out_of_core; those not given 0), completed with the symmetries' count,
     the piece types and the int slots' key fields; the symmetries, the wide types'
     placements, the board's cells."""
     sizes, levels, carriers, order = _types(game)
@@ -401,9 +406,11 @@ def solver_arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[P
     if (len(cfg.types), len(cfg.slots)) != (len(sizes), len(lib.int_slots)):
         raise AssertionError("the native solver's configuration does not fit the game's types and slots")
     cfg.nperm = len(perms)
+    weights = tier_weights(game.ruleset)
     for t in range(len(sizes)):
         cfg.types[t] = SolveType(sizes[t], levels[t], carriers[t], len(places[t]))
         cfg.order[t] = order[t]
+        cfg.tier_weight[t] = weights[t]
     by_slot = {f.slot: f for f in codec.fields}
     for j, slot in enumerate(lib.int_slots):
         low, high = slot_range(game, game.layout.slots[slot])
@@ -426,6 +433,8 @@ def _error(code: int, message: str, found: int, max_positions: int | None,
     if code == ERR_MEMORY and max_memory is not None and "memory cap" in message:
         return SolveError(f"stopped at {found:,} positions: the solve would need more than the "
                           f"memory cap of {format_bytes(max_memory)}", "memory")
+    if code == ERR_DISK:
+        return SolveError(f"stopped at {found:,} positions: {message}", "disk")
     if code == ERR_MEMORY:  # an allocation failed below the cap: the machine had less
         return OutOfMemory(f"stopped at {found:,} positions: ran out of memory (the machine had less free "
                            "memory than the cap assumed): give a lower max_memory")

@@ -23,15 +23,21 @@ live in those modules and are imported here for them.
 
 from __future__ import annotations
 
+import shutil
 import sys
+import tempfile
 import time
 from array import array
 from typing import NamedTuple, TextIO
+
+from dsl.monotone import tier_weights
 
 from interpreter.runtime.game import Game, State
 from interpreter.search.codec import Codec, OutOfMemory, SolveError, two_players_only
 from interpreter.search.memory import (AUTO, FALLBACK_MEMORY, available_memory, default_memory_cap,
     format_bytes, memory_limit, parse_size)
+from interpreter.search import tiered
+from interpreter.search.cluster import ray_run as cluster_run
 from interpreter.search.native_solve import NativeSolveUnsupported, solve_native
 from interpreter.search import block_solution  # noqa: F401 - reads solution files of format 6
 from interpreter.search.progress import Progress
@@ -57,7 +63,9 @@ BYTES_PER_EDGE = 8
 
 def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm] = False,
           progress: bool = False, max_positions: int | None = None,
-          max_memory: int | str | None = AUTO, stream: TextIO | None = None) -> Solution:
+          max_memory: int | str | None = AUTO, stream: TextIO | None = None,
+          out_of_core: bool | None = None, cluster: str | None = None,
+          tier_dir: str | None = None) -> Solution:
     """Solve every position reachable from `start` (the initial position by default).
 
     `symmetry`: False, True (the board's symmetries, see symmetry.py) or a list of cell
@@ -66,6 +74,13 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
     many bytes; "auto" (the default) is `default_memory_cap()`, None no cap. Running out
     of memory all the same (MemoryError) is a SolveError too.
     `progress`: report on stderr (or `stream`) once the solve has run a second.
+    `out_of_core` (native solver): True keeps the blocks in a temporary file in $TMPDIR and
+    holds a tier at a time (interpreter/native/solver/tiers.c); None (the default) does so
+    once the solve in memory would pass `max_memory`, with a notice; False never.
+    `cluster`: a Ray address ("local", "auto", "HOST:PORT"): the solve by tiers
+    (tiered.py), its tasks on that cluster, its files in `tier_dir` (a directory every
+    node reaches, or an fsspec URL; a run that stopped resumes from it; by default a
+    temporary directory, removed after). `tier_dir` alone: the solve by tiers here.
     """
     if max_positions is not None and (isinstance(max_positions, bool)
                                       or not isinstance(max_positions, int) or max_positions < 1):
@@ -73,7 +88,10 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
                          f"{max_positions!r}")
     limit = memory_limit(max_memory)
     try:
-        return _solve(game, start, symmetry, progress, max_positions, limit, stream)
+        if cluster is not None or tier_dir is not None:
+            return _solve_by_tiers(game, start, symmetry, progress, max_positions, stream,
+                                   cluster, tier_dir)
+        return _solve(game, start, symmetry, progress, max_positions, limit, stream, out_of_core)
     except MemoryError:
         pass  # raised below, once this handler has let go of the solve's frames
     raise OutOfMemory("ran out of memory (the machine had less free memory than the cap "
@@ -82,7 +100,7 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
 
 def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progress: bool,
            max_positions: int | None, max_memory: int | None,
-           stream: TextIO | None) -> Solution:
+           stream: TextIO | None, out_of_core: bool | None = None) -> Solution:
     """`solve` once its arguments are checked (a MemoryError passes through)."""
     two_players_only(game)
     start = game.initial_state() if start is None else start
@@ -99,7 +117,8 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
     prog = Progress(progress, stream)
     if game.native is not None:
         try:
-            sol = solve_native(game, start, perms, prog, max_positions, max_memory)
+            sol = _solve_native(game, start, perms, prog, max_positions, max_memory, stream,
+                                out_of_core)
         except NativeSolveUnsupported as e:
             # solved in Python below (which also gives a rule's error its exact message)
             if e.notice:
@@ -130,6 +149,40 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
     stats = SolveStats(len(keys), len(graph.edges), terminal, len(perms) or 1, t1 - t0,
                        t2 - t1, level)
     return Solution(game, codec, canon, skeys, svalues, srem, start, stats, fingerprint(game))
+
+
+def _solve_by_tiers(game: Game, start: State | None, symmetry: bool | list[Perm], progress: bool,
+                    max_positions: int | None, stream: TextIO | None, cluster: str | None,
+                    tier_dir: str | None) -> Solution:
+    """`solve` by tiers (tiered.py), on a Ray cluster when one is given."""
+    start = game.initial_state() if start is None else start
+    perms = (board_symmetries(game, start=start) if symmetry is True else list(symmetry or []))
+    run = tiered.local_run if cluster is None else cluster_run(cluster)
+    root = tier_dir if tier_dir is not None else tempfile.mkdtemp(prefix="rulecraft-tiers-")
+    try:
+        return tiered.solve_tiered(game, start, perms, root, run, Progress(progress, stream),
+                                   max_positions)
+    finally:
+        if tier_dir is None:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+def _solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
+                  max_positions: int | None, max_memory: int | None, stream: TextIO | None,
+                  out_of_core: bool | None) -> Solution:
+    """The native solve, in memory or out of core (see `solve`): by default, a solve stopped
+    by the memory cap runs again out of core when the model gives it tiers."""
+    mode = -1 if out_of_core is None else int(out_of_core)
+    try:
+        return solve_native(game, start, perms, prog, max_positions, max_memory, out_of_core=mode)
+    except SolveError as e:
+        if (e.limit != "memory" or out_of_core is not None or max_memory is None
+                or not any(tier_weights(game.ruleset))):
+            raise
+    print(f"rulecraft: the solve would pass the memory cap of {format_bytes(max_memory)} in "
+          "memory: solving again out of core, a tier at a time, its blocks in a temporary "
+          "file ($TMPDIR; --out-of-core starts so)", file=stream if stream is not None else sys.stderr)
+    return solve_native(game, start, perms, prog, max_positions, max_memory, out_of_core=1)
 
 
 class _Graph(NamedTuple):

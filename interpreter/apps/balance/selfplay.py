@@ -20,6 +20,7 @@ from interpreter.search.analysis import MASK64, SplitMix
 from interpreter.runtime.game import Game, State
 from interpreter.search.agents import Agent, make_agent, perfect_agent
 from interpreter.search.mcts import MCTS
+from interpreter.search.portable import GameSource, game_from, source_of
 from interpreter.search.solution import Solution
 
 DRAW = -1  # GameResult.outcome of a drawn game (a seat's index for a win, None when cut)
@@ -172,6 +173,30 @@ def _pooled(game: Game, games: int, settings: Settings, jobs: int,
             if each_game is not None:
                 each_game()
             yield record
+
+
+def play_chunk(source: GameSource, settings: Settings, indices: list[int]) -> list[GameResult]:
+    """Games `indices` of a run, in a worker that rebuilds the game from its source (and
+    reads settings.solution_path): a task on a cluster."""
+    game = game_from(source)
+    if _worker.get("key") != (source, settings):
+        _start_worker(game, settings)
+        _worker["key"] = (source, settings)
+    return [play_game(game, i, settings, _worker["solution"]) for i in indices]
+
+
+def play_games_on(run: Callable, game: Game, games: int, settings: Settings, chunk: int = 4,
+                  each_game: Callable[[], None] | None = None) -> list[GameResult]:
+    """Games 0 .. games-1 as tasks of `chunk` games run by `run` (cluster.ray_run's), in
+    game-index order: the same records as `play_games`."""
+    source = source_of(game)
+    parts = run(play_chunk, [(source, settings, list(range(i, min(i + chunk, games))))
+                             for i in range(0, games, chunk)])
+    out = [r for part in parts for r in part]
+    for _ in out:
+        if each_game is not None:
+            each_game()
+    return out
 
 
 def default_jobs() -> int:

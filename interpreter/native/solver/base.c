@@ -33,7 +33,7 @@
 #define SV_DEFER 1024                /* children a thread gathers before it takes their locks */
 
 enum { SV_ERR_INDEX = -10, SV_ERR_BLOCKS = -11, SV_ERR_STOP = -12, SV_ERR_POSITIONS = -13,
-       SV_ERR_RANGE = -15 };
+       SV_ERR_RANGE = -15, SV_ERR_DISK = -16 };
 #define SV_UNREAD (-20)  /* a file of format 6: its blocks are read in Python (block_file.py) */
 
 typedef unsigned __int128 sv_u128;
@@ -83,6 +83,9 @@ typedef struct SvBlock {
     uint64_t *keys;                    /* after reachability: its reached indices, rising */
     uint64_t *dir, ndir;               /* where the keys of index >> dshift == j begin */
     int dshift;
+    int64_t tier;                      /* its tier: a quantity no ply raises (tiers.c) */
+    uint64_t abytes;                   /* out of core: its arrays' bytes in the arena (arena.c) */
+    int held, want;                    /* out of core: its arrays held (counted), or wanted */
 } SvBlock;
 
 /* a thread's share of a phase: words w0 to w1 of a bitset, or when `keys` is set, the
@@ -122,6 +125,8 @@ typedef int (*SvCallback)(const char *);
 typedef struct Sv {
     /* configuration */
     int threads, nperm, arcs_only, sparse_stays;
+    int out_of_core;   /* the blocks in the arena (arena.c): 1 from the start, 0 never, -1 for
+                          the one-pass solve once its values would pass the cap */
     uint64_t max_memory, max_positions, sparse_above;
     int size[RC_NT], level[RC_NT], carrier[RC_NT], nplace[RC_NT], order[RC_NT];
     int cmp[RC_NC], keycmp[RC_NC];  /* the orders sv_canon compares slots in */
@@ -152,6 +157,13 @@ typedef struct Sv {
     void *map;         /* a solution file's mapping (solution_index.c): blocks point into it */
     size_t map_bytes;
     int one_pass;      /* solved block by block without arcs (sv_one_pass) */
+    uint8_t *arena;    /* out of core (arena.c): a deleted file mapped as it grows */
+    uint64_t arena_bytes, arena_span;  /* the file's size, the addresses reserved */
+    int arena_fd;
+    pthread_mutex_t arena_mu;
+    int64_t tier_weight[RC_NT];  /* a block's tier: the sum of its counts by these */
+    int tiered;        /* reachability takes the tiers one at a time (tiers.c) */
+    int64_t tier_now;  /* the tier reachability expands */
     pthread_mutex_t lock;
     /* the graph of the reached positions, by dense id */
     uint64_t ndense, narcs;
@@ -193,6 +205,27 @@ static uint64_t sv_ram(void) {
     return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
 }
 
+/* the peak raised to `now` bytes counted, if past it */
+static void sv_peak(Sv *sv, uint64_t now) {
+    uint64_t peak = __atomic_load_n(&sv->peak, __ATOMIC_RELAXED);
+    while (now > peak && !__atomic_compare_exchange_n(&sv->peak, &peak, now, 1, __ATOMIC_RELAXED,
+                                                       __ATOMIC_RELAXED)) {}
+}
+
+/* `bytes` more counted against the cap; 0, or an error (none counted) */
+static int sv_charge(Sv *sv, uint64_t bytes) {
+    uint64_t now = __atomic_add_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
+    if (sv->max_memory && now > sv->max_memory) {
+        sv_fail(sv, RC_ERR_MEMORY, "the solve would need more than the memory cap (%llu bytes "
+                "in use, %llu more asked for)", (unsigned long long)(now - bytes),
+                (unsigned long long)bytes);
+        __atomic_sub_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
+        return RC_ERR_MEMORY;
+    }
+    sv_peak(sv, now);
+    return 0;
+}
+
 /* zeroed memory, counted against the cap; large arrays mapped, the largest from a deleted
    temporary file once the solve holds more than half the RAM (so a solve past the RAM pages
    to disk instead of failing; below that, anonymous memory spares the page cache's work).
@@ -201,14 +234,8 @@ static uint64_t sv_ram(void) {
    (tallies) do not, as each byte touched would make its whole 2 MB resident. */
 static void *sv_alloc_as(Sv *sv, size_t bytes, int huge) {
     if (!bytes) bytes = 8;
-    uint64_t now = __atomic_add_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
-    if (sv->max_memory && now > sv->max_memory) {
-        sv_fail(sv, RC_ERR_MEMORY, "the solve would need more than the memory cap (%llu bytes "
-                "in use, %llu more asked for)", (unsigned long long)(now - bytes),
-                (unsigned long long)bytes);
-        __atomic_sub_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
-        return NULL;
-    }
+    if (sv_charge(sv, bytes)) return NULL;
+    uint64_t now = __atomic_load_n(&sv->used, __ATOMIC_RELAXED);
     void *p = NULL;
     if (bytes >= SV_MAP_BYTES) {
         const char *dir = getenv("TMPDIR");
@@ -238,9 +265,6 @@ static void *sv_alloc_as(Sv *sv, size_t bytes, int huge) {
         __atomic_sub_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
         return NULL;
     }
-    uint64_t peak = __atomic_load_n(&sv->peak, __ATOMIC_RELAXED);
-    while (now > peak && !__atomic_compare_exchange_n(&sv->peak, &peak, now, 1, __ATOMIC_RELAXED,
-                                                       __ATOMIC_RELAXED)) {}
     return p;
 }
 

@@ -89,7 +89,7 @@ static inline size_t sv_prefix_bytes(const SvBlock *b) { return (size_t)((b->wor
    an error */
 static int sv_prefix(Sv *sv, SvBlock *b) {
     if (b->keys) return 0;
-    b->prefix = sv_alloc(sv, sv_prefix_bytes(b));
+    b->prefix = sv_block_alloc(sv, b, sv_prefix_bytes(b));
     if (!b->prefix) return RC_ERR_MEMORY;
     uint64_t run = 0;
     for (uint64_t wd = 0; wd < b->words; wd++) {

@@ -19,8 +19,10 @@ int rc_solve_config_layout(int64_t *out) {
     out[n++] = (int64_t)offsetof(struct rc_solve_config, tally_most);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, sparse_above);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, sparse_stays);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, out_of_core);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, nperm);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, order);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, tier_weight);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, types);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, slots);
     out[n++] = (int64_t)sizeof(struct rc_solve_type);
@@ -55,6 +57,8 @@ void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const
     sv->sparse_above = cfg->sparse_above >= 0 ? (uint64_t)cfg->sparse_above
                        : RC_UNDO && !sv->arcs_only ? SV_MAX_BLOCK : SV_SPARSE_ABOVE;
     sv->sparse_stays = cfg->sparse_stays;
+    sv->out_of_core = cfg->out_of_core;
+    for (int t = 0; t < RC_NT; t++) sv->tier_weight[t] = cfg->tier_weight[t];
     int64_t room = cfg->tally_room, most = cfg->tally_most;
     sv->nperm = cfg->nperm;
     for (int t = 0; t < RC_NT; t++) {
@@ -116,7 +120,12 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
     sv->cb = cb;
     sv->last = sv_now();
     double t0 = sv_now();
+    if (sv->out_of_core == 1 && !sv->arena) {
+        if (sv_arena_open(sv)) return sv->err;
+        for (int t = 0; t < RC_NT; t++) sv->tiered |= sv->tier_weight[t] != 0;
+    }
     sv_reach(sv, &s);
+    sv->tiered = 0;
     for (int t = 0; t < sv->threads; t++) {  /* what sv_tally counted */
         sv->tally_arcs += sv->work[t].arcs;
         sv->work[t].arcs = 0;
@@ -127,6 +136,8 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
         sv_untally_all(sv);
         sv->one_pass = 1;
         sv_one_pass(sv);
+    } else if (sv->arena && !sv_failed(sv) && sv_tiers_hold_all(sv)) {
+        /* the memory cap: these solves read every block at random */
 #if RC_UNDO
     } else if (!sv_failed(sv) && !sv->arcs_only && !sv->overflow) {
         sv->one_pass = sv->undo = 1;  /* the one-pass solve's storage */
@@ -199,6 +210,7 @@ int rc_solve_output(void *h, uint64_t *lo, uint64_t *hi, uint8_t *values, uint32
             uint8_t v = sv_value_at(sv, b, i, &r);
             recs[at++] = (SvRec){(uint64_t)key, (uint64_t)(key >> 64), v | r << 2};
         }
+        sv_tier_read(sv, b);
     }
     qsort(recs, (size_t)n, sizeof *recs, sv_cmp_rec);
     for (uint64_t q = 0; q < n; q++) {
@@ -305,21 +317,23 @@ int rc_solve_counts(void *h, uint64_t *out) {
         if (b->ended) out[sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) - 1] += b->count;
         else if (sv_unread(b)) return SV_UNREAD;
         else for (uint64_t d = 0; d < b->count; d++) out[(b->val[d] & 3) - 1]++;
+        sv_tier_read(sv, b);
     }
     return 0;
 }
 
 /* positions, arcs, terminal, retrograde levels, peak bytes, reachability depth, positions
    found (when the solve stopped: by the plies it finished), the method (0: arcs, 1: one pass, 2:
-   un-moves), the blocks left sparse */
+   un-moves), the blocks left sparse, the bytes of its file out of core (0: in memory) */
 void rc_solve_stats(void *h, uint64_t *out, double *seconds) {
     Sv *sv = h;
     out[0] = sv->ndense; out[1] = sv->narcs; out[2] = sv->terminal; out[3] = (uint64_t)sv->levels;
     out[4] = sv->peak; out[5] = (uint64_t)sv->depth;
-    out[6] = sv->ndense ? sv->ndense : sv->positions;
+    out[6] = sv->ndense > sv->positions ? sv->ndense : sv->positions;
     out[7] = (uint64_t)(sv->undo ? 2 : sv->one_pass);
     out[8] = 0;
     for (int k = 0; k < sv->nblocks; k++) out[8] += sv->blocks[k]->keys != NULL;
+    out[9] = sv->arena ? sv->arena_bytes : 0;
     seconds[0] = sv->reach_s; seconds[1] = sv->retro_s;
 }
 
@@ -331,6 +345,7 @@ void rc_solve_free(void *h) {
     for (int k = 0; k < sv->nblocks; k++) {
         SvBlock *b = sv->blocks[k];
         if (sv->map) b->reach = NULL, b->val = NULL;  /* they are parts of the mapping */
+        sv_tier_forget(sv, b);
         sv_free(sv, b->reach, (size_t)b->words * 8);
         sv_free(sv, b->cur, (size_t)sv_fwords(b) * 8);  /* (an un-move solve's, or reachability's) */
         sv_free(sv, b->next, (size_t)sv_fwords(b) * 8);
@@ -362,6 +377,7 @@ void rc_solve_free(void *h) {
     sv_free(sv, sv->ptab, sv_tables_size(sv));
     sv_free(sv, sv->identity, (size_t)(sv->nperm ? sv->nperm : 1));
     if (sv->map) munmap(sv->map, sv->map_bytes);
+    sv_arena_close(sv);
     pthread_mutex_destroy(&sv->lock);
     free(sv);
 }

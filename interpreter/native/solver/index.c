@@ -284,6 +284,8 @@ static SvBlock *sv_new_block(Sv *sv, const SvKey *k, uint64_t h) {
     if (sv_shape(sv, b)) goto fail;
     b->id = sv->nblocks;
     b->ended = k->v[RC_OUT] >= 0;
+    for (int t = 0; t < RC_NT; t++) b->tier += sv->tier_weight[t] * k->cnt[t];
+    b->held = sv->arena != NULL;  /* reachability holds a block until its tier is done */
     pthread_mutex_init(&b->mu, NULL);
     if (b->size > sv->sparse_above) {  /* its set is made as positions are found (sparse.c) */
         b->sparse = 1;
@@ -292,7 +294,7 @@ static SvBlock *sv_new_block(Sv *sv, const SvKey *k, uint64_t h) {
         return b;
     }
     bytes = (size_t)b->words * 8;
-    b->reach = sv_alloc(sv, bytes);
+    b->reach = sv_block_alloc(sv, b, bytes);
     if (!b->reach) goto fail;
     if (!b->ended && sv->tally_used + b->size <= sv->tally_room) {  /* (under the lock) */
         b->tally = sv_alloc_as(sv, b->size, 0);
@@ -316,22 +318,27 @@ static uint64_t *sv_frontier(Sv *sv, SvBlock *b) {
     pthread_mutex_lock(&sv->lock);
     f = b->cur;
     if (!f && !sv_failed(sv)) {
-        f = sv_alloc(sv, (size_t)b->words * 8);
+        f = sv_block_alloc(sv, b, (size_t)b->words * 8);
         __atomic_store_n(&b->cur, f, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&sv->lock);
     return f;
 }
 
-/* that some position of `from` has a child in `to` (for the order of the one-pass solve) */
-static void sv_edge(Sv *sv, SvBlock *from, SvBlock *to) {
+/* that some position of `from` has a child in `to` (for the order of the one-pass solve);
+   0, or an error when the ply raised the tier (tiered reachability, tiers.c) */
+static int sv_edge(Sv *sv, SvBlock *from, SvBlock *to) {
+    if (sv->tiered && to->tier > from->tier) {  /* (tiers.c: its blocks may be let go) */
+        sv_fail(sv, SV_ERR_INDEX, "a ply raised the tier the model gave (dsl/monotone.py)");
+        return SV_ERR_INDEX;
+    }
     if (from == to) {
         __atomic_store_n(&sv->cyclic, 1, __ATOMIC_RELAXED);
         __atomic_store_n(&from->loop, 1, __ATOMIC_RELAXED);
-        return;
+        return 0;
     }
     int n = __atomic_load_n(&from->nkids, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < n; i++) if (from->kids[i] == to) return;
+    for (int i = 0; i < n; i++) if (from->kids[i] == to) return 0;
     pthread_mutex_lock(&sv->lock);
     n = from->nkids;
     int i = 0;
@@ -344,6 +351,7 @@ static void sv_edge(Sv *sv, SvBlock *from, SvBlock *to) {
         }
     }
     pthread_mutex_unlock(&sv->lock);
+    return 0;
 }
 
 /* the block of a key, made if new (under the lock; lookups take none) */

@@ -103,29 +103,60 @@ static void sv_solve_unit(Sv *sv, SvWork *w, SvUnit *u) {
     }
 }
 
-/* the blocks solved by increasing height, each in one pass over its reached positions */
-static void sv_one_pass(Sv *sv) {
-    int top = 0;
+/* the bytes the values and running counts of the blocks reached in memory would take */
+static uint64_t sv_one_pass_need(const Sv *sv) {
+    uint64_t need = 0;
+    for (int k = 0; k < sv->nblocks; k++) {
+        const SvBlock *b = sv->blocks[k];
+        uint64_t n = b->count;
+        if (!b->keys) {
+            n = 0;
+            for (uint64_t wd = 0; wd < b->words; wd++) n += (uint64_t)__builtin_popcountll(b->reach[wd]);
+            need += sv_prefix_bytes(b);
+        }
+        need += b->ended ? 0 : n * 2;
+    }
+    return need;
+}
+
+/* each block's count, running counts and room for its values: in memory, or out of core
+   (tiers.c) when the solve is, or asks to be (sv->out_of_core 1), or when they would pass
+   the cap (-1); the positions to solve (0 on an error) */
+static uint64_t sv_one_pass_room(Sv *sv, int *top) {
+    int weigh = !sv->arena && sv->out_of_core < 0 && sv->max_memory;  /* (in memory so far) */
+    if ((sv->arena || sv->out_of_core == 1 || (weigh && sv->used + sv_one_pass_need(sv) > sv->max_memory))
+        && sv_tiers_spill(sv))
+        return 0;
     uint64_t todo = 0;
-    for (int k = 0; k < sv->nblocks && !sv_failed(sv); k++) {
+    for (int k = 0; k < sv->nblocks; k++) {
         SvBlock *b = sv->blocks[k];
-        if (sv_prefix(sv, b)) return;
-        if (b->height > top) top = b->height;
+        if (sv_prefix(sv, b)) return 0;
+        if (b->height > *top) *top = b->height;
         if (b->ended) {
             sv->terminal += b->count;
             if (sv->levels < 1 && sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) != SV_DRAW)
                 sv->levels = 1;
         } else {
-            b->val = sv_alloc(sv, (size_t)b->count * 2);
+            if (!(b->val = sv_block_alloc(sv, b, b->count * 2))) return 0;
             todo += b->count;
         }
         sv->ndense += b->count;
+        if (sv->arena) sv_tier_drop(sv, b);  /* (the pages its counts touched) */
     }
+    return todo;
+}
+
+/* the blocks solved by increasing height, each in one pass over its reached positions */
+static void sv_one_pass(Sv *sv) {
+    int top = 0;
+    uint64_t todo = sv_one_pass_room(sv, &top);
+    if (sv_failed(sv)) return;
     sv->phase = 2;
     sv->todo = todo;
     sv->done_before = 0;
     sv->one_pass_t0 = sv_now();
     for (int h = 0; h <= top && !sv_failed(sv); h++) {
+        if (sv->arena && sv_tiers_hold(sv, h)) return;
         if (sv_units(sv, h)) return;
         if (!sv->nunits) continue;
         sv_run(sv, sv_solve_unit);
@@ -138,4 +169,5 @@ static void sv_one_pass(Sv *sv) {
             w->arcs = w->ends = w->levels = 0;
         }
     }
+    if (sv->arena && !sv_failed(sv)) sv_tiers_hold(sv, -1);  /* read back from the file as asked */
 }

@@ -177,7 +177,7 @@ static void sv_expand(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
     for (int a = 0; a < n; a++) {
         SvBlock *c = w->cb[a];
         if (c != w->edge_to || b != w->edge_from) {
-            sv_edge(sv, b, c);
+            if (sv_edge(sv, b, c)) return;
             w->edge_from = b;
             w->edge_to = c;
         }
@@ -221,11 +221,15 @@ static void sv_reach(Sv *sv, const S *start) {
     sv->positions = 1;
     sv->phase = 0;
     /* sweeps over the blocks with positions waiting (one bitset each: what a sweep finds
-       is expanded in it or the next), until one finds nothing new */
+       is expanded in it or the next), until one finds nothing new; tiered, over the
+       highest tier's blocks with positions waiting (tiers.c) */
     for (sv->depth = 0; !sv_failed(sv); sv->depth++) {
-        for (int k = 0; k < sv->nblocks; k++) sv_sparse_sweep(sv, sv->blocks[k]);
+        if (sv->tiered && sv_tier_next(sv)) break;
+        for (int k = 0; k < sv->nblocks; k++)
+            if (!sv->tiered || sv->blocks[k]->tier == sv->tier_now) sv_sparse_sweep(sv, sv->blocks[k]);
         if (sv_units(sv, SV_FOUND) || sv->nunits == 0) break;
-        for (int k = 0; k < sv->nblocks; k++) sv->blocks[k]->cur_any = 0;
+        for (int k = 0; k < sv->nblocks; k++)
+            if (!sv->tiered || sv->blocks[k]->tier == sv->tier_now) sv->blocks[k]->cur_any = 0;
         sv_run(sv, sv_expand_unit);
         if (sv_failed(sv)) break;
         sv->positions += sv_sum(sv, offsetof(SvWork, found));
@@ -237,7 +241,7 @@ static void sv_reach(Sv *sv, const S *start) {
     }
     for (int k = 0; k < sv->nblocks; k++) {  /* the frontiers are done with */
         SvBlock *c = sv->blocks[k];
-        sv_free(sv, c->cur, (size_t)c->words * 8);
+        sv_block_free(sv, c, c->cur, (size_t)c->words * 8);
         c->cur = NULL;
         c->cur_any = 0;
         if (c->sparse && !sv_failed(sv) && sv_sparse_finish(sv, c)) return;

@@ -80,13 +80,13 @@ static int sv_tally_room(Sv *sv, SvBlock *b, uint64_t bytes) {
    from the list of positions to expand, its tallies kept if there is room; 0 or an error */
 static int sv_densify(Sv *sv, SvBlock *b) {
     size_t bytes = (size_t)b->words * 8;
-    uint64_t *reach = sv_alloc(sv, bytes), *cur = b->ended ? NULL : sv_alloc(sv, bytes);
+    uint64_t *reach = sv_block_alloc(sv, b, bytes), *cur = b->ended ? NULL : sv_block_alloc(sv, b, bytes);
     uint8_t *tally = NULL;
     if (reach && (cur || b->ended) && b->tallying && sv_tally_room(sv, b, b->size))
         tally = sv_alloc_as(sv, b->size, 0);
     if (!reach || (!cur && !b->ended) || (b->tallying && !tally)) {
-        sv_free(sv, reach, bytes);
-        sv_free(sv, cur, bytes);
+        sv_block_free(sv, b, reach, bytes);
+        sv_block_free(sv, b, cur, bytes);
         return RC_ERR_MEMORY;
     }
     for (uint64_t s = 0; s < b->hcap; s++) {

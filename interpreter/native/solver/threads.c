@@ -101,6 +101,7 @@ static int sv_units(Sv *sv, int which) {
         SvBlock *b = sv->blocks[i];
         const uint64_t *keys = NULL;
         uint64_t n = b->words;
+        if (which == SV_FOUND && sv->tiered && b->tier != sv->tier_now) continue;  /* (tiers.c) */
         if (which == SV_FOUND && b->sparse) {
             keys = b->walk;
             n = b->nwalk;

@@ -1,0 +1,401 @@
+"""The exact solve by tiers, each tier's work cut into tasks that may run anywhere.
+
+A position's tier is the counts of its pieces of the kinds whose counts only go one way
+(dsl/monotone.py), signed so that no ply raises any of them: a ply stays in its tier or
+goes to one the tier dominates (no higher, count by count).
+
+- **Forward**, a tier is expanded once no tier still to expand dominates it: its
+  positions breadth first, each round's frontier cut into tasks (`expand`) that return
+  the children in the tier and beyond it.
+- **Backward**, a tier is solved once every tier it dominates is: tasks (`children`) list
+  each of its positions' children, in the tier by key and beyond it by value and
+  remoteness (read from those tiers' files); the Python solver's level-by-level pass then
+  runs within the tier, the children beyond it entering at their levels.
+
+Each tier's positions, the entries it gave other tiers, and then its values, are files in
+a directory (a path, or an fsspec URL) that every task reads: a run that stopped resumes
+from the tiers it finished. The tiers put together are the Python solver's solution,
+exactly (the same keys, values, remoteness and counts). `solve_tiered` takes a `run`
+function that maps a task over argument tuples: in this process, or on a Ray cluster
+(cluster.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import time
+from array import array
+from bisect import bisect_left
+from typing import Any, Callable, Iterable, NamedTuple
+
+from dsl.monotone import tier_weights
+
+from interpreter.runtime.game import Game, State
+from interpreter.search.codec import Codec, SolveError, two_players_only
+from interpreter.search.portable import GameSource, game_from, source_of
+from interpreter.search.progress import Progress
+from interpreter.search.solution import Solution, SolveStats
+from interpreter.search.solution_file import DRAW, LOSE, WIN, fingerprint, uint32_array
+from interpreter.search.symmetry import Canonicalizer, Perm
+
+CHUNK = 20_000  # positions a task takes
+Tier = tuple[int, ...]
+Run = Callable[[Callable[..., Any], list[tuple]], list[Any]]  # a task over argument tuples
+
+
+class Spec(NamedTuple):
+    """What a task needs: the game, the symmetries, the directory of the tier files."""
+
+    game: GameSource
+    perms: tuple[tuple[int, ...], ...]
+    root: str
+
+
+def spec_of(game: Game, perms: list[Perm], root: str) -> Spec:
+    """The spec of a solve of `game` under `perms`, its files in `root`."""
+    return Spec(source_of(game), tuple(tuple(p) for p in perms), root)
+
+
+class _Side(NamedTuple):  # a task's game: rules, packing, canonical form, tier of a state
+    game: Game
+    codec: Codec
+    canonical: Callable[[int], int]
+    tier: Callable[[State], Tier]
+
+
+@functools.lru_cache(maxsize=4)
+def _side(spec: Spec) -> _Side:
+    """The game of a spec, built once a process."""
+    game = game_from(spec.game)
+    codec = Codec(game)
+    canon = Canonicalizer(list(spec.perms), codec.masks, codec.cells) if len(spec.perms) > 1 else None
+    weighted = [(t, w) for t, w in enumerate(tier_weights(game.ruleset)) if w]
+    return _Side(game, codec, canon.canonical if canon else (lambda k: k),
+                 lambda s: tuple(w * s[t].bit_count() for t, w in weighted))
+
+
+# ------------------------------------------------------------------ files
+def _name(kind: str, tier: Tier, source: Tier | None = None) -> str:
+    """A tier's file of `kind` (entries: those `source` gave it)."""
+    def text(t: Tier) -> str:
+        return "_".join(map(str, t)) or "all"
+    return f"{kind}-{text(tier)}" + ("" if source is None else f"~{text(source)}")
+
+
+def _fs(root: str):
+    """The fsspec file system of a URL, or None for a local directory."""
+    if "://" not in root:
+        return None
+    import fsspec  # an extra: only URLs need it
+    return fsspec.core.url_to_fs(root)[0]
+
+
+def write_file(root: str, name: str, data: bytes) -> None:
+    """`data` as the file `name` of `root`, whole or not at all (written, then renamed)."""
+    path, part = f"{root}/{name}", f"{root}/{name}.part"
+    fs = _fs(root)
+    if fs is None:
+        with open(part, "wb") as f:
+            f.write(data)
+        os.replace(part, path)
+    else:
+        fs.pipe_file(part, data)
+        fs.mv(part, path)
+
+
+def read_file(root: str, name: str) -> bytes | None:
+    """The file `name` of `root`, or None if there is none."""
+    fs = _fs(root)
+    try:
+        if fs is None:
+            with open(f"{root}/{name}", "rb") as f:
+                return f.read()
+        return fs.cat_file(f"{root}/{name}")
+    except FileNotFoundError:
+        return None
+
+
+def list_files(root: str) -> list[str]:
+    """The names of the files in `root`."""
+    fs = _fs(root)
+    if fs is None:
+        return os.listdir(root)
+    return [p.rsplit("/", 1)[-1] for p in fs.ls(root, detail=False)]
+
+
+def _width(codec: Codec) -> int:
+    """Bytes a key takes in a tier file."""
+    return 8 if codec.key_bytes <= 8 else codec.key_bytes
+
+
+def keys_bytes(keys: Iterable[int], width: int) -> bytes:
+    """Keys as a tier file holds them: `width` bytes each, little-endian."""
+    if width == 8:
+        return array("Q", keys).tobytes()
+    return b"".join(k.to_bytes(width, "little") for k in keys)
+
+
+def keys_of(data: bytes, width: int) -> list[int]:
+    """The keys of a tier file's bytes."""
+    if width == 8:
+        a = array("Q")
+        a.frombytes(data)
+        return a.tolist()
+    return [int.from_bytes(data[i:i + width], "little") for i in range(0, len(data), width)]
+
+
+# ------------------------------------------------------------------ tasks
+def expand(spec: Spec, tier: Tier, keys: list[int]) -> tuple[list[int], dict[Tier, list[int]]]:
+    """The children of positions `keys` of `tier`: those in the tier, and by tier those
+    beyond it (each list without repeats). TierError if a ply raises the tier."""
+    side = _side(spec)
+    g, pack, unpack, canonical = side.game, side.codec.pack, side.codec.unpack, side.canonical
+    inside: set[int] = set()
+    beyond: dict[Tier, set[int]] = {}
+    for k in keys:
+        s = unpack(k)
+        if g.is_terminal(s):
+            continue
+        for a in g.rules.legal(s):
+            t = g.rules.apply(s, a)
+            ck = canonical(pack(t))
+            ct = side.tier(t)
+            if ct == tier:
+                inside.add(ck)
+            else:
+                _check_below(ct, tier)
+                beyond.setdefault(ct, set()).add(ck)
+    return list(inside), {t: list(v) for t, v in beyond.items()}
+
+
+def children(spec: Spec, tier: Tier, keys: list[int]) -> list[tuple[int, int, list[int], list[tuple[int, int, int]]]]:
+    """Per position of `keys` (in `tier`): its mover, its status (0, or its end's value for
+    the mover), its distinct children in the tier by key, and those beyond it as (mover,
+    value, remoteness), read from their tiers' files."""
+    side = _side(spec)
+    g, pack, unpack, canonical = side.game, side.codec.pack, side.codec.unpack, side.canonical
+    out = []
+    for k in keys:
+        s = unpack(k)
+        me = g.to_move(s)
+        if g.is_terminal(s):
+            out.append((me, DRAW if g.is_draw(s) else WIN if g.winner(s) == me else LOSE, [], []))
+            continue
+        seen: dict[int, tuple[Tier, int]] = {}
+        for a in g.rules.legal(s):
+            t = g.rules.apply(s, a)
+            seen.setdefault(canonical(pack(t)), (side.tier(t), g.to_move(t)))
+        inside = [ck for ck, (ct, _) in seen.items() if ct == tier]
+        beyond = [_solved(spec, ct).value_of(ck, mover)
+                  for ck, (ct, mover) in seen.items() if ct != tier]
+        out.append((me, 0, inside, beyond))
+    return out
+
+
+class TierError(SolveError):
+    """A ply raised the tier the model gave (dsl/monotone.py misread the rules)."""
+
+
+def _check_below(child: Tier, parent: Tier) -> None:
+    if any(c > p for c, p in zip(child, parent)):
+        raise TierError("a ply raised the tier the model gave (dsl/monotone.py)")
+
+
+class _Solved(NamedTuple):  # a solved tier: sorted keys, values, remoteness
+    keys: list[int]
+    values: bytes
+    rem: array
+
+    def value_of(self, key: int, mover: int) -> tuple[int, int, int]:
+        i = bisect_left(self.keys, key)
+        return mover, self.values[i], self.rem[i]
+
+
+@functools.lru_cache(maxsize=64)
+def _solved(spec: Spec, tier: Tier) -> _Solved:
+    """A solved tier's files, read once a process (lower tiers are read by many tasks)."""
+    keys = keys_of(read_file(spec.root, _name("positions", tier)) or b"", _width(_side(spec).codec))
+    data = read_file(spec.root, _name("values", tier))
+    if data is None:
+        raise SolveError(f"the tier {tier} was not solved before a tier above it")
+    rem = uint32_array()
+    rem.frombytes(data[len(keys):])
+    return _Solved(keys, data[:len(keys)], rem)
+
+
+# ------------------------------------------------------------------ the driver
+def local_run(fn: Callable[..., Any], items: list[tuple]) -> list[Any]:
+    """Tasks run one after the other in this process."""
+    return [fn(*a) for a in items]
+
+
+def solve_tiered(game: Game, start: State, perms: list[Perm], root: str, run: Run = local_run,
+                 prog: Progress | None = None, max_positions: int | None = None,
+                 chunk: int = CHUNK) -> Solution:
+    """Every position reachable from `start`, solved a tier at a time (the module
+    docstring), its files in the directory `root` (made if missing; a run that stopped
+    resumes from them). `run` maps a task over argument tuples; `chunk` positions a task."""
+    two_players_only(game)
+    prog = prog or Progress(False)
+    spec = spec_of(game, perms, root)
+    _manifest(spec, game)
+    side = _side(spec)
+    width = _width(side.codec)
+    t0 = time.perf_counter()
+    tiers = _forward(spec, side, start, run, prog, max_positions, chunk, width)
+    t1 = time.perf_counter()
+    edges = terminal = 0
+    for tier in sorted(tiers):  # a tier after all those it dominates
+        e, t = _backward(spec, tier, run, prog, chunk, width)
+        edges, terminal = edges + e, terminal + t
+    t2 = time.perf_counter()
+    prog.done()
+    return _assemble(game, spec, sorted(tiers), start, perms, (edges, terminal, t1 - t0, t2 - t1))
+
+
+def _manifest(spec: Spec, game: Game) -> None:
+    """The directory made, and marked as this solve's; SolveError if it holds another's."""
+    if _fs(spec.root) is None:
+        os.makedirs(spec.root, exist_ok=True)
+    mine = json.dumps({"fingerprint": fingerprint(game), "perms": spec.perms}).encode()
+    found = read_file(spec.root, "manifest.json")
+    if found is None:
+        write_file(spec.root, "manifest.json", mine)
+    elif found != mine:
+        raise SolveError(f"{spec.root} holds the tiers of another solve (another ruleset or "
+                         "other symmetries): give an empty directory")
+
+
+def _tier_of(name: str, kind: str) -> Tier | None:
+    """The tier a file of `kind` is about (entries: the receiving tier), else None."""
+    if not name.startswith(kind + "-") or name.endswith(".part"):
+        return None
+    text = name[len(kind) + 1:].split("~")[0]
+    return () if text == "all" else tuple(int(x) for x in text.split("_"))
+
+
+def _forward(spec: Spec, side: _Side, start: State, run: Run, prog: Progress,
+             max_positions: int | None, chunk: int, width: int) -> dict[Tier, int]:
+    """Every tier's positions found and saved, highest first; each tier's count."""
+    names = list_files(spec.root)
+    done = {t: len(read_file(spec.root, n) or b"") // width
+            for n in names if (t := _tier_of(n, "positions")) is not None}
+    entries: dict[Tier, set[int]] = {}
+    for n in names:
+        t = _tier_of(n, "entries")
+        if t is not None and t not in done:
+            entries.setdefault(t, set()).update(keys_of(read_file(spec.root, n) or b"", width))
+    if side.tier(start) not in done:
+        entries.setdefault(side.tier(start), set()).add(side.canonical(side.codec.pack(start)))
+    while entries:
+        tier = max(entries)  # no tier left to expand dominates the greatest
+        seen = entries.pop(tier)
+        given: dict[Tier, set[int]] = {}
+        frontier = sorted(seen)
+        while frontier:
+            new = []
+            for inside, beyond in run(expand, [(spec, tier, frontier[i:i + chunk])
+                                               for i in range(0, len(frontier), chunk)]):
+                for k in inside:
+                    if k not in seen:
+                        seen.add(k)
+                        new.append(k)
+                for t, ks in beyond.items():
+                    given.setdefault(t, set()).update(ks)
+            frontier = sorted(new)
+            found = sum(done.values()) + len(seen)
+            if max_positions is not None and found > max_positions:
+                raise SolveError(f"more than {max_positions:,} positions are reachable", "positions")
+            prog.update(f"tiers: reaching tier {tier}: {found:,} positions found")
+        for t, ks in given.items():  # before the tier's positions, which mark it done
+            write_file(spec.root, _name("entries", t, tier), keys_bytes(sorted(ks), width))
+            entries.setdefault(t, set()).update(ks)
+        write_file(spec.root, _name("positions", tier), keys_bytes(sorted(seen), width))
+        done[tier] = len(seen)
+    return done
+
+
+def _backward(spec: Spec, tier: Tier, run: Run, prog: Progress, chunk: int,
+              width: int) -> tuple[int, int]:
+    """A tier's values and remoteness saved (unless a run before saved them); its arcs and
+    ended positions."""
+    saved = read_file(spec.root, _name("counts", tier))
+    if saved is not None and read_file(spec.root, _name("values", tier)) is not None:
+        edges, terminal = json.loads(saved)
+        return edges, terminal
+    keys = keys_of(read_file(spec.root, _name("positions", tier)) or b"", width)
+    rows = [row for part in run(children, [(spec, tier, keys[i:i + chunk])
+                                           for i in range(0, len(keys), chunk)]) for row in part]
+    values, rem = _levels(keys, rows)
+    edges = sum(len(r[2]) + len(r[3]) for r in rows)
+    terminal = sum(1 for r in rows if r[1])
+    write_file(spec.root, _name("counts", tier), json.dumps([edges, terminal]).encode())
+    write_file(spec.root, _name("values", tier), bytes(values) + rem.tobytes())
+    prog.update(f"tiers: solved tier {tier} ({len(keys):,} positions)")
+    return edges, terminal
+
+
+def _levels(keys: list[int], rows: list) -> tuple[bytearray, array]:
+    """The Python solver's level-by-level pass within a tier (solver._retrograde): the
+    children beyond the tier, already solved, enter at their own levels."""
+    n = len(keys)
+    index = {k: i for i, k in enumerate(keys)}
+    movers = bytearray(r[0] for r in rows)
+    values, rem = bytearray(n), uint32_array(n)
+    remaining = [len(r[2]) + len(r[3]) for r in rows]
+    parents: list[list[int]] = [[] for _ in range(n)]
+    later: dict[int, list[tuple[int, int, int]]] = {}  # level -> (parent, mover, value)
+    frontier = []
+    for p, (_, status, inside, beyond) in enumerate(rows):
+        for ck in inside:
+            parents[index[ck]].append(p)
+        for mover, value, r in beyond:
+            if value != DRAW:
+                later.setdefault(r, []).append((p, mover, value))
+        if status:
+            values[p] = status
+            if status != DRAW:
+                frontier.append(p)
+        elif not remaining[p]:  # no legal ply and no end rule fired: the mover loses
+            values[p] = LOSE
+            frontier.append(p)
+    level = 0
+    while frontier or later:
+        events = [(p, movers[c], values[c]) for c in frontier for p in parents[c]]
+        nxt = []
+        for p, mc, v in events + later.pop(level, []):
+            if values[p]:
+                continue
+            if (v == WIN) == (movers[p] == mc):  # the parent's mover wins by moving there
+                values[p], rem[p] = WIN, level + 1
+                nxt.append(p)
+            else:
+                remaining[p] -= 1
+                if not remaining[p]:
+                    values[p], rem[p] = LOSE, level + 1
+                    nxt.append(p)
+        frontier = nxt
+        level += 1
+    return values.replace(b"\0", bytes([DRAW])), rem
+
+
+def _assemble(game: Game, spec: Spec, tiers: list[Tier], start: State, perms: list[Perm],
+              figures: tuple[int, int, float, float]) -> Solution:
+    """The tiers' files put together as one `Solution`, keys sorted."""
+    parts = [_solved(spec, t) for t in tiers]
+    order = sorted((k, j, i) for j, part in enumerate(parts) for i, k in enumerate(part.keys))
+    codec = Codec(game)
+    keys: array | list[int] = [k for k, _, _ in order]
+    if codec.bits <= 64:
+        keys = array("Q", keys)
+    values = bytearray(parts[j].values[i] for _, j, i in order)
+    rem = uint32_array()
+    rem.extend(parts[j].rem[i] for _, j, i in order)
+    decided = [r for v, r in zip(values, rem) if v != DRAW]
+    edges, terminal, reach_s, solve_s = figures
+    stats = SolveStats(len(keys), edges, terminal, len(perms) or 1, reach_s, solve_s,
+                       max(decided) + 1 if decided else 0)
+    canon = Canonicalizer(perms, codec.masks, codec.cells) if len(perms) > 1 else None
+    return Solution(game, codec, canon, keys, values, rem, start, stats, fingerprint(game))
