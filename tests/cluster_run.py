@@ -25,6 +25,7 @@ from ray.cluster_utils import Cluster  # noqa: E402
 
 from dsl.load import load  # noqa: E402
 from interpreter.apps.entry import main  # noqa: E402
+from interpreter.native.build import compiler  # noqa: E402
 from interpreter.runtime.game import Game  # noqa: E402
 from interpreter.search import tiered  # noqa: E402
 from interpreter.search.cluster import ray_run  # noqa: E402
@@ -50,9 +51,14 @@ def _body_of(sol: Solution, path: str) -> str:
 def bit_for_bit(run, game: Game, out: str) -> dict:
     here = solve(game)
     there = tiered.solve_tiered(game, game.initial_state(), [], f"{out}/tiers-1", run, chunk=2000)
-    return {"same": _facts(here) == _facts(there), "positions": len(there),
-            "value": list(there.lookup(game.initial_state())),
-            "same_file": _body_of(here, f"{out}/here.sol") == _body_of(there, f"{out}/there.sol")}
+    body = _body_of(there, f"{out}/there.sol")
+    found = {"same": _facts(here) == _facts(there), "positions": len(there),
+             "value": list(there.lookup(game.initial_state())),
+             "same_file": _body_of(here, f"{out}/here.sol") == body}
+    if compiler() is not None:  # the single process's default where there is a C compiler
+        native = solve(Game(game.ruleset, backend="native"))
+        found["same_file_as_native"] = _body_of(native, f"{out}/native.sol") == body
+    return found
 
 
 def _kill_a_worker_at_work(killed: list[int], stop: threading.Event) -> None:

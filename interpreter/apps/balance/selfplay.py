@@ -193,9 +193,8 @@ def play_games_on(run: Callable, game: Game, games: int, settings: Settings, chu
     parts = run(play_chunk, [(source, settings, list(range(i, min(i + chunk, games))))
                              for i in range(0, games, chunk)])
     out = [r for part in parts for r in part]
-    for _ in out:
-        if each_game is not None:
-            each_game()
+    for _ in out if each_game is not None else ():
+        each_game()
     return out
 
 
