@@ -132,3 +132,19 @@ def test_a_cluster_that_is_not_there_is_a_usage_error(capsys):
     assert main(["solve", "tic-tac-toe", "--cluster", "127.0.0.1:1", "-q"]) == 2
     assert capsys.readouterr().err == ("rulecraft solve: error: could not reach the Ray cluster "
                                        "at 127.0.0.1:1: Connection refused\n")
+
+
+def test_tiers_that_do_not_dominate_each_other_run_side_by_side(tmp_path):
+    # Breakthrough 3 x 4: a capture takes a white or a black man, so tiers such as
+    # (5 white, 5 black) and (6 white, 4 black) are reached, and solved, in the same calls
+    game = _game("breakthrough-3x4")
+    waves: list[tuple[str, set]] = []
+
+    def watching(fn, items):
+        waves.append((fn.__name__, {a[1] for a in items}))
+        return tiered.local_run(fn, items)
+
+    sol = tiered.solve_tiered(game, game.initial_state(), [], str(tmp_path / "t"), watching)
+    same_solution(solve(game), sol)
+    assert ("expand", {(5, 5), (6, 4)}) in waves
+    assert any(name == "children" and {(5, 5), (6, 4)} <= tiers for name, tiers in waves)

@@ -6,11 +6,13 @@ goes to one the tier dominates (no higher, count by count).
 
 - **Forward**, a tier is expanded once no tier still to expand dominates it: its
   positions breadth first, each round's frontier cut into tasks (`expand`) that return
-  the children in the tier and beyond it.
-- **Backward**, a tier is solved once every tier it dominates is: tasks (`children`) list
-  each of its positions' children, in the tier by key and beyond it by value and
-  remoteness (read from those tiers' files); the Python solver's level-by-level pass then
-  runs within the tier, the children beyond it entering at their levels.
+  the children in the tier and beyond it. The tiers ready together (a wave) share the
+  rounds, their tasks run side by side.
+- **Backward**, a tier is solved once every tier it dominates is (again a wave at a
+  time): tasks (`children`) list each of its positions' children, in the tier by key and
+  beyond it by value and remoteness (read from those tiers' files); the Python solver's
+  level-by-level pass then runs within the tier, the children beyond it entering at their
+  levels.
 
 Each tier's positions, the entries it gave other tiers, and then its values, are files in
 a directory (a path, or an fsspec URL) that every task reads: a run that stopped resumes
@@ -247,8 +249,11 @@ def solve_tiered(game: Game, start: State, perms: list[Perm], root: str, run: Ru
     tiers = _forward(spec, side, start, run, prog, max_positions, chunk, width)
     t1 = time.perf_counter()
     edges = terminal = 0
-    for tier in sorted(tiers):  # a tier after all those it dominates
-        e, t = _backward(spec, tier, run, prog, chunk, width)
+    todo = sorted(tiers)
+    while todo:  # a wave: the tiers that dominate none left to solve
+        wave = [t for t in todo if not any(_dominates(t, u) for u in todo)]
+        todo = [t for t in todo if t not in wave]
+        e, t = _backward(spec, wave, run, prog, chunk, width)
         edges, terminal = edges + e, terminal + t
     t2 = time.perf_counter()
     prog.done()
@@ -276,9 +281,15 @@ def _tier_of(name: str, kind: str) -> Tier | None:
     return () if text == "all" else tuple(int(x) for x in text.split("_"))
 
 
+def _dominates(a: Tier, b: Tier) -> bool:
+    """Whether tier `a` is above `b`: no lower in any count, and not the same."""
+    return a != b and all(x >= y for x, y in zip(a, b))
+
+
 def _forward(spec: Spec, side: _Side, start: State, run: Run, prog: Progress,
              max_positions: int | None, chunk: int, width: int) -> dict[Tier, int]:
-    """Every tier's positions found and saved, highest first; each tier's count."""
+    """Every tier's positions found and saved, a wave at a time: the tiers no tier left to
+    expand dominates, expanded together; each tier's count."""
     names = list_files(spec.root)
     done = {t: len(read_file(spec.root, n) or b"") // width
             for n in names if (t := _tier_of(n, "positions")) is not None}
@@ -290,50 +301,67 @@ def _forward(spec: Spec, side: _Side, start: State, run: Run, prog: Progress,
     if side.tier(start) not in done:
         entries.setdefault(side.tier(start), set()).add(side.canonical(side.codec.pack(start)))
     while entries:
-        tier = max(entries)  # no tier left to expand dominates the greatest
-        seen = entries.pop(tier)
-        given: dict[Tier, set[int]] = {}
-        frontier = sorted(seen)
-        while frontier:
-            new = []
-            for inside, beyond in run(expand, [(spec, tier, frontier[i:i + chunk])
-                                               for i in range(0, len(frontier), chunk)]):
-                for k in inside:
-                    if k not in seen:
-                        seen.add(k)
-                        new.append(k)
-                for t, ks in beyond.items():
-                    given.setdefault(t, set()).update(ks)
-            frontier = sorted(new)
-            found = sum(done.values()) + len(seen)
-            if max_positions is not None and found > max_positions:
-                raise SolveError(f"more than {max_positions:,} positions are reachable", "positions")
-            prog.update(f"tiers: reaching tier {tier}: {found:,} positions found")
-        for t, ks in given.items():  # before the tier's positions, which mark it done
-            write_file(spec.root, _name("entries", t, tier), keys_bytes(sorted(ks), width))
-            entries.setdefault(t, set()).update(ks)
-        write_file(spec.root, _name("positions", tier), keys_bytes(sorted(seen), width))
-        done[tier] = len(seen)
+        wave = {t: entries[t] for t in entries if not any(_dominates(p, t) for p in entries)}
+        given = _reach(spec, wave, run, prog, chunk, sum(done.values()), max_positions)
+        for tier, seen in wave.items():
+            for t, ks in given[tier].items():  # before its positions, which mark it done
+                write_file(spec.root, _name("entries", t, tier), keys_bytes(sorted(ks), width))
+                entries.setdefault(t, set()).update(ks)
+            write_file(spec.root, _name("positions", tier), keys_bytes(sorted(seen), width))
+            done[tier] = len(seen)
+            del entries[tier]
     return done
 
 
-def _backward(spec: Spec, tier: Tier, run: Run, prog: Progress, chunk: int,
+def _reach(spec: Spec, seen: dict[Tier, set[int]], run: Run, prog: Progress, chunk: int,
+           before: int, max_positions: int | None) -> dict[Tier, dict[Tier, set[int]]]:
+    """The positions of a wave's tiers (`seen`: its entries, completed in place), breadth
+    first, each round's frontiers cut into tasks; per tier, the entries it gives others."""
+    given: dict[Tier, dict[Tier, set[int]]] = {t: {} for t in seen}
+    frontier = {t: sorted(ks) for t, ks in seen.items()}
+    while any(frontier.values()):
+        items = [(spec, t, f[i:i + chunk]) for t, f in frontier.items() for i in range(0, len(f), chunk)]
+        new: dict[Tier, list[int]] = {t: [] for t in seen}
+        for (_, tier, _), (inside, beyond) in zip(items, run(expand, items)):
+            for k in inside:
+                if k not in seen[tier]:
+                    seen[tier].add(k)
+                    new[tier].append(k)
+            for t, ks in beyond.items():
+                given[tier].setdefault(t, set()).update(ks)
+        frontier = {t: sorted(ks) for t, ks in new.items()}
+        found = before + sum(len(ks) for ks in seen.values())
+        if max_positions is not None and found > max_positions:
+            raise SolveError(f"more than {max_positions:,} positions are reachable", "positions")
+        prog.update(f"tiers: reaching {len(seen)} tier(s): {found:,} positions found")
+    return given
+
+
+def _backward(spec: Spec, wave: list[Tier], run: Run, prog: Progress, chunk: int,
               width: int) -> tuple[int, int]:
-    """A tier's values and remoteness saved (unless a run before saved them); its arcs and
-    ended positions."""
-    saved = read_file(spec.root, _name("counts", tier))
-    if saved is not None and read_file(spec.root, _name("values", tier)) is not None:
-        edges, terminal = json.loads(saved)
-        return edges, terminal
-    keys = keys_of(read_file(spec.root, _name("positions", tier)) or b"", width)
-    rows = [row for part in run(children, [(spec, tier, keys[i:i + chunk])
-                                           for i in range(0, len(keys), chunk)]) for row in part]
-    values, rem = _levels(keys, rows)
-    edges = sum(len(r[2]) + len(r[3]) for r in rows)
-    terminal = sum(1 for r in rows if r[1])
-    write_file(spec.root, _name("counts", tier), json.dumps([edges, terminal]).encode())
-    write_file(spec.root, _name("values", tier), bytes(values) + rem.tobytes())
-    prog.update(f"tiers: solved tier {tier} ({len(keys):,} positions)")
+    """The values and remoteness of a wave's tiers (each dominating none left to solve)
+    saved, unless a run before saved them; their arcs and ended positions."""
+    edges = terminal = 0
+    todo: list[tuple[Tier, list[int]]] = []
+    for tier in wave:
+        saved = read_file(spec.root, _name("counts", tier))
+        if saved is not None and read_file(spec.root, _name("values", tier)) is not None:
+            e, t = json.loads(saved)
+            edges, terminal = edges + e, terminal + t
+        else:
+            todo.append((tier, keys_of(read_file(spec.root, _name("positions", tier)) or b"", width)))
+    items = [(spec, tier, keys[i:i + chunk]) for tier, keys in todo for i in range(0, len(keys), chunk)]
+    rows: dict[Tier, list] = {tier: [] for tier, _ in todo}
+    for (_, tier, _), part in zip(items, run(children, items)):
+        rows[tier].extend(part)
+    for tier, keys in todo:
+        values, rem = _levels(keys, rows[tier])
+        e = sum(len(r[2]) + len(r[3]) for r in rows[tier])
+        t = sum(1 for r in rows[tier] if r[1])
+        write_file(spec.root, _name("counts", tier), json.dumps([e, t]).encode())
+        write_file(spec.root, _name("values", tier), bytes(values) + rem.tobytes())
+        edges, terminal = edges + e, terminal + t
+        prog.update(f"tiers: solved tier {tier} ({len(keys):,} positions)")
     return edges, terminal
 
 
