@@ -80,7 +80,8 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
     `cluster`: a Ray address ("local", "auto", "HOST:PORT"): the solve by tiers
     (tiered.py), its tasks on that cluster, its files in `tier_dir` (a directory every
     node reaches, or an fsspec URL; a run that stopped resumes from it; by default a
-    temporary directory, removed after). `tier_dir` alone: the solve by tiers here.
+    temporary directory, removed after). `tier_dir` alone: the solve by tiers here. The
+    solve by tiers has no memory cap: its driver holds the positions of one wave of tiers.
     """
     if max_positions is not None and (isinstance(max_positions, bool)
                                       or not isinstance(max_positions, int) or max_positions < 1):
