@@ -144,3 +144,17 @@ def test_a_solve_out_of_core_says_where_its_file_could_not_go(tmp_path, monkeypa
         _native(game, out_of_core=1)
     assert str(e.value) == (f"stopped at 0 positions: could not make the solve's file in {missing}: "
                             "No such file or directory (TMPDIR names where it goes)")
+
+
+def test_a_game_whose_positions_come_round_is_not_solved_twice():
+    # Dodgem's cars only leave (tiers), but its positions come round: when the cap stops
+    # reachability after the blocks made a cycle, a tier at a time would not need less
+    # (the un-move solve holds every block), so the error comes with no second try
+    game = Game(load("dodgem-4x4"), backend="native")
+    err = io.StringIO()
+    with pytest.raises(SolveError) as e:
+        solve(game, max_memory=256 << 10, stream=err)
+    assert err.getvalue() == ""
+    assert str(e.value).startswith("stopped at ")
+    assert str(e.value).endswith(" positions: the solve would need more than the memory cap of "
+                                 "256.0 KiB")

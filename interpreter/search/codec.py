@@ -37,6 +37,7 @@ class SolveError(Exception):
     def __init__(self, message: str, limit: str | None = None):
         super().__init__(message)
         self.limit = limit
+        self.tiers_may_help = False  # the memory cap: a native solve out of core may need less
 
 
 def two_players_only(game) -> None:

@@ -228,12 +228,11 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
         err = c.rc_solve_run(handle, lib.flat(start), _CALLBACK(report))
         if interrupted or err == ERR_STOP:
             raise KeyboardInterrupt
-        stats = (ctypes.c_uint64 * 10)()
+        stats = (ctypes.c_uint64 * 11)()
         seconds = (ctypes.c_double * 2)()
         c.rc_solve_stats(handle, stats, seconds)
         if err:
-            raise _error(err, c.rc_solve_error(handle).decode(), stats[6], max_positions,
-                         max_memory)
+            raise _error(err, c.rc_solve_error(handle).decode(), stats, max_positions, max_memory)
         n = stats[0]
         st = SolveStats(n, stats[1], stats[2], len(perms) or 1, seconds[0], seconds[1], stats[3],
                         stats[7] == 1, stats[7] == 2, stats[4], stats[8], stats[9])
@@ -372,7 +371,7 @@ def opened(game: Game, lib: NativeLibrary, handle: int, perms: list[Perm], root:
     if message:
         lib.solver.rc_solve_free(handle)
         raise ValueError(f"damaged: {message}")
-    stats = (ctypes.c_uint64 * 10)()
+    stats = (ctypes.c_uint64 * 11)()
     lib.solver.rc_solve_stats(handle, stats, (ctypes.c_double * 2)())
     return cls(game, lib, handle, stats[0], root, None, perms, fp, **more)
 
@@ -425,14 +424,19 @@ def solver_arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[P
             (ctypes.c_uint64 * words)(*[(full >> (64 * w)) & WORD for w in range(words)]))
 
 
-def _error(code: int, message: str, found: int, max_positions: int | None,
+def _error(code: int, message: str, stats: Any, max_positions: int | None,
            max_memory: int | None) -> Exception:
-    """What a solver.c error code becomes (the Python solver's messages)."""
+    """What a solver.c error code becomes (the Python solver's messages), given the solve's
+    rc_solve_stats. The memory cap's SolveError says in `tiers_may_help` whether a solve
+    out of core may need less (solver._solve_native)."""
+    found = stats[6]
     if code == ERR_POSITIONS and max_positions is not None and "reachable" in message:
         return SolveError(f"more than {max_positions:,} positions are reachable", "positions")
     if code == ERR_MEMORY and max_memory is not None and "memory cap" in message:
-        return SolveError(f"stopped at {found:,} positions: the solve would need more than the "
-                          f"memory cap of {format_bytes(max_memory)}", "memory")
+        e = SolveError(f"stopped at {found:,} positions: the solve would need more than the "
+                       f"memory cap of {format_bytes(max_memory)}", "memory")
+        e.tiers_may_help = bool(stats[10])
+        return e
     if code == ERR_DISK:
         return SolveError(f"stopped at {found:,} positions: {message}", "disk")
     if code == ERR_MEMORY:  # an allocation failed below the cap: the machine had less

@@ -76,7 +76,8 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
     `progress`: report on stderr (or `stream`) once the solve has run a second.
     `out_of_core` (native solver): True keeps the blocks in a temporary file in $TMPDIR and
     holds a tier at a time (interpreter/native/solver/tiers.c); None (the default) does so
-    once the solve in memory would pass `max_memory`, with a notice; False never.
+    when the solve in memory passes `max_memory` while reaching, before its positions come
+    round, with a notice; False never.
     `cluster`: a Ray address ("local", "auto", "HOST:PORT"): the solve by tiers
     (tiered.py), its tasks on that cluster, its files in `tier_dir` (a directory every
     node reaches, or an fsspec URL; a run that stopped resumes from it; by default a
@@ -171,14 +172,15 @@ def _solve_by_tiers(game: Game, start: State | None, symmetry: bool | list[Perm]
 def _solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                   max_positions: int | None, max_memory: int | None, stream: TextIO | None,
                   out_of_core: bool | None) -> Solution:
-    """The native solve, in memory or out of core (see `solve`): by default, a solve stopped
-    by the memory cap runs again out of core when the model gives it tiers."""
+    """The native solve, in memory or out of core (see `solve`): by default, a solve the
+    memory cap stopped while reaching, before any cycle, runs again out of core when the
+    model gives it tiers (a tier at a time may then need less)."""
     mode = -1 if out_of_core is None else int(out_of_core)
     try:
         return solve_native(game, start, perms, prog, max_positions, max_memory, out_of_core=mode)
     except SolveError as e:
         if (e.limit != "memory" or out_of_core is not None or max_memory is None
-                or not any(tier_weights(game.ruleset))):
+                or not e.tiers_may_help or not any(tier_weights(game.ruleset))):
             raise
     print(f"rulecraft: the solve would pass the memory cap of {format_bytes(max_memory)} in "
           "memory: solving again out of core, a tier at a time, its blocks in a temporary "

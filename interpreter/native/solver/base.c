@@ -163,6 +163,7 @@ typedef struct Sv {
     pthread_mutex_t arena_mu;
     int64_t tier_weight[RC_NT];  /* a block's tier: the sum of its counts by these */
     int tiered;        /* reachability takes the tiers one at a time (tiers.c) */
+    int tiers_help;    /* the cap stopped reachability before a cycle (rc_solve_stats) */
     int64_t tier_now;  /* the tier reachability expands */
     pthread_mutex_t lock;
     /* the graph of the reached positions, by dense id */

@@ -126,6 +126,8 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
     }
     sv_reach(sv, &s);
     sv->tiered = 0;
+    if (sv_failed(sv) == RC_ERR_MEMORY)  /* (the blocks found so far, checked for a cycle) */
+        sv->tiers_help = !sv->cyclic && !sv_heights(sv);
     for (int t = 0; t < sv->threads; t++) {  /* what sv_tally counted */
         sv->tally_arcs += sv->work[t].arcs;
         sv->work[t].arcs = 0;
@@ -324,7 +326,9 @@ int rc_solve_counts(void *h, uint64_t *out) {
 
 /* positions, arcs, terminal, retrograde levels, peak bytes, reachability depth, positions
    found (when the solve stopped: by the plies it finished), the method (0: arcs, 1: one pass, 2:
-   un-moves), the blocks left sparse, the bytes of its file out of core (0: in memory) */
+   un-moves), the blocks left sparse, the bytes of its file out of core (0: in memory),
+   whether the memory cap stopped reachability before its blocks made a cycle (a solve
+   out of core, a tier at a time, may then need less) */
 void rc_solve_stats(void *h, uint64_t *out, double *seconds) {
     Sv *sv = h;
     out[0] = sv->ndense; out[1] = sv->narcs; out[2] = sv->terminal; out[3] = (uint64_t)sv->levels;
@@ -334,6 +338,7 @@ void rc_solve_stats(void *h, uint64_t *out, double *seconds) {
     out[8] = 0;
     for (int k = 0; k < sv->nblocks; k++) out[8] += sv->blocks[k]->keys != NULL;
     out[9] = sv->arena ? sv->arena_bytes : 0;
+    out[10] = (uint64_t)sv->tiers_help;
     seconds[0] = sv->reach_s; seconds[1] = sv->retro_s;
 }
 
