@@ -5,8 +5,9 @@ only captured, removed or taken off), less the count of those of the kinds no ru
 removes (when every ply only puts a piece down on an empty cell): no ply raises it. The
 native solver's out-of-core solve (interpreter/native/solver/tiers.c) reaches the
 positions a tier at a time, highest first, and holds in memory only the tier it expands
-and the positions it reaches; it checks the claim on every pair of blocks a ply joins,
-and goes on breadth first should a ply ever raise the tier.
+and the positions it reaches; the solve by tiers (interpreter/search/tiered.py) cuts
+each tier's work into tasks. Both check the claim on every ply they make, and stop
+should one raise the tier (the native solve handing the game to the Python solver).
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ from interpreter.search.memory import (AUTO, FALLBACK_MEMORY, available_memory, 
     format_bytes, memory_limit, parse_size)
 from interpreter.search import tiered
 from interpreter.search.cluster import ray_run as cluster_run
+from interpreter.search.levels import level_pass, reverse
 from interpreter.search.native_solve import NativeSolveUnsupported, solve_native
 from interpreter.search import block_solution  # noqa: F401 - reads solution files of format 6
 from interpreter.search.progress import Progress
@@ -252,68 +253,10 @@ def _enumerate(game: Game, start: State, codec: Codec, canon: Canonicalizer | No
     return _Graph(keys, movers, status, offsets, edges)
 
 
-def _parents(graph: _Graph) -> tuple[array, array]:
-    """The arcs reversed, in CSR form: node c's parents are parents[start[c]:start[c+1]]."""
-    n, offsets, edges = len(graph.keys), graph.offsets, graph.edges
-    pcount = uint32_array(n + 1)
-    for j in edges:
-        pcount[j + 1] += 1
-    for k in range(n):
-        pcount[k + 1] += pcount[k]
-    fill = array(pcount.typecode, pcount)
-    parents = uint32_array(len(edges))
-    for p in range(n):
-        for k in range(offsets[p], offsets[p + 1]):
-            c = edges[k]
-            parents[fill[c]] = p
-            fill[c] += 1
-    return pcount, parents
-
-
 def _retrograde(graph: _Graph, prog: Progress) -> tuple[bytearray, array, int]:
-    """Values and remoteness of every node, and the number of levels.
-
-    Level by level from the ends, so that the first win found is the quickest and the last
-    child to be refuted gives the longest loss; what no level decides is a draw."""
-    n, movers, offsets = len(graph.keys), graph.movers, graph.offsets
-    pcount, parents = _parents(graph)
-    values = bytearray(n)
-    rem = uint32_array(n)
+    """Values and remoteness of every node, and the number of levels (levels.py)."""
+    n, offsets = len(graph.keys), graph.offsets
+    start, parents = reverse(n, offsets, graph.edges)
     remaining = uint32_array()
     remaining.extend(offsets[k + 1] - offsets[k] for k in range(n))
-    frontier = []
-    for k, st in enumerate(graph.status):
-        if st:
-            values[k] = st
-            if st != DRAW:
-                frontier.append(k)
-        elif remaining[k] == 0:  # no legal ply and no end rule fired: the mover loses
-            values[k] = LOSE
-            frontier.append(k)
-    level, solved = 0, len(frontier)
-    while frontier:
-        nxt = []
-        r1 = level + 1
-        for c in frontier:
-            c_wins = values[c] == WIN
-            mc = movers[c]
-            for k in range(pcount[c], pcount[c + 1]):
-                p = parents[k]
-                if values[p]:
-                    continue
-                if c_wins == (movers[p] == mc):  # the parent's mover wins by moving to c
-                    values[p] = WIN
-                    rem[p] = r1
-                    nxt.append(p)
-                else:
-                    left = remaining[p] - 1
-                    remaining[p] = left
-                    if not left:
-                        values[p] = LOSE
-                        rem[p] = r1
-                        nxt.append(p)
-        frontier = nxt
-        solved += len(nxt)
-        level += 1
-        prog.update(f"retrograde: level {level}, {solved:,} of {n:,} decided")
-    return values.replace(b"\0", bytes([DRAW])), rem, level
+    return level_pass(graph.movers, graph.status, remaining, start, parents, prog=prog)

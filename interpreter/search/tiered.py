@@ -36,6 +36,7 @@ from dsl.monotone import tier_weights
 
 from interpreter.runtime.game import Game, State
 from interpreter.search.codec import Codec, SolveError, two_players_only
+from interpreter.search.levels import Later, level_pass, reverse
 from interpreter.search.portable import GameSource, game_from, source_of
 from interpreter.search.progress import Progress
 from interpreter.search.solution import Solution, SolveStats
@@ -63,6 +64,7 @@ def spec_of(game: Game, perms: list[Perm], root: str) -> Spec:
 class _Side(NamedTuple):  # a task's game: rules, packing, canonical form, tier of a state
     game: Game
     codec: Codec
+    canon: Canonicalizer | None
     canonical: Callable[[int], int]
     tier: Callable[[State], Tier]
 
@@ -74,7 +76,7 @@ def _side(spec: Spec) -> _Side:
     codec = Codec(game)
     canon = Canonicalizer(list(spec.perms), codec.masks, codec.cells) if len(spec.perms) > 1 else None
     weighted = [(t, w) for t, w in enumerate(tier_weights(game.ruleset)) if w]
-    return _Side(game, codec, canon.canonical if canon else (lambda k: k),
+    return _Side(game, codec, canon, canon.canonical if canon else (lambda k: k),
                  lambda s: tuple(w * s[t].bit_count() for t, w in weighted))
 
 
@@ -257,7 +259,7 @@ def solve_tiered(game: Game, start: State, perms: list[Perm], root: str, run: Ru
         edges, terminal = edges + e, terminal + t
     t2 = time.perf_counter()
     prog.done()
-    return _assemble(game, spec, sorted(tiers), start, perms, (edges, terminal, t1 - t0, t2 - t1))
+    return _assemble(game, spec, side, sorted(tiers), start, (edges, terminal, t1 - t0, t2 - t1))
 
 
 def _manifest(spec: Spec, game: Game) -> None:
@@ -366,64 +368,46 @@ def _backward(spec: Spec, wave: list[Tier], run: Run, prog: Progress, chunk: int
 
 
 def _levels(keys: list[int], rows: list) -> tuple[bytearray, array]:
-    """The Python solver's level-by-level pass within a tier (solver._retrograde): the
-    children beyond the tier, already solved, enter at their own levels."""
+    """The Python solver's level-by-level pass (levels.py) within a tier: each child
+    beyond the tier, already solved, a node of its own that enters at its level."""
     n = len(keys)
     index = {k: i for i, k in enumerate(keys)}
-    movers = bytearray(r[0] for r in rows)
-    values, rem = bytearray(n), uint32_array(n)
-    remaining = [len(r[2]) + len(r[3]) for r in rows]
-    parents: list[list[int]] = [[] for _ in range(n)]
-    later: dict[int, list[tuple[int, int, int]]] = {}  # level -> (parent, mover, value)
-    frontier = []
-    for p, (_, status, inside, beyond) in enumerate(rows):
-        for ck in inside:
-            parents[index[ck]].append(p)
-        for mover, value, r in beyond:
+    movers, status = bytearray(r[0] for r in rows), bytearray(r[1] for r in rows)
+    offsets, edges = uint32_array(), uint32_array()
+    offsets.append(0)
+    later: Later = {}
+    beyond = n
+    for _, _, inside, outside in rows:
+        edges.extend(index[ck] for ck in inside)
+        for mover, value, r in outside:
+            edges.append(beyond)
+            movers.append(mover)
+            status.append(value)
             if value != DRAW:
-                later.setdefault(r, []).append((p, mover, value))
-        if status:
-            values[p] = status
-            if status != DRAW:
-                frontier.append(p)
-        elif not remaining[p]:  # no legal ply and no end rule fired: the mover loses
-            values[p] = LOSE
-            frontier.append(p)
-    level = 0
-    while frontier or later:
-        events = [(p, movers[c], values[c]) for c in frontier for p in parents[c]]
-        nxt = []
-        for p, mc, v in events + later.pop(level, []):
-            if values[p]:
-                continue
-            if (v == WIN) == (movers[p] == mc):  # the parent's mover wins by moving there
-                values[p], rem[p] = WIN, level + 1
-                nxt.append(p)
-            else:
-                remaining[p] -= 1
-                if not remaining[p]:
-                    values[p], rem[p] = LOSE, level + 1
-                    nxt.append(p)
-        frontier = nxt
-        level += 1
-    return values.replace(b"\0", bytes([DRAW])), rem
+                later.setdefault(r, []).append(beyond)
+            beyond += 1
+        offsets.append(len(edges))
+    offsets.extend([len(edges)] * (beyond - n))  # (those children have none)
+    start, parents = reverse(beyond, offsets, edges)
+    remaining = uint32_array()
+    remaining.extend(len(r[2]) + len(r[3]) for r in rows)
+    values, rem, _ = level_pass(movers, status, remaining, start, parents, later)
+    return values, rem
 
 
-def _assemble(game: Game, spec: Spec, tiers: list[Tier], start: State, perms: list[Perm],
+def _assemble(game: Game, spec: Spec, side: _Side, tiers: list[Tier], start: State,
               figures: tuple[int, int, float, float]) -> Solution:
     """The tiers' files put together as one `Solution`, keys sorted."""
     parts = [_solved(spec, t) for t in tiers]
     order = sorted((k, j, i) for j, part in enumerate(parts) for i, k in enumerate(part.keys))
-    codec = Codec(game)
     keys: array | list[int] = [k for k, _, _ in order]
-    if codec.bits <= 64:
+    if side.codec.bits <= 64:
         keys = array("Q", keys)
     values = bytearray(parts[j].values[i] for _, j, i in order)
     rem = uint32_array()
     rem.extend(parts[j].rem[i] for _, j, i in order)
     decided = [r for v, r in zip(values, rem) if v != DRAW]
     edges, terminal, reach_s, solve_s = figures
-    stats = SolveStats(len(keys), edges, terminal, len(perms) or 1, reach_s, solve_s,
+    stats = SolveStats(len(keys), edges, terminal, len(spec.perms) or 1, reach_s, solve_s,
                        max(decided) + 1 if decided else 0)
-    canon = Canonicalizer(perms, codec.masks, codec.cells) if len(perms) > 1 else None
-    return Solution(game, codec, canon, keys, values, rem, start, stats, fingerprint(game))
+    return Solution(game, side.codec, side.canon, keys, values, rem, start, stats, fingerprint(game))
