@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random playouts through each embedding layer against the bare API, in one run.
 
-    python benchmarks/embedding.py [--games FACTOR] [--seed S] [--json]
+    python benchmarks/embedding.py [--games FACTOR] [--seed S] [--only NAME ...] [--json]
 
 (about a minute; a ruleset's games, times FACTOR: tic-tac-toe 1000, Three Musketeers
 100, 3-A-Side 30, Whistling Captures 4.) Needs the `openspiel` and `pettingzoo` extras; a layer whose package
@@ -17,12 +17,12 @@ CPU second (`time.process_time`), the least CPU time of 3 runs.
 3. ids: `ActionSpace.legal_ids` and `apply_id`;
 4. openspiel: `state.legal_actions()` and `state.apply_action()` on the adapter's game;
 5. openspiel C: the same on a Game loaded with the native back-end, whose C makes the
-   ids and plies where every ply takes one id (else it is layer 4 again);
+   ids and plies (a chain's hops too);
 6. pettingzoo: `env.last()`, the mask's ids, `env.step()` (an observation tensor a step);
 7. pettingzoo C: the same on a Game loaded with the native back-end, whose C makes the
-   plies, masks and tensors where every ply takes one id (else it is layer 6 again);
-8. vector C: VectorGames, 64 games a batch (in C where it can), masks and tensors every
-   ply, random legal ids drawn by `random_ids`, until as many games have ended.
+   plies (and hops), masks and tensors;
+8. vector C: VectorGames, 64 games a batch in C, masks and tensors every step, random
+   legal ids drawn by `random_ids`, until as many games have ended.
 """
 
 from __future__ import annotations
@@ -139,10 +139,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=float, default=1.0, help="a factor on each ruleset's games")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", action="append", choices=list(RULESETS), help="this ruleset only (repeatable)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     results: dict[str, dict[str, Any]] = {}
     for name, games in RULESETS.items():
+        if args.only and name not in args.only:
+            continue
         results[name] = {}
         for layer, fn in LAYERS.items():
             try:

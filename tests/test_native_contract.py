@@ -36,7 +36,7 @@ X86 = platform.machine() in ("x86_64", "AMD64")
 
 # what the fixed C calls in the game's code (rulecraft.h, part 3): functions are the only
 # names a compile without the game's code reports; the un-move tables are declared in full
-PROVIDED = {"rc_legal", "rc_apply", "rc_outcome"}
+PROVIDED = {"rc_legal", "rc_apply", "rc_chains", "rc_outcome"}
 
 
 def macros(cells: int, nt: int, nc: int, ni: int, rules: int, undo: tuple[int, int] | None) -> dict:

@@ -289,13 +289,13 @@ def test_grid_shaped_observations() -> None:
 
 
 NATIVE_LOCKSTEP = ["tic-tac-toe", "three-musketeers", "3-spot", "force-3", "3-a-side", "tricouleur",
-                   "connect-four", "kalah"]
+                   "connect-four", "kalah", "whistling-captures", "rulesets/library/english-draughts.game"]
 
 
 @pytest.mark.parametrize("name", NATIVE_LOCKSTEP)
 @pytest.mark.parametrize("grid", [False, True])
 def test_the_native_states_keep_step_with_the_python_ones(name: str, grid: bool) -> None:
-    """On the C (ids, plies, the mover's tensor from runtime.c) and on Python, the same
+    """On the C (ids, plies, a chain's hops, the mover's tensor from vector.c) and on Python, the same
     random games: every id list, player, tensor (each player's), text, end and return."""
     pytest.importorskip("interpreter.native.build").compiler() or pytest.skip("no C compiler")
     games = {b: pyspiel.load_game("rulecraft", {"ruleset": name, "backend": b, "grid": grid,
@@ -307,6 +307,7 @@ def test_the_native_states_keep_step_with_the_python_ones(name: str, grid: bool)
         while True:
             assert c.flat is not None and p.flat is None
             assert (c.is_terminal(), c.current_player(), str(c)) == (p.is_terminal(), p.current_player(), str(p))
+            assert c.prefix == p.prefix  # a chain begun, hop by hop
             for player in range(games["python"].num_players()):
                 assert c.observation_tensor(player) == p.observation_tensor(player)
             if c.is_terminal():

@@ -318,7 +318,8 @@ def test_steps_default_to_the_rules_bound():
 
 
 @pytest.mark.parametrize("name, perspective", [("three-musketeers", "mover"), ("3-spot", "absolute"),
-                                               ("tricouleur", "mover")])
+                                               ("tricouleur", "mover"), ("rulesets/library/konane.game", "mover"),
+                                               ("rulesets/library/alquerque.game", "absolute")])
 def test_the_environment_in_c_is_the_environment_in_python(name, perspective):
     """With a native game the C makes the plies, masks and the mover's tensors: every
     observation of every agent, reward and selection is the Python environment's."""
@@ -338,6 +339,7 @@ def test_the_environment_in_c_is_the_environment_in_python(name, perspective):
             assert fast.agent_selection == slow.agent_selection
             assert fast.rewards == slow.rewards and fast.terminations == slow.terminations
             assert fast.truncations == slow.truncations and fast.game_state == slow.game_state
+            assert fast.prefix == slow.prefix  # a chain begun
             for agent in fast.possible_agents:
                 a, b = fast.observe(agent), slow.observe(agent)
                 assert np.array_equal(a["observation"], b["observation"])

@@ -13,8 +13,9 @@ import functools  # noqa: E402
 from dsl.load import library_names  # noqa: E402
 from interpreter import load_game  # noqa: E402
 from interpreter.native.build import compiler  # noqa: E402
-from interpreter.runtime.action_ids import has_chains  # noqa: E402
+from interpreter.runtime.action_ids import ActionSpace, has_chains  # noqa: E402
 from interpreter.runtime.game import IllegalActionError  # noqa: E402
+from interpreter.runtime.observation import Observer  # noqa: E402
 
 from conftest import all_rulesets  # noqa: E402
 
@@ -44,6 +45,7 @@ def lockstep(name: str, n: int, steps: int, seed: int, **kw) -> int:
         for a in ("masks", "observations", "rewards", "terminated", "truncated", "plies"):
             assert np.array_equal(getattr(c, a), getattr(py, a)), a
         assert np.array_equal(c.to_move, py.to_move) and c.states() == py.states()
+        assert c.prefixes() == py.prefixes()  # the chains begun
         ids = [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in c.masks]
         c.step(ids)
         py.step(ids)
@@ -58,7 +60,7 @@ DEFAULT = set(all_rulesets()) | {f"rulesets/library/{n}.game" for n in ("connect
 
 @needs_c
 @pytest.mark.parametrize("name", [n if n in DEFAULT else pytest.param(n, marks=pytest.mark.slow)
-                                  for n in EVERY if not has_chains(load_game(n))])
+                                  for n in EVERY])
 def test_the_batch_in_c_is_the_batch_in_python(name):
     lockstep(name, 4, 60, seed=len(name), max_plies=40)
 
@@ -114,13 +116,52 @@ def test_truncation_after_max_plies():
     assert v.truncated.tolist() == [True, True] and not v.terminated.any()
 
 
-def test_chained_plies_step_in_python_a_hop_at_a_time():
-    from interpreter.adapters.vector import VectorGames
+@needs_c
+@pytest.mark.parametrize("name", ["whistling-captures", "rulesets/library/english-draughts.game",
+                                  "rulesets/library/alquerque.game", "rulesets/library/konane.game"])
+def test_chains_step_in_c_a_hop_at_a_time_as_in_python(name):
+    # the C walks its chain search's graph; the Python lists every route of every chain
+    assert has_chains(game_of(name)) and vector(name, 1).native
+    c, py = vector(name, 4, native=True), vector(name, 4, native=False)
+    c.reset()
+    py.reset()
+    begun = 0
+    for step in range(120):
+        for a in ("masks", "observations", "rewards", "terminated", "truncated", "plies"):
+            assert np.array_equal(getattr(c, a), getattr(py, a)), a
+        assert c.states() == py.states() and c.prefixes() == py.prefixes()
+        begun += sum(map(bool, c.prefixes()))
+        ids = py.random_ids(step)
+        assert np.array_equal(ids, c.random_ids(step))
+        c.step(ids)
+        py.step(ids)
+    assert begun > 0  # some chains were begun and went on
 
-    game = load_game("whistling-captures", "auto")  # its C is built by other tests
-    assert not VectorGames(game, 2).native  # several ids a ply: no native form
-    with pytest.raises(ValueError, match="its chained plies take several ids"):
-        VectorGames(game, 2, native=True)
+
+@needs_c
+def test_a_double_jump_hop_by_hop_in_c():
+    from interpreter.adapters.vector import OneGame
+
+    game = game_of("rulesets/library/english-draughts.game")
+    # Black's man on a1 must jump b2 onto c3, then d4 onto e5: one ply, two hops
+    s = game.state_from_text("..../..../..../..../.w../..../w.../b... Black")
+    one, space = OneGame(game), ActionSpace(game)
+    flat = bytes(game.native.flat(s))
+    first = one.legal(flat)
+    assert [space.id_text(i) for i in first] == ["bjump bman a1-c3"]
+    after, prefix, over = one.apply(flat, (), first[0])
+    assert (after, prefix, over) == (flat, (first[0],), False)  # the position waits for the ply
+    second = one.legal(flat, prefix)
+    assert [space.id_text(i) for i in second] == ["bjump bman c3-e5 end"]
+    with pytest.raises(IllegalActionError):
+        one.apply(flat, prefix, first[0])
+    done, prefix, over = one.apply(flat, prefix, second[0])
+    assert game.state_to_text(one.state(done)) == "..../..../..../..b./..../..../..../.... White result=Black"
+    assert prefix == () and over
+    planes = one.observe(flat, (first[0],))
+    route, at = (Observer(game).planes.index(p) for p in ("route", "chain at"))
+    assert [game.board.names[c] for c in np.flatnonzero(planes[route])] == ["a1", "c3"]
+    assert [game.board.names[c] for c in np.flatnonzero(planes[at])] == ["c3"]
 
 
 # ------------------------------------------------------------------ Gymnasium

@@ -13,9 +13,9 @@ registers one Python game with OpenSpiel, short name `"rulecraft"`, whose parame
 - `grid` (bool, default false): observations shaped (planes, rows, columns) instead of
   (planes, cells), for convolutional networks (Observer's `grid=True`);
 - `backend` (string, default "auto"): the back-end a ruleset named by `ruleset` is loaded
-  with (a Game given to `load` keeps its own). Where the native back-end is built and each
-  ply takes one id, a state's position is its C array and the ids, plies and the mover's
-  observation come from the game's C (vector.OneGame); chained plies run in Python.
+  with (a Game given to `load` keeps its own). Where the native back-end is built, a
+  state's position is its C array and the ids, plies (a chain's hops too) and the mover's
+  observation come from the game's C (vector.OneGame).
 
 `load(ruleset_or_game, max_game_length, grid)` gives the same for a name or for a `Game` already
 loaded (say from text): such a game's `ruleset` parameter is a key standing for the object,
@@ -87,8 +87,7 @@ _GAME_TYPE = pyspiel.GameType(
 @dataclass(frozen=True)
 class Rules:
     """What a pyspiel game plays: the compiled game, its action ids and its observer; its
-    C steppers by `grid` (OneGame), where the native back-end is built and each ply takes
-    one id."""
+    C steppers by `grid` (OneGame), where the native back-end is built."""
 
     game: Game
     space: ActionSpace
@@ -96,7 +95,7 @@ class Rules:
     engines: dict[bool, OneGame] = field(default_factory=dict)
 
     def engine(self, grid: bool) -> OneGame | None:
-        if not steps_in_c(self.game, self.space):
+        if not steps_in_c(self.game):
             return None
         if grid not in self.engines:
             self.engines[grid] = OneGame(self.game, grid)
@@ -231,7 +230,7 @@ class RulecraftState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         # OpenSpiel asks only for the player to move in a state going on
         if self.flat is not None:
-            return self.get_game().engine.legal(self.flat)
+            return self.get_game().engine.legal(self.flat, self.prefix)
         return self.rules.space.legal_ids(self.position, self.prefix)
 
     def _apply_action(self, action: int) -> None:
@@ -242,8 +241,9 @@ class RulecraftState(pyspiel.State):
                                      f"max_game_length, {self.steps} steps)")
         if self.flat is not None:
             engine = self.get_game().engine
-            self.flat, self._over = engine.apply(self.flat, int(action))
-            self._position, self._mover = None, engine.to_move(self.flat)
+            flat, self.prefix, self._over = engine.apply(self.flat, self.prefix, int(action))
+            if flat is not self.flat:
+                self.flat, self._position, self._mover = flat, None, engine.to_move(flat)
         else:
             rules = self.rules
             self._position, self.prefix = rules.space.apply_id(self.position, self.prefix, int(action))
@@ -308,7 +308,7 @@ class PositionObserver:
         engine = state.get_game().engine
         if state.flat is not None and self._observer.grid == engine.grid and \
                 player == state.current_player():  # the C's: the mover's view
-            self.dict["observation"][...] = engine.observe(state.flat)
+            self.dict["observation"][...] = engine.observe(state.flat, state.prefix)
             return
         route = self._rules.space.route(state.prefix)
         self.dict["observation"][...] = self._observer.tensor(state.position, player, route)

@@ -13,9 +13,9 @@ plays one ruleset, in the manner of PettingZoo's classic environments:
   seen by the observing agent, "action_mask": int8, 1 for each id the selected agent
   may make next}` (all zeros for the other agent, and once the game is over);
 - rewards: `game.returns` at the end (+1 win, -1 loss, 0 draw), 0 before;
-- speed: with a Game loaded with the native back-end (`load_game(name, "auto")`) and
-  plies of one id each, the game's C makes the plies and writes the masks and the
-  mover's tensors (vector.py, one game); elsewhere, Python;
+- speed: with a Game loaded with the native back-end (`load_game(name, "auto")`), the
+  game's C makes the plies (and a chain's hops) and writes the masks and the mover's
+  tensors (vector.py, one game); elsewhere, Python;
 - truncation: after `max_steps` steps (ids, so each hop counts) every agent is
   truncated, with rewards 0; by default the ruleset's own bound where its rules set one
   (dsl/bounds.py: tic-tac-toe's 9), else 1000;
@@ -105,9 +105,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
             "action_mask": spaces.Box(0, 1, (self.ids.size,), np.int8)}) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.ids.size) for a in self.possible_agents}
         # The game's C steps it, and writes the masks and the mover's tensors, where the
-        # native back-end is built (a Game loaded with "auto") and every ply takes one id.
+        # native back-end is built (a Game loaded with "auto").
         self._vec = VectorGames(self.game, 1, perspective=perspective, grid=grid, max_plies=0, native=True) \
-            if steps_in_c(self.game, self.ids) else None
+            if steps_in_c(self.game) else None
         self._state: tuple[int, ...] | None = self.game.initial_state()  # None: in the C's arrays
         self.prefix: tuple[int, ...] = ()  # the ids of a chain begun
         self.steps = 0
@@ -152,7 +152,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         v = self._vec
         if v is not None:  # the C's, for the player to move (or every player: absolute)
             mine = self.observer.perspective == "absolute" or player == int(v.to_move[0])
-            tensor = v.observations[0].copy() if mine else self.observer.tensor(self.game_state, player)
+            tensor = v.observations[0].copy() if mine else \
+                self.observer.tensor(self.game_state, player, self.ids.route(self.prefix))
             mask = v.masks[0].copy() if live else np.zeros(self.ids.size, dtype=np.int8)
             return {"observation": tensor, "action_mask": mask}
         tensor = self.observer.tensor(self.game_state, player, self.ids.route(self.prefix))
@@ -185,6 +186,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         if v is not None:
             v.step([action])
             self._state = None
+            if self.ids.hops:
+                self.prefix = v.prefixes()[0]
         else:
             self._state, self.prefix = self.ids.apply_id(self.game_state, self.prefix, action)
         self.steps += 1

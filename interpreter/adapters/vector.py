@@ -1,11 +1,11 @@
 """Many games of one ruleset stepped together, for agents that learn: states, legal-action
 masks, observations, rewards and ends in numpy arrays, one call a step for the batch.
 
-Where the native back-end is built (and the rules' plies take one action id each), a
-step runs in C over the whole batch: each game's ply made from its id, its outcome and
-returns, its legal ids as a mask and its observation tensor written into the arrays.
-Elsewhere (no C compiler; chained plies, which take several ids) the same arrays are
-filled in Python, a game at a time: the same results, slower. The ids are ActionSpace's
+Where the native back-end is built, a step runs in C over the whole batch: each game's
+ply made from its id (or a chain's hop, native/hops.c), its outcome and returns, its
+legal ids as a mask and its observation tensor written into the arrays. Without a C
+compiler the same arrays are filled in Python, a game at a time: the same results,
+slower. The ids are ActionSpace's
 and the tensors Observer's (the same program of planes drives both).
 
 Autoreset is Gymnasium's next-step mode: a game that ended (or was cut at `max_plies`)
@@ -25,20 +25,20 @@ from interpreter.adapters import game_length
 from interpreter.runtime.action_ids import ActionSpace
 from interpreter.runtime.actions import Shape
 from interpreter.runtime.game import Game, IllegalActionError
-from interpreter.runtime.observation import COUNTS, EQUALS, MASK, NOTHING, VALUE, Observer, numpy
+from interpreter.runtime.observation import (CHAIN_AT, COUNTS, EQUALS, MASK, NOTHING, ROUTE, VALUE,
+                                              Observer, numpy)
 from interpreter.search.analysis import SplitMix
 
 if TYPE_CHECKING:
     import numpy as np
 
-_ILLEGAL = -5  # runtime.c's RC_ERR_ILLEGAL
+_ILLEGAL = -5  # vector.c's RC_ERR_ILLEGAL
 _P = ctypes.c_void_p
 
 
-def steps_in_c(game: Game, space: ActionSpace) -> bool:
-    """Whether the game's C can make its plies from their ids: the native back-end is
-    built and each ply takes one id (chained plies take several)."""
-    return game.native is not None and not space.hops
+def steps_in_c(game: Game) -> bool:
+    """Whether the game's C can make its plies from their ids: the native back-end is built."""
+    return game.native is not None
 
 
 class VectorGames:
@@ -58,11 +58,9 @@ class VectorGames:
         self.observer = Observer(game, perspective, grid)
         self.max_plies = game_length(game.ruleset) if max_plies is None else max_plies
         self.illegal_reward = illegal_reward
-        can = steps_in_c(game, self.space)
+        can = steps_in_c(game)
         if native and not can:
-            raise ValueError(f"{game.title}: no native vectorised games here ("
-                             + ("its chained plies take several ids" if self.space.hops
-                                else "the native back-end is not built") + ")")
+            raise ValueError(f"{game.title}: no native vectorised games here (the native back-end is not built)")
         self.native = can if native is None else native
         n, players = num_envs, len(game.players)
         self.observations = np.zeros((n, *self.observer.shape), np.float32)
@@ -103,6 +101,10 @@ class VectorGames:
         """Each game's state, as the Game's tuples."""
         return self._engine.states()
 
+    def prefixes(self) -> list[tuple[int, ...]]:
+        """Each game's chain begun: the ids of its hops so far (empty between plies)."""
+        return self._engine.prefixes()
+
     def random_ids(self, seed: int) -> "np.ndarray":
         """A uniformly random legal id in each game (-1 in a game over), drawn from `seed`:
         random play without a pass over the masks, which is most of its cost when a game
@@ -124,8 +126,11 @@ class _Python:
     def states(self) -> list[tuple[int, ...]]:
         return list(self._states)
 
+    def prefixes(self) -> list[tuple[int, ...]]:
+        return list(self._prefix)
+
     def random_ids(self, seed: int) -> "np.ndarray":
-        """As runtime.c's rc_vec_random: the same generator, the legal ids in the Game's order."""
+        """As vector.c's rc_vec_random: the same generator, the legal ids in the Game's order."""
         v, out = self.v, []
         for i, (s, prefix) in enumerate(zip(self._states, self._prefix)):
             x = SplitMix(seed, i)
@@ -179,7 +184,8 @@ class _Python:
 
 
 class _Native:
-    """The batch in C (runtime.c's rc_vec_*), its states as flat arrays."""
+    """The batch in C (native/vector.c's rc_vec_*), its states as flat arrays and, where
+    plies are chains of hops, each game's chain begun (`pre`, `plen`)."""
 
     def __init__(self, v: VectorGames) -> None:
         np = numpy()
@@ -189,11 +195,12 @@ class _Native:
         for name, res, args in (("rc_vec_new", _P, [_P, ctypes.c_int, _P, ctypes.c_int, _P, ctypes.c_int,
                                                     ctypes.c_int]),
                                 ("rc_vec_free", None, [_P]),
-                                ("rc_vec_observe", ctypes.c_int, [_P, ctypes.c_int, _P, _P, _P]),
-                                ("rc_vec_random", ctypes.c_int, [_P, ctypes.c_int, _P, ctypes.c_uint64, _P]),
-                                ("rc_vec_step", ctypes.c_int, [_P, ctypes.c_int, _P, _P, _P, ctypes.c_int64,
-                                                               _P, _P, ctypes.c_int, ctypes.c_float,
-                                                               _P, _P, _P, _P, _P, _P])):
+                                ("rc_vec_observe", ctypes.c_int, [_P, ctypes.c_int, _P, _P, _P, _P, _P]),
+                                ("rc_vec_random", ctypes.c_int, [_P, ctypes.c_int, _P, _P, _P, ctypes.c_uint64,
+                                                                 _P]),
+                                ("rc_vec_step", ctypes.c_int, [_P, ctypes.c_int, _P, _P, _P, _P, _P,
+                                                               ctypes.c_int64, _P, _P, ctypes.c_int,
+                                                               ctypes.c_float, _P, _P, _P, _P, _P, _P])):
             f = getattr(lib.lib, name)
             f.restype, f.argtypes = res, args
         enc, k = _encoding(v.game, v.space)
@@ -206,6 +213,10 @@ class _Native:
             raise MemoryError("out of memory for the vectorised games' tables")
         self.initial = np.frombuffer(lib.flat(v.game.initial_state()), np.uint64).copy()
         self.flat = np.zeros((v.num_envs, lib.state_len), np.uint64)
+        # a chain begun: up to a hop a cell (each hop removes a piece), and how many
+        self.pre = np.zeros((v.num_envs, v.space.cells), np.int64) if v.space.hops else None
+        self.plen = np.zeros(v.num_envs, np.int32) if v.space.hops else None
+        self._chains = (None, None) if self.pre is None else (self.pre.ctypes.data, self.plen.ctypes.data)
         self._player = lib.nc * lib.words + lib.int_slots.index(v.game.layout.P)
         self._bad = ctypes.c_int32(-1)
 
@@ -220,31 +231,38 @@ class _Native:
     def states(self) -> list[tuple[int, ...]]:
         return [self.lib.unflat((ctypes.c_uint64 * self.lib.state_len)(*row)) for row in self.flat.tolist()]
 
+    def prefixes(self) -> list[tuple[int, ...]]:
+        if self.pre is None:
+            return [()] * self.v.num_envs
+        return [tuple(row[:n]) for row, n in zip(self.pre.tolist(), self.plen.tolist())]
+
     def random_ids(self, seed: int) -> "np.ndarray":
         out = numpy().zeros(self.v.num_envs, numpy().int64)
-        self._check(self.lib.lib.rc_vec_random(self.handle, self.v.num_envs, self.flat.ctypes.data, seed,
-                                               out.ctypes.data))
+        self._check(self.lib.lib.rc_vec_random(self.handle, self.v.num_envs, self.flat.ctypes.data,
+                                               *self._chains, seed, out.ctypes.data))
         return out
 
     def reset(self) -> None:
         v = self.v
         self.flat[:] = self.initial
-        self._check(self.lib.lib.rc_vec_observe(self.handle, v.num_envs, self.flat.ctypes.data,
+        if self.plen is not None:
+            self.plen[:] = 0
+        self._check(self.lib.lib.rc_vec_observe(self.handle, v.num_envs, self.flat.ctypes.data, *self._chains,
                                                 v.masks.ctypes.data, v.observations.ctypes.data))
 
     def step(self, ids: "np.ndarray", restart: "np.ndarray") -> None:
         v = self.v
         restart = restart.astype(numpy().uint8)
-        e = self.lib.lib.rc_vec_step(self.handle, v.num_envs, self.flat.ctypes.data, ids.ctypes.data,
-                                     v.plies.ctypes.data, v.max_plies, self.initial.ctypes.data,
+        e = self.lib.lib.rc_vec_step(self.handle, v.num_envs, self.flat.ctypes.data, *self._chains,
+                                     ids.ctypes.data, v.plies.ctypes.data, v.max_plies, self.initial.ctypes.data,
                                      restart.ctypes.data, v.illegal_reward is not None,
                                      v.illegal_reward or 0.0, v.rewards.ctypes.data, v.terminated.ctypes.data,
                                      v.truncated.ctypes.data, v.masks.ctypes.data, v.observations.ctypes.data,
                                      ctypes.byref(self._bad))
         if e == _ILLEGAL:
             i = self._bad.value
-            state = self.states()[i]
-            raise IllegalActionError(f"game {i}: {self.v.space._illegal(state, (int(ids[i]),))}")
+            ids_made = self.prefixes()[i] + (int(ids[i]),)
+            raise IllegalActionError(f"game {i}: {self.v.space._illegal(self.states()[i], ids_made)}")
         self._check(e)
 
     @staticmethod
@@ -255,10 +273,10 @@ class _Native:
 
 
 class OneGame:
-    """The batch's C on one state at a time (runtime.c's rc_one_legal, rc_one_step and
+    """The batch's C on one game at a time (vector.c's rc_one_legal, rc_one_step and
     rc_vec_observe): for an adapter that keeps many states apart, as OpenSpiel's clones.
-    A state is the bytes of its flat array, immutable, so a clone shares it. Only where
-    the native back-end is built and each ply takes one id."""
+    A state is the bytes of its flat array, immutable, so a clone shares it; a chain begun
+    is the tuple of its hops' ids. Only where the native back-end is built."""
 
     def __init__(self, game: Game, grid: bool = False) -> None:
         np = numpy()
@@ -267,11 +285,15 @@ class OneGame:
         lib = game.native
         self._lib, self._c, self._handle = lib, lib.lib, self._vec._engine.handle
         u64, i64 = ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_int64)
-        for name, res, args in (("rc_one_legal", ctypes.c_int, [_P, ctypes.c_char_p, i64]),
-                                ("rc_one_step", ctypes.c_int, [_P, ctypes.c_char_p, u64, ctypes.c_int64])):
+        for name, res, args in (("rc_one_legal", ctypes.c_int, [_P, ctypes.c_char_p, i64, ctypes.c_int, i64]),
+                                ("rc_one_step", ctypes.c_int, [_P, ctypes.c_char_p, i64, ctypes.c_int, u64,
+                                                               ctypes.c_int64])):
             f = getattr(self._c, name)
             f.restype, f.argtypes = res, args
+        cells = self._vec.space.cells
         self._ids = (ctypes.c_int64 * self._vec.space.size)()
+        self._pre = (ctypes.c_int64 * cells)()
+        self._plen = (ctypes.c_int32 * 1)()
         self._out = (ctypes.c_uint64 * lib.state_len)()
         self._obs = np.zeros(self._vec.observer.shape, np.float32)
         self._player = 8 * self._vec._engine._player
@@ -288,53 +310,65 @@ class OneGame:
         """The Game's state of a flat array."""
         return self._lib.unflat((ctypes.c_uint64 * self._lib.state_len).from_buffer_copy(flat))
 
-    def legal(self, flat: bytes) -> list[int]:
-        """The legal ids, ascending."""
+    def _chain(self, prefix: tuple[int, ...]) -> int:
+        """The chain begun into the scratch array (the lock held): its length."""
+        self._pre[:len(prefix)] = prefix
+        self._plen[0] = len(prefix)
+        return len(prefix)
+
+    def legal(self, flat: bytes, prefix: tuple[int, ...] = ()) -> list[int]:
+        """The legal ids (the next hops of a chain begun), ascending."""
         with self._lock:
-            n = self._c.rc_one_legal(self._handle, flat, self._ids)
+            n = self._c.rc_one_legal(self._handle, flat, self._pre, self._chain(prefix), self._ids)
             _Native._check(min(n, 0))
             return self._ids[:n]
 
-    def observe(self, flat: bytes) -> "np.ndarray":
+    def observe(self, flat: bytes, prefix: tuple[int, ...] = ()) -> "np.ndarray":
         """The observation tensor, seen by the player to move (a new array)."""
         with self._lock:
-            _Native._check(self._c.rc_vec_observe(self._handle, 1, flat, None, self._obs.ctypes.data))
+            self._chain(prefix)
+            _Native._check(self._c.rc_vec_observe(self._handle, 1, flat, ctypes.addressof(self._pre),
+                                                  ctypes.addressof(self._plen), None, self._obs.ctypes.data))
             return self._obs.copy()
 
-    def apply(self, flat: bytes, action: int) -> tuple[bytes, bool]:
-        """The state after the ply of id `action`, and whether the game ended there;
-        IllegalActionError if no legal ply has that id (ActionSpace's message)."""
+    def apply(self, flat: bytes, prefix: tuple[int, ...], action: int) -> tuple[bytes, tuple[int, ...], bool]:
+        """The id `action` made: the state after it and the chain begun (the same state and
+        a longer chain while a chain goes on), and whether the game ended there;
+        IllegalActionError if no legal ply goes on with it (ActionSpace's message)."""
         with self._lock:
-            e = self._c.rc_one_step(self._handle, flat, self._out, action)
+            e = self._c.rc_one_step(self._handle, flat, self._pre, self._chain(prefix), self._out, action)
             if e == _ILLEGAL:
-                self._vec.space.decode(self.state(flat), (action,))  # raises, saying why
+                self._vec.space.decode(self.state(flat), prefix + (action,))  # raises, saying why
             _Native._check(min(e, 0))
-            return bytes(self._out), e == 1
+            if e == 2:
+                return flat, prefix + (action,), False
+            return bytes(self._out), (), e == 1
 
 
 def _encoding(game: Game, space: ActionSpace) -> tuple["np.ndarray", int]:
-    """runtime.c's `enc`: per rule code, base, m0, m1, m2 and map0 (see rc_vec_new)."""
+    """vector.c's `enc`: per rule code, base, m0, m1, m2, hops and map0 (see vector.c)."""
     np = numpy()
     n = space.cells
     k = max([len(game.ruleset.types)] + [len(s.directions) for s in space.segments] + [1])
-    enc = np.zeros((len(game.rule_infos), 4 + k), np.int64)
+    enc = np.zeros((len(game.rule_infos), 5 + k), np.int64)
     enc[:, 0] = -1
     for rule in space.rules:
         seg = space._segment_of[rule.code]
         shape, w = seg.shape, seg.width
         m = {Shape.MOVE: (n * n, n, 1), Shape.PLACE: (n, 1, 0), Shape.PLACEMENT: (w, 1, 0),
-             Shape.WIDE_PLACE: (w, 1, 0), Shape.PUSH: (n * n, n, 1), Shape.PASS: (0, 0, 0)}[shape]
-        enc[rule.code, :4] = (seg.start, *m)
+             Shape.WIDE_PLACE: (w, 1, 0), Shape.PUSH: (n * n, n, 1), Shape.PASS: (0, 0, 0),
+             Shape.CHAIN: (2 * n * n, 2 * n, 2)}[shape]
+        enc[rule.code, :5] = (seg.start, *m, seg.size if shape is Shape.CHAIN else 0)
         if shape is Shape.PUSH:  # its first integer is a direction, not a piece type
-            enc[rule.code, 4:4 + len(seg.directions)] = range(len(seg.directions))
+            enc[rule.code, 5:5 + len(seg.directions)] = range(len(seg.directions))
             continue
         for i, t in enumerate(space._pieces[rule.code]):
-            enc[rule.code, 4 + t] = i
+            enc[rule.code, 5 + t] = i
     return enc, k
 
 
 def _program(observer: Observer, lib: Any) -> "np.ndarray":
-    """runtime.c's `obs`: the Observer's program in the C state's slot numbers."""
+    """vector.c's `obs`: the Observer's program in the C state's slot numbers."""
     np = numpy()
     cell = {slot: k for k, slot in enumerate(lib.cell_slots)}
     ints = {slot: j for j, slot in enumerate(lib.int_slots)}
@@ -345,7 +379,7 @@ def _program(observer: Observer, lib: Any) -> "np.ndarray":
                 rows.append((op, cell[slot], 0))
             elif op in (EQUALS, VALUE, COUNTS):
                 rows.append((op, ints[slot], value))
-            elif op == NOTHING:
+            elif op in (NOTHING, ROUTE, CHAIN_AT):
                 rows.append((op, 0, 0))
             else:
                 raise ValueError(f"no native form for the observation op {op}")

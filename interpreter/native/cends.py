@@ -2,7 +2,8 @@
 
 `ends_P` and `finish_P` are the turn logic's plans (interpreter/codegen/turns.py)
 printed; `rc_has_move`, the skip of `when possible` phases, and the ABI's
-`rc_legal` (compulsory capture applied), `rc_apply` and `rc_outcome` are written here.
+`rc_legal` (compulsory capture applied), `rc_apply`, `rc_chains` and `rc_outcome` are
+written here.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from dsl import model
 
 from interpreter.codegen import turns
+from interpreter.runtime.actions import Shape
 from interpreter.native.cwriter import CWriter
 from interpreter.native.printer import CPrinter
 
@@ -89,6 +91,20 @@ def emit_dispatch(c: CWriter, rules: list, n_players: int) -> None:
     for p in range(n_players):
         out.line(1, f"case {p}: return pass_{p}(s, b);")
     out.line(1, "}")
+    out.line(1, "return RC_ERR_RANGE;")
+    out.end()
+
+
+def emit_chains(c: CWriter, rules: list) -> None:
+    """`rc_chains`: a chained rule's search from one piece (its chains_N), for hops.c."""
+    out = c.out
+    out.function("int rc_chains(const S *s, int r, int t, int c0)")
+    out.line(1, "switch (r) {")
+    for r in rules:
+        if r.player is not None and r.format.shape is Shape.CHAIN:
+            out.line(1, f"case {r.code}: return chains_{r.code}(s, t, c0);")
+    out.line(1, "}")
+    out.line(1, "(void)s; (void)t; (void)c0;")
     out.line(1, "return RC_ERR_RANGE;")
     out.end()
 

@@ -83,6 +83,7 @@ def generate_c(rs: Ruleset) -> CGenerated:
     cends.emit_turns(c, phases, codes, n_players, rules[-1].code)
     cends.emit_captures(c, rules, rs.compulsory is not None and rs.compulsory.value == "maximum")
     cends.emit_dispatch(c, rules, n_players)
+    cends.emit_chains(c, rules)
     cends.emit_outcome(c, n_players)
     # the order rulecraft.h describes: the configuration, the header and primitives, the
     # game's code, then the fixed code that calls it

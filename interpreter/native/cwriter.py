@@ -53,6 +53,7 @@ class CWriter(Writer):
         self.int_index = {s.index: j for j, s in enumerate(x for x in layout.slots if not x.kind.holds_cells)}
         self.loops = 0  # loop indices made so far (each loop's own, so nested loops differ)
         self.ray: tuple[str, str] = ("", "")  # the ray's pointer and its length's local
+        self._chain_len = "0"  # the segments of a state a chain search pushes (its key)
 
     def _index(self) -> str:
         self.loops += 1
@@ -379,6 +380,7 @@ class CWriter(Writer):
     @contextmanager
     def chain_search(self, code: int, budget: int, segments: int | None, ply: model.Ply) -> Iterator[None]:
         self.out.function(f"int chains_{code}(const S *s, int t, int c0)")
+        self._chain_len = "0" if segments is None else "len + 1"  # a pushed state's key
         self.depth = 1
         self.line("if (chainset_reset(&rc_expanded, 1u << 18) || chainset_reset(&rc_found_set, 1u << 12)) "
                   "return RC_ERR_MEMORY;")
@@ -392,6 +394,7 @@ class CWriter(Writer):
             self.line(f"int fresh = chainset_add(&rc_expanded, c, removed, last, {'0' if segments is None else 'len'});")
             self.line("if (fresh < 0) return fresh;")
             self.line("if (!fresh) continue;")
+            self.line("int me = (int)rc_expanded.count - 1;  /* this state's id (rc_graph) */")
             self.line("if (--budget < 0) return RC_ERR_CHAIN;")
             self.line("S scs = *s; S *sc = &scs;")
             self.line(f"for (int i = 0; i < {self.L.types}; i++) sc->c[i] = m_andn(sc->c[i], removed);")
@@ -408,9 +411,13 @@ class CWriter(Writer):
         self.line(f"int f = chainset_add(&rc_found_set, {cell}, {removed}, 0, 0);")
         self.line("if (f < 0) return f;")
         self.line(f"if (f && chainlist_push(&rc_found, {cell}, {removed}, 0, 0)) return RC_ERR_MEMORY;")
+        kind = 2 if reached else 1
+        self.line(f"if (rc_graph.on && chain_hop(me, {cell}, {removed}, {kind}, 0, 0)) return RC_ERR_MEMORY;")
 
     def chain_push(self, cell: str, removed: str, direction: str) -> None:
         self.line(f"if (chainlist_push(&rc_stack, {cell}, {removed}, {direction}, len + 1)) return RC_ERR_MEMORY;")
+        self.line(f"if (rc_graph.on && chain_hop(me, {cell}, {removed}, 0, {direction}, {self._chain_len})) "
+                  "return RC_ERR_MEMORY;")
 
     @contextmanager
     def each_chain(self, code: int, final: str, removed: str) -> Iterator[None]:

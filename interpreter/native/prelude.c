@@ -211,9 +211,10 @@ static __attribute__((unused)) void rc_maxdots(M targets, const int32_t (*lat)[2
 }
 
 /* ---- chained slides: a depth-first search over (cell, removed so far, last direction,
-   segments), each state expanded once, and the chains found (final cell, removed) in the
-   order first found. Per thread, reused from call to call (a stamp marks what is current). */
-typedef struct { M removed; int32_t c, last, len; uint32_t stamp; } ChainKey;
+   segments), each state expanded once and numbered in the order expanded (its `id`), and
+   the chains found (final cell, removed) in the order first found. Per thread, reused
+   from call to call (a stamp marks what is current). */
+typedef struct { M removed; int32_t c, last, len, id; uint32_t stamp; } ChainKey;
 typedef struct { ChainKey *keys; uint32_t stamp, mask, count; } ChainSet;
 typedef struct { int32_t c, last, len; M removed; } ChainItem;
 typedef struct { ChainItem *a; int n, cap; } ChainList;
@@ -232,37 +233,75 @@ static __attribute__((unused)) int chainset_reset(ChainSet *set, uint32_t slots)
     return 0;
 }
 
-static __attribute__((unused)) int chainset_add(ChainSet *set, int c, M removed, int last, int len);
+static inline uint64_t chainset_hash(int c, M removed, int last, int len) {
+    uint64_t h = (uint64_t)(c + 1) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(last + 2) * 0xC2B2AE3D27D4EB4FULL
+                 ^ (uint64_t)len * 0x165667B19E3779F9ULL;
+    RC_UNROLL for (int i = 0; i < RC_W; i++) h = (h ^ removed.w[i]) * 0xFF51AFD7ED558CCDULL;
+    return h ^ (h >> 29);
+}
 
-/* twice the slots, the current keys moved over (a set stays under half full) */
+/* the slot of (c, removed, last, len): its entry, or the empty slot where it would go */
+static inline ChainKey *chainset_slot(const ChainSet *set, int c, M removed, int last, int len) {
+    for (uint32_t k = (uint32_t)chainset_hash(c, removed, last, len) & set->mask;; k = (k + 1) & set->mask) {
+        ChainKey *e = &set->keys[k];
+        if (e->stamp != set->stamp) return e;
+        if (e->c == c && e->last == last && e->len == len && m_eq(e->removed, removed)) return e;
+    }
+}
+
+/* twice the slots, the current keys moved over with their ids (a set stays under half full) */
 static __attribute__((unused)) int chainset_grow(ChainSet *set) {
     ChainSet old = *set;
     set->keys = calloc((size_t)(old.mask + 1) * 2, sizeof(ChainKey));
     if (!set->keys) { *set = old; return RC_ERR_MEMORY; }
-    set->mask = old.mask * 2 + 1; set->stamp = 1; set->count = 0;
+    set->mask = old.mask * 2 + 1; set->stamp = 1;
     for (uint32_t k = 0; k <= old.mask; k++) {
         ChainKey *e = &old.keys[k];
-        if (e->stamp == old.stamp) chainset_add(set, e->c, e->removed, e->last, e->len);
+        if (e->stamp != old.stamp) continue;
+        ChainKey *to = chainset_slot(set, e->c, e->removed, e->last, e->len);
+        *to = *e;
+        to->stamp = 1;
     }
     free(old.keys);
     return 0;
 }
 
-/* 1 if (c, removed, last, len) is new (and now in the set), 0 if it was there */
-static int chainset_add(ChainSet *set, int c, M removed, int last, int len) {
-    uint64_t h = (uint64_t)(c + 1) * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(last + 2) * 0xC2B2AE3D27D4EB4FULL
-                 ^ (uint64_t)len * 0x165667B19E3779F9ULL;
-    RC_UNROLL for (int i = 0; i < RC_W; i++) h = (h ^ removed.w[i]) * 0xFF51AFD7ED558CCDULL;
-    h ^= h >> 29;
-    for (uint32_t k = (uint32_t)h & set->mask;; k = (k + 1) & set->mask) {
-        ChainKey *e = &set->keys[k];
-        if (e->stamp != set->stamp) {
-            e->stamp = set->stamp; e->c = c; e->last = last; e->len = len; e->removed = removed;
-            if (2 * ++set->count > set->mask && chainset_grow(set)) return RC_ERR_MEMORY;
-            return 1;
-        }
-        if (e->c == c && e->last == last && e->len == len && m_eq(e->removed, removed)) return 0;
+/* 1 if (c, removed, last, len) is new (and now in the set, its id the count before), 0 if
+   it was there */
+static __attribute__((unused)) int chainset_add(ChainSet *set, int c, M removed, int last, int len) {
+    ChainKey *e = chainset_slot(set, c, removed, last, len);
+    if (e->stamp == set->stamp) return 0;
+    e->stamp = set->stamp; e->c = c; e->last = last; e->len = len; e->removed = removed;
+    e->id = (int32_t)set->count;
+    if (2 * ++set->count > set->mask && chainset_grow(set)) return RC_ERR_MEMORY;
+    return 1;
+}
+
+/* the id of (c, removed, last, len), or -1 if it is not in the set */
+static __attribute__((unused)) int chainset_find(const ChainSet *set, int c, M removed, int last, int len) {
+    const ChainKey *e = chainset_slot(set, c, removed, last, len);
+    return e->stamp == set->stamp ? e->id : -1;
+}
+
+/* A chain search's graph, recorded while `on` (hops.c: action ids a hop at a time): from
+   each expanded state (`from`, its id) a hop to cell `to` that ends a chain there with
+   `removed` (kind 1), or that goes on to the state (to, removed, last, len) (kind 0); or
+   the chain ends at the state itself, reached by the hop into it (kind 2). */
+typedef struct { int32_t from, to, last, len, kind; M removed; } ChainHop;
+typedef struct { ChainHop *a; int n, cap, on; } ChainGraph;
+
+static __thread __attribute__((unused)) ChainGraph rc_graph;
+
+static __attribute__((unused)) int chain_hop(int from, int to, M removed, int kind, int last, int len) {
+    if (rc_graph.n == rc_graph.cap) {
+        int cap = rc_graph.cap ? 2 * rc_graph.cap : 256;
+        ChainHop *p = realloc(rc_graph.a, (size_t)cap * sizeof(ChainHop));
+        if (!p) return RC_ERR_MEMORY;
+        rc_graph.a = p; rc_graph.cap = cap;
     }
+    ChainHop h; h.from = from; h.to = to; h.removed = removed; h.kind = kind; h.last = last; h.len = len;
+    rc_graph.a[rc_graph.n++] = h;
+    return 0;
 }
 
 static __attribute__((unused)) int chainlist_push(ChainList *l, int c, M removed, int last, int len) {

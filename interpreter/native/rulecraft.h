@@ -9,7 +9,9 @@
        this header                                (prelude.c includes it)
        prelude.c                                  the mask primitives, inline
        the game's code                            tables, rules, and the functions of part 3
-       runtime.c                                  flat states and actions, perft, playouts
+       runtime.c                                  flat states and actions, perft, playouts;
+                                                  includes vector.c (batches, one game),
+                                                  which includes hops.c (ids a hop at a time)
        solver.c                                   the exact solver: includes its units
        solution_index.c                           a solve's index as a file
 
@@ -83,6 +85,11 @@ static int rc_legal(const S *s, Buf *out);
    RC_ERR_* code */
 static int rc_apply(const S *s, const A *a, S *b);
 
+/* the chain search of chained rule `r` for a piece of type `t` from cell c0: the chains in
+   rc_found, and with rc_graph.on its graph in rc_graph (prelude.c); 0, or an RC_ERR_* code
+   (RC_ERR_RANGE for a rule that makes no chains) */
+static int rc_chains(const S *s, int r, int t, int c0);
+
 /* the outcome of `s`: -1 while the game goes on, a player's index for their win,
    RC_PLAYERS for a draw (a player to move who is stuck settled as the rules say) */
 static int rc_outcome(const S *s);
@@ -124,17 +131,20 @@ int rc_flat_outcome(const uint64_t *st);
 int64_t rc_perft(const uint64_t *st, int depth, int threads);
 int rc_playouts(const uint64_t *st, int64_t games, uint64_t seed, int64_t max_plies, int threads,
                 int64_t *stats);
+/* vector.c */
 void *rc_vec_new(const int64_t *enc, int k, const int64_t *obs, int planes, const int64_t *pos,
                  int plane, int ids);
 void rc_vec_free(void *h);
-int rc_vec_observe(void *h, int n, const uint64_t *states, uint8_t *masks, float *obs);
-int rc_one_legal(void *h, const uint64_t *st, int64_t *ids);
-int rc_one_step(void *h, const uint64_t *st, uint64_t *out, int64_t id);
-int rc_vec_step(void *h, int n, uint64_t *states, const int64_t *ids, int64_t *plies,
-                int64_t max_plies, const uint64_t *initial, const uint8_t *restart, int penalise,
-                float penalty, float *rewards, uint8_t *term, uint8_t *trunc, uint8_t *masks,
-                float *obs, int32_t *bad);
-int rc_vec_random(void *h, int n, const uint64_t *states, uint64_t seed, int64_t *ids);
+int rc_vec_observe(void *h, int n, const uint64_t *states, const int64_t *pre, const int32_t *plen,
+                   uint8_t *masks, float *obs);
+int rc_one_legal(void *h, const uint64_t *st, const int64_t *pre, int len, int64_t *ids);
+int rc_one_step(void *h, const uint64_t *st, const int64_t *pre, int len, uint64_t *out, int64_t id);
+int rc_vec_step(void *h, int n, uint64_t *states, int64_t *pre, int32_t *plen, const int64_t *ids,
+                int64_t *plies, int64_t max_plies, const uint64_t *initial, const uint8_t *restart,
+                int penalise, float penalty, float *rewards, uint8_t *term, uint8_t *trunc,
+                uint8_t *masks, float *obs, int32_t *bad);
+int rc_vec_random(void *h, int n, const uint64_t *states, const int64_t *pre, const int32_t *plen,
+                  uint64_t seed, int64_t *ids);
 
 /* the solver (solver.c's units, solution_index.c). Its configuration: native_solve.py
    mirrors these structs with ctypes.Structure, and checks its mirror against
