@@ -13,12 +13,14 @@
 typedef struct {
     int r, t, c0;            /* the chain's rule, piece type and start */
     int64_t base, m1;        /* its hops' ids: base + a * m1 + b * 2 + end */
-    int nodes, nplies;
+    int nodes;
+    uint32_t pmask;          /* plies: a table of pmask + 1 slots */
     int *off;                /* state i's hops: rc_graph.a[off[i] .. off[i + 1]) */
     int *cell;               /* state i's cell */
     signed char *live;       /* state i: -1 not yet known, else whether a legal ply goes on from it */
     int *child;              /* per hop of kind 0: the state it goes on to */
-    int *plies;              /* the legal plies of this rule, type and start (places in the list) */
+    int *plies;              /* the legal plies of this rule, type and start by (final cell,
+                                removed): open addressing, 1 + a ply's place in the list, 0 empty */
     int caps[5];             /* the room of off, cell, live, child and plies */
 } Hops;
 
@@ -46,11 +48,14 @@ static int hops_build(const S *s, const A *a, const int64_t *e, const A *list, i
     rc_graph.on = 0;
     if (err < 0) return err;
     int nodes = (int)rc_expanded.count, edges = rc_graph.n;
+    uint32_t slots = 16, mine = 0;  /* the table: at least twice this piece's plies */
+    for (int j = 0; j < n; j++) mine += list[j].r == h->r && list[j].x[0] == h->t && list[j].x[1] == h->c0;
+    while (slots < 2 * mine) slots *= 2;
     if (hops_room((void **)&h->off, &h->caps[0], nodes + 1, sizeof(int)) ||
         hops_room((void **)&h->cell, &h->caps[1], nodes + 1, sizeof(int)) ||
         hops_room((void **)&h->live, &h->caps[2], nodes + 1, 1) ||
         hops_room((void **)&h->child, &h->caps[3], edges + 1, sizeof(int)) ||
-        hops_room((void **)&h->plies, &h->caps[4], n + 1, sizeof(int)))
+        hops_room((void **)&h->plies, &h->caps[4], (int)slots, sizeof(int)))
         return RC_ERR_MEMORY;
     h->nodes = nodes;
     /* a state's hops are recorded while it is expanded, and states in the order of their ids */
@@ -71,18 +76,24 @@ static int hops_build(const S *s, const A *a, const int64_t *e, const A *list, i
         h->child[k] = c;
         h->cell[c] = x->to;
     }
-    h->nplies = 0;
-    for (int j = 0; j < n; j++)
-        if (list[j].r == h->r && list[j].x[0] == h->t && list[j].x[1] == h->c0) h->plies[h->nplies++] = j;
+    h->pmask = slots - 1;
+    memset(h->plies, 0, slots * sizeof(int));
+    for (int j = 0; j < n; j++) {
+        const A *p = &list[j];
+        if (p->r != h->r || p->x[0] != h->t || p->x[1] != h->c0) continue;
+        uint32_t k = (uint32_t)chainset_hash(p->x[2], p->rem, 0, 0) & h->pmask;
+        while (h->plies[k]) k = (k + 1) & h->pmask;
+        h->plies[k] = j + 1;
+    }
     return 0;
 }
 
 /* the legal ply (its place in `list`) that ends at `to` having removed `removed`, or -1 */
 static int hops_ply(const A *list, int to, M removed) {
     const Hops *h = &rc_hops;
-    for (int i = 0; i < h->nplies; i++) {
-        const A *a = &list[h->plies[i]];
-        if (a->x[2] == to && m_eq(a->rem, removed)) return h->plies[i];
+    for (uint32_t k = (uint32_t)chainset_hash(to, removed, 0, 0) & h->pmask; h->plies[k]; k = (k + 1) & h->pmask) {
+        const A *a = &list[h->plies[k] - 1];
+        if (a->x[2] == to && m_eq(a->rem, removed)) return h->plies[k] - 1;
     }
     return -1;
 }

@@ -128,10 +128,9 @@ static int vec_next(Vec *v, const S *s, const int64_t *pre, int len) {
     for (int i = 0; i < n; i++) {
         int64_t id = vec_id(v, &v->b.a[i]), g = vec_chain_base(v, &v->b.a[i]);
         if (id >= 0 && id < v->ids) v->out[k++] = id;
-        if (g < 0) continue;
-        int first = 1;  /* the first legal ply of its piece and start: their hops, once */
-        for (int j = 0; j < i && first; j++) first = vec_chain_base(v, &v->b.a[j]) != g;
-        if (!first) continue;
+        /* a piece's hops at its first legal ply: a generator lists a piece's plies
+           together (were they apart, its hops would come twice, which ids tolerate) */
+        if (g < 0 || (i && vec_chain_base(v, &v->b.a[i - 1]) == g)) continue;
         if ((e = hops_build(s, &v->b.a[i], vec_row(v, v->b.a[i].r), v->b.a, n)) < 0) return e;
         if (vec_room(v, k + 2 * rc_graph.n + n + 1)) return RC_ERR_MEMORY;
         hops_next(v->b.a, 0, v->out, &k);
