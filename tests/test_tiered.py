@@ -39,6 +39,38 @@ def test_the_tiers_give_the_python_solvers_solution(name, tmp_path):
         assert tiers.lookup(game.initial_state()) == whole.lookup(game.initial_state())
 
 
+needs_cc = pytest.mark.skipif(__import__("interpreter.native.build", fromlist=["compiler"]).compiler() is None,
+                              reason="no C compiler here")
+
+
+@needs_cc
+@pytest.mark.parametrize("name", ["tic-tac-toe", "musketeers", "breakthrough-3x4", "three-mens-morris"])
+def test_the_tasks_in_c_give_the_python_solvers_solution(name, tmp_path):
+    # a game with the native back-end lists its tasks' children in C (native_children.py)
+    game = _game(name)
+    native = Game(game.ruleset, backend="native")
+    for perms in ([], board_symmetries(game, start=game.initial_state())):
+        spec = tiered.spec_of(native, perms, str(tmp_path))
+        assert tiered._side(spec).kids.func is tiered._native_kids  # C's, not Python's
+        whole = solve(game, symmetry=perms)
+        same_solution(whole, tiered.solve_tiered(native, native.initial_state(), perms,
+                                                 str(tmp_path / f"n{len(perms)}"), chunk=300))
+
+
+@needs_cc
+def test_the_children_in_c_are_the_python_rules_children():
+    from interpreter.search.native_children import NativeChildren
+    game = _game("musketeers")
+    perms = board_symmetries(game, start=game.initial_state())
+    side = tiered._side(tiered.spec_of(game, perms, "unused"))
+    assert side.kids.func is tiered._python_kids  # a game on the Python back-end
+    keys = sorted(solve(game, symmetry=perms).keys)[::7]
+    native = NativeChildren(Game(game.ruleset, backend="native"), side.codec, perms)
+    assert native.children(keys) == side.kids(keys)
+    ended = [k for k, (_, status, _) in zip(keys, side.kids(keys)) if status]
+    assert ended and all(not kids for _, status, kids in native.children(ended) if status)
+
+
 def test_a_solution_by_tiers_saves_as_the_same_file(tmp_path):
     game = _game("musketeers")
     files = []

@@ -213,5 +213,8 @@ void rc_solve_block_info(void *h, int k, uint64_t *out);
 void rc_solve_tally(const uint16_t *val, uint64_t n, uint64_t *out);
 int rc_solve_locate(void *h, const uint64_t *st, uint64_t *out);
 void rc_solve_unrank(void *h, int k, uint64_t i, uint64_t *st);
+int64_t rc_solve_children(void *h, int64_t n, const uint64_t *lo, const uint64_t *hi, int8_t *mover,
+                          int8_t *status, int64_t *end, uint64_t *klo, uint64_t *khi, int8_t *kmover,
+                          int64_t cap);
 
 #endif

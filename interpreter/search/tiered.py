@@ -37,6 +37,8 @@ from dsl.monotone import tier_weights
 from interpreter.runtime.game import Game, State
 from interpreter.search.codec import Codec, SolveError, two_players_only
 from interpreter.search.levels import Later, level_pass, reverse
+from interpreter.search.native_children import Kids, NativeChildren
+from interpreter.search.native_solve import NativeSolveUnsupported
 from interpreter.search.portable import GameSource, game_from, source_of
 from interpreter.search.progress import Progress
 from interpreter.search.solution import Solution, SolveStats
@@ -61,23 +63,74 @@ def spec_of(game: Game, perms: list[Perm], root: str) -> Spec:
     return Spec(source_of(game), tuple(tuple(p) for p in perms), root)
 
 
-class _Side(NamedTuple):  # a task's game: rules, packing, canonical form, tier of a state
+class _Side(NamedTuple):  # a task's game: rules, packing, canonical form, tiers, children
     game: Game
     codec: Codec
     canon: Canonicalizer | None
     canonical: Callable[[int], int]
     tier: Callable[[State], Tier]
+    key_tier: Callable[[int], Tier]
+    kids: Callable[[list[int]], list[Kids]]
 
 
 @functools.lru_cache(maxsize=4)
 def _side(spec: Spec) -> _Side:
-    """The game of a spec, built once a process."""
+    """The game of a spec, built once a process; its children listed in C where the game
+    has the native back-end."""
     game = game_from(spec.game)
     codec = Codec(game)
     canon = Canonicalizer(list(spec.perms), codec.masks, codec.cells) if len(spec.perms) > 1 else None
+    canonical = canon.canonical if canon else (lambda k: k)
     weighted = [(t, w) for t, w in enumerate(tier_weights(game.ruleset)) if w]
-    return _Side(game, codec, canon, canon.canonical if canon else (lambda k: k),
-                 lambda s: tuple(w * s[t].bit_count() for t, w in weighted))
+    full = (1 << codec.cells) - 1
+    shifts = [(w, codec.mask_slots.index(t) * codec.cells) for t, w in weighted]
+
+    kids: Callable[[list[int]], list[Kids]] = functools.partial(_python_kids, game, codec, canonical)
+    if game.native is not None:
+        try:
+            kids = functools.partial(_native_kids, NativeChildren(game, codec, [list(p) for p in spec.perms]), kids)
+        except NativeSolveUnsupported:
+            pass  # its solver's library cannot be built, or keys are too wide for it
+    return _Side(game, codec, canon, canonical, lambda s: tuple(w * s[t].bit_count() for t, w in weighted),
+                 _key_tier(shifts, full), kids)
+
+
+def _key_tier(shifts: list[tuple[int, int]], full: int) -> Callable[[int], Tier]:
+    """The tier of a packed key, whose type t's cells are at `(key >> shift) & full`: written
+    out for one or two counts, the usual tiers, as it runs for every child."""
+    if len(shifts) == 1:
+        (w, sh), = shifts
+        return lambda k: (w * ((k >> sh) & full).bit_count(),)
+    if len(shifts) == 2:
+        (w0, sh0), (w1, sh1) = shifts
+        return lambda k: (w0 * ((k >> sh0) & full).bit_count(), w1 * ((k >> sh1) & full).bit_count())
+    return lambda k: tuple(w * ((k >> sh) & full).bit_count() for w, sh in shifts)
+
+
+def _native_kids(native: NativeChildren, python: Callable[[list[int]], list[Kids]], keys: list[int]) -> list[Kids]:
+    """The children in C; in Python where a value is out of range, for its error."""
+    try:
+        return native.children(keys)
+    except NativeSolveUnsupported:
+        return python(keys)
+
+
+def _python_kids(game: Game, codec: Codec, canonical: Callable[[int], int], keys: list[int]) -> list[Kids]:
+    """NativeChildren.children, by the game's rules in Python."""
+    out: list[Kids] = []
+    rules, pack = game.rules, codec.pack
+    for k in keys:
+        s = codec.unpack(k)
+        me = game.to_move(s)
+        if game.is_terminal(s):
+            out.append((me, DRAW if game.is_draw(s) else WIN if game.winner(s) == me else LOSE, {}))
+            continue
+        seen: dict[int, int] = {}
+        for a in rules.legal(s):
+            t = rules.apply(s, a)
+            seen.setdefault(canonical(pack(t)), game.to_move(t))
+        out.append((me, 0, seen))
+    return out
 
 
 # ------------------------------------------------------------------ files
@@ -155,17 +208,11 @@ def expand(spec: Spec, tier: Tier, keys: list[int]) -> tuple[list[int], dict[Tie
     """The children of positions `keys` of `tier`: those in the tier, and by tier those
     beyond it (each list without repeats). TierError if a ply raises the tier."""
     side = _side(spec)
-    g, pack, unpack, canonical = side.game, side.codec.pack, side.codec.unpack, side.canonical
     inside: set[int] = set()
     beyond: dict[Tier, set[int]] = {}
-    for k in keys:
-        s = unpack(k)
-        if g.is_terminal(s):
-            continue
-        for a in g.rules.legal(s):
-            t = g.rules.apply(s, a)
-            ck = canonical(pack(t))
-            ct = side.tier(t)
+    for _, _, kids in side.kids(keys):
+        for ck in kids:
+            ct = side.key_tier(ck)
             if ct == tier:
                 inside.add(ck)
             else:
@@ -179,22 +226,16 @@ def children(spec: Spec, tier: Tier, keys: list[int]) -> list[tuple[int, int, li
     the mover), its distinct children in the tier by key, and those beyond it as (mover,
     value, remoteness), read from their tiers' files."""
     side = _side(spec)
-    g, pack, unpack, canonical = side.game, side.codec.pack, side.codec.unpack, side.canonical
     out = []
-    for k in keys:
-        s = unpack(k)
-        me = g.to_move(s)
-        if g.is_terminal(s):
-            out.append((me, DRAW if g.is_draw(s) else WIN if g.winner(s) == me else LOSE, [], []))
-            continue
-        seen: dict[int, tuple[Tier, int]] = {}
-        for a in g.rules.legal(s):
-            t = g.rules.apply(s, a)
-            seen.setdefault(canonical(pack(t)), (side.tier(t), g.to_move(t)))
-        inside = [ck for ck, (ct, _) in seen.items() if ct == tier]
-        beyond = [_solved(spec, ct).value_of(ck, mover)
-                  for ck, (ct, mover) in seen.items() if ct != tier]
-        out.append((me, 0, inside, beyond))
+    for me, status, kids in side.kids(keys):
+        inside, beyond = [], []
+        for ck, mover in kids.items():
+            ct = side.key_tier(ck)
+            if ct == tier:
+                inside.append(ck)
+            else:
+                beyond.append(_solved(spec, ct).value_of(ck, mover))
+        out.append((me, status, inside, beyond))
     return out
 
 

@@ -342,6 +342,65 @@ void rc_solve_stats(void *h, uint64_t *out, double *seconds) {
     seconds[0] = sv->reach_s; seconds[1] = sv->retro_s;
 }
 
+/* codec.Codec.unpack: the state of a packed key */
+static void sv_unpack(const Sv *sv, sv_u128 k, S *s) {
+    for (int i = 0; i < RC_NC; i++)
+        for (int w = 0; w < RC_W; w++) {
+            int at = i * RC_CELLS + 64 * w, bits = RC_CELLS - 64 * w < 64 ? RC_CELLS - 64 * w : 64;
+            uint64_t x = at < 128 ? (uint64_t)(k >> at) : 0;
+            s->c[i].w[w] = bits < 64 ? x & (((uint64_t)1 << bits) - 1) : x;
+        }
+    for (int j = 0; j < RC_NI; j++) {
+        uint64_t range = (uint64_t)(sv->high[j] - sv->low[j]), x = 0;
+        int width = range ? 64 - __builtin_clzll(range) : 0;
+        if (width && sv->shift[j] < 128) x = (uint64_t)(k >> sv->shift[j]) & (width < 64 ? ((uint64_t)1 << width) - 1 : ~(uint64_t)0);
+        s->v[j] = (int64_t)x + sv->low[j];
+    }
+}
+
+/* The tasks of the solve by tiers (search/tiered.py): n positions as packed keys (lo, hi
+   words). Per position its mover, its end (0: it goes on; else SV_WIN, SV_LOSE or SV_DRAW
+   for its mover) and its distinct children, as symmetry.Canonicalizer's packed keys and
+   their movers: position i's at [end[i - 1], end[i]) (from 0). Their number: if more than
+   `cap`, those past it are not written (ask again with room); or an error. */
+int64_t rc_solve_children(void *h, int64_t n, const uint64_t *lo, const uint64_t *hi, int8_t *mover,
+                          int8_t *status, int64_t *end, uint64_t *klo, uint64_t *khi, int8_t *kmover,
+                          int64_t cap) {
+    Sv *sv = h;
+    Buf b = {0};
+    int64_t at = 0;
+    for (int64_t i = 0; i < n; i++) {
+        S s, t;
+        sv_unpack(sv, (sv_u128)hi[i] << 64 | lo[i], &s);
+        int me = (int)s.v[RC_P], o = rc_outcome(&s);
+        int who = o < RC_PLAYERS ? o : o - RC_PLAYERS - 1;  /* a winner's code, or a loser's */
+        mover[i] = (int8_t)me;
+        status[i] = o < 0 ? 0 : o == RC_PLAYERS ? SV_DRAW : (o < RC_PLAYERS) == (who == me) ? SV_WIN : SV_LOSE;
+        if (o < 0) {
+            int k = rc_legal(&s, &b);
+            if (k < 0) { buf_free(&b); return k; }
+            int64_t first = at;
+            for (int j = 0; j < k; j++) {
+                int e = rc_apply(&s, &b.a[j], &t);
+                if (e < 0) { buf_free(&b); return e; }
+                for (int v = 0; v < RC_NI; v++)  /* what its field cannot store (codec.pack's error) */
+                    if (t.v[v] < sv->low[v] || t.v[v] > sv->high[v]) { buf_free(&b); return SV_ERR_RANGE; }
+                sv_canon(sv, &t, sv->keycmp);
+                sv_u128 key = sv_pack(sv, &t);
+                int seen = 0;  /* the children of one position are few: a look back */
+                for (int64_t q = first; q < at && q < cap && !seen; q++)
+                    seen = klo[q] == (uint64_t)key && khi[q] == (uint64_t)(key >> 64);
+                if (seen) continue;
+                if (at < cap) { klo[at] = (uint64_t)key; khi[at] = (uint64_t)(key >> 64); kmover[at] = (int8_t)t.v[RC_P]; }
+                at++;
+            }
+        }
+        end[i] = at;
+    }
+    buf_free(&b);
+    return at;
+}
+
 const char *rc_solve_error(void *h) { return ((Sv *)h)->msg; }
 
 void rc_solve_free(void *h) {
