@@ -95,6 +95,44 @@ def test_chained_plies_are_hops_along_a_route():
     assert space.apply_id(state, prefix, ids[-1]) == (g.apply(s, a), ())
 
 
+def _route_ids(space, g, s, a):
+    """Each route of chain `a` as ids: the hops' numbering written out from action_ids.py's
+    table, the routes listed by the rules' own route search (not the hops' graph)."""
+    seg = next(x for x in space.segments if x.name == g.rule_infos[a[0]].name)
+    t, n = space._pieces[a[0]].index(a[1]), space.cells  # the piece's number among the rule's
+    return [tuple(seg.start + ((t * n + x) * n + y) * 2 + (i == len(r) - 2) for i, (x, y) in enumerate(zip(r, r[1:])))
+            for r in g.routes(s, a)]
+
+
+@pytest.mark.parametrize("name", ["whistling-captures", "rulesets/library/english-draughts.game",
+                                  "rulesets/library/konane.game", "rulesets/library/alquerque.game"])
+def test_the_hops_graph_gives_the_ids_of_every_route(name):
+    # the next legal ids after every prefix of every route of every legal chain, from the
+    # hops' graph (chain_hops.py), against the routes listed one by one
+    g = game_of(name)
+    space = ActionSpace(g)
+    rng, begun = random.Random(11), 0
+    for _ in range(4):
+        s = g.initial_state()
+        for _ in range(100):
+            actions = g.legal_actions(s)
+            if not actions:
+                break
+            seqs = {}
+            for a in actions:
+                for ids in (_route_ids(space, g, s, a) if space._encoders[a[0]] is None else [space.encode(s, a)]):
+                    assert seqs.setdefault(ids, a) == a
+            prefixes = {ids[:k] for ids in seqs for k in range(len(ids))}
+            for p in prefixes:
+                assert space.legal_ids(s, p) == sorted({q[len(p)] for q in seqs if q[:len(p)] == p}), p
+                assert space.decode(s, p) is None if p else True
+                begun += len(p) > 0  # a chain of two hops or more, begun
+            for ids, a in seqs.items():
+                assert space.decode(s, ids) == a
+            s = g.apply(s, rng.choice(actions))
+    assert begun > 0
+
+
 def test_games_without_chains_have_one_id_a_ply_and_no_notice():
     assert ActionSpace(game_of("3-a-side")).notice() is None
     assert not ActionSpace(game_of("3-a-side")).hops

@@ -46,6 +46,7 @@ class PyWriter(Writer):
         self.lazy: dict[str, str] = {}  # a bit loop's cell -> its index, computed where read
         self.ray: tuple[str, str] = ("", "")  # the ray's local, its start cell
         self.bound = ""  # the local holding the ray's cells (each_dir with bind)
+        self._chain_child = ""  # the key of the state a chain search pushes (chain_search's)
 
     # ------------------------------------------------------------ constants
     def const(self, key: tuple, value: object, prefix: str) -> str:
@@ -350,18 +351,23 @@ class PyWriter(Writer):
         guard = self.const(("chain limit", code),
                              limits.chain_guard(ply.span, ply.name, self.rs.board.names, budget), "CHAIN")
         state = "(c, removed, last)" if segments is None else "(c, removed, last, len(route))"
-        self.line(f"def chains_{code}(s, t, c0, routes=False):")
+        self._chain_child = "({cell}, {removed}, {direction})" if segments is None else \
+            "({cell}, {removed}, {direction}, len(route) + 1)"
+        # `graph` (runtime/chain_hops.HopGraph): each state expanded, numbered, and its hops
+        self.line(f"def chains_{code}(s, t, c0, routes=False, graph=None):")
         self.depth = 1
         self.line("found = {}")
         self.line("start = BIT[c0]")
-        self.line("expanded = set()")
+        self.line("expanded = {}")
+        self.line("if graph is not None: graph.nodes = expanded")
         self.line("stack = [(c0, 0, -1, (c0,))]")
         self.line(f"budget = {budget}")
+        self.line("me = 0")
         with self.block("while stack:", None):
             self.line("c, removed, last, route = stack.pop()")
             with self.block("if not routes:", None):
                 self.line(f"if {state} in expanded: continue")
-                self.line(f"expanded.add({state})")
+                self.line(f"expanded[{state}] = me = len(expanded)")
             self.line("budget -= 1")
             self.line(f"if budget < 0: {guard}(c0)")
             types = self.L.types  # stones are removed as they are passed (the other slots stay)
@@ -379,9 +385,12 @@ class PyWriter(Writer):
         self.line(f"key = ({cell}, {removed})")
         self.line("if key not in found: found[key] = []")
         self.line(f"if routes or not found[key]: found[key].append({'route' if reached else f'route + ({cell},)'})")
+        self.line(f"if graph is not None: graph.edges.append((me, {cell}, {removed}, {2 if reached else 1}, None))")
 
     def chain_push(self, cell: str, removed: str, direction: str) -> None:
         self.line(f"stack.append(({cell}, {removed}, {direction}, route + ({cell},)))")
+        child = self._chain_child.format(cell=cell, removed=removed, direction=direction)
+        self.line(f"if graph is not None: graph.edges.append((me, {cell}, {removed}, 0, {child}))")
 
     def each_chain(self, code: int, final: str, removed: str):
         return self.block(f"for {final}, {removed} in chains_{code}(s, t, c0):", None)

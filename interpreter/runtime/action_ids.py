@@ -28,10 +28,12 @@ from __future__ import annotations
 import operator
 import threading
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from dsl.constructs.slide import straight
 
 from interpreter.runtime.actions import Shape
+from interpreter.runtime.chain_hops import HopGraph, PieceHops
 from interpreter.runtime.game import Action, Game, IllegalActionError, State
 from interpreter.runtime.tables import cells_of
 
@@ -65,6 +67,26 @@ class Segment:
     directions: tuple[str, ...] = ()  # a push's, in the order of its actions' indices
     pieces: tuple[str, ...] = ()  # the kind of each numbered piece (`a/b` if players differ)
     sizes: tuple[int, ...] = ()  # the cells each numbered piece covers
+
+
+class _Position:
+    """A position's legal plies: those of one id by id, the chains by piece (rule code,
+    piece type, start) and (final cell, removed); each piece's hops once asked for; the
+    first ids, once listed."""
+
+    __slots__ = ("state", "singles", "chains", "hops", "first")
+
+    def __init__(self, state: State, singles: dict[int, Action],
+                 chains: dict[tuple[int, int, int], dict[tuple[int, int], Action]],
+                 hops: dict[tuple[int, int, int], PieceHops], first: list[int] | None):
+        self.state, self.singles, self.chains, self.hops, self.first = state, singles, chains, hops, first
+
+
+class _Begun(NamedTuple):
+    """A chain begun: its piece (rule code, piece type, start) and the state of its search."""
+
+    group: tuple[int, int, int]
+    at: int
 
 
 class ActionSpace:
@@ -123,12 +145,12 @@ class ActionSpace:
         self._local = threading.local()
 
     @property
-    def _cache(self) -> tuple:
-        """The last position asked about in this thread: (state, its plies by ids, first ids)."""
-        return getattr(self._local, "cache", (None, None, None))
+    def _cache(self) -> _Position | None:
+        """The last position asked about in this thread."""
+        return getattr(self._local, "cache", None)
 
     @_cache.setter
-    def _cache(self, value: tuple) -> None:
+    def _cache(self, value: _Position) -> None:
         self._local.cache = value
 
     def __getstate__(self) -> dict:
@@ -175,50 +197,89 @@ class ActionSpace:
 
     # ------------------------------------------------------------ one ply <-> ids
     def encode(self, state: State, action: Action) -> Ids:
-        """The ids of a legal ply of `state`: one, or a chain's hops along its first route."""
+        """The ids of a legal ply of `state`: one, or a chain's hops along the route its
+        notation shows."""
         one = self._encoders[action[0]]
-        return (one(action),) if one is not None else self._all_ids(state, action)[0]
+        if one is not None:
+            return (one(action),)
+        t, n, s = self._pieces[action[0]].index(action[1]), self.cells, self._segment_of[action[0]].start
+        found = self.game.python_rules.chains[action[0]](state, action[1], action[2])
+        route = found[(action[3], action[4])][0]
+        last = len(route) - 2
+        return tuple(s + ((t * n + a) * n + b) * 2 + (i == last) for i, (a, b) in enumerate(zip(route, route[1:])))
 
-    def _singles(self, state: State) -> dict[int, Action]:
-        """Every legal ply of `state` by its id, for rulesets without chains."""
-        if self._cache[0] == state:
-            return self._cache[1]
+    def _position(self, state: State) -> _Position:
+        """The legal plies of `state` by id, and its chains by piece (kept per thread)."""
+        cached = self._cache
+        if cached is not None and cached.state == state:
+            return cached
+        singles: dict[int, Action] = {}
+        chains: dict[tuple[int, int, int], dict[tuple[int, int], Action]] = {}
         actions = self.game.legal_actions(state)
         enc = self._encoders
-        found = {enc[a[0]](a): a for a in actions}
-        if len(found) != len(actions):
-            self._sequences(state)  # names the two plies
-        self._cache = (state, found, None)
-        return found
-
-    def _sequences(self, state: State) -> dict[Ids, Action]:
-        """Every legal ply of `state` by its ids (each route of a chain); an error if two
-        plies would share ids, which the language rules out."""
-        if self._cache[0] == state and self.hops:
-            return self._cache[1]
-        seqs: dict[Ids, Action] = {}
-        actions = self.game.legal_actions(state)
         for a in actions:
-            for ids in self._all_ids(state, a):
-                if seqs.setdefault(ids, a) != a:
-                    raise RuntimeError(f"{self.game.title}: two legal plies share the action "
-                                       f"ids {ids}: {self.game.action_to_text(state, a)}, "
-                                       f"{self.game.action_to_text(state, seqs[ids])}")
-        if self.hops:  # else _singles keeps the cache
-            self._cache = (state, seqs, None)
-        return seqs
+            one = enc[a[0]]
+            if one is None:
+                chains.setdefault((a[0], a[1], a[2]), {})[(a[3], a[4])] = a
+            elif singles.setdefault(one(a), a) != a:
+                raise RuntimeError(f"{self.game.title}: two legal plies share the action id {one(a)}: "
+                                   f"{self.game.action_to_text(state, a)}, "
+                                   f"{self.game.action_to_text(state, singles[one(a)])}")
+        self._cache = pos = _Position(state, singles, chains, {}, None)
+        return pos
 
-    def _all_ids(self, state: State, action: Action) -> list[Ids]:
-        seg = self._segment_of[action[0]]
+    def _hops(self, pos: _Position, group: tuple[int, int, int]) -> PieceHops:
+        """The hops of one piece's legal chains (rule code, piece type, start)."""
+        hops = pos.hops.get(group)
+        if hops is None:
+            graph = HopGraph()
+            self.game.python_rules.chains[group[0]](pos.state, group[1], group[2], graph=graph)
+            hops = pos.hops[group] = PieceHops(graph, group[2], pos.chains[group])
+        return hops
+
+    def _hop_id(self, group: tuple[int, int, int], a: int, hop: tuple[int, int]) -> int:
+        n = self.cells
+        t = self._pieces[group[0]].index(group[1])
+        return self._segment_of[group[0]].start + ((t * n + a) * n + hop[0]) * 2 + hop[1]
+
+    def _group(self, pos: _Position, first: int) -> tuple[int, int, int] | None:
+        """The piece whose legal chains a first hop `first` begins, if any."""
+        seg = self._segment(first)
         if seg.shape is not Shape.CHAIN:
-            return [self.encode(state, action)]
-        t, n, s = self._pieces[action[0]].index(action[1]), self.cells, seg.start
-        out = []
-        for route in self.game.routes(state, action):
-            last = len(route) - 2
-            out.append(tuple(s + ((t * n + a) * n + b) * 2 + (i == last)
-                             for i, (a, b) in enumerate(zip(route, route[1:]))))
-        return out
+            return None
+        t, rest = divmod((first - seg.start) // 2, self.cells * self.cells)
+        start = rest // self.cells
+        for group in pos.chains:
+            code, piece, c0 = group
+            if self._segment_of[code] is seg and c0 == start and self._pieces[code].index(piece) == t:
+                return group
+        return None
+
+    def _walk(self, state: State, ids: Ids) -> tuple[_Position, Action | _Begun | None]:
+        """Where ids lead in `state`: the ply they make, a chain begun, or None if no legal
+        ply begins with them; and the position's plies."""
+        pos = self._position(state)
+        if len(ids) == 1 and ids[0] in pos.singles:
+            return pos, pos.singles[ids[0]]
+        group = self._group(pos, ids[0])
+        if group is None:
+            return pos, None
+        hops, x = self._hops(pos, group), 0
+        for k, i in enumerate(ids):
+            seg = self._segment(i)
+            pair, end = divmod(i - seg.start, 2)
+            t, rest = divmod(pair, self.cells * self.cells)
+            a, b = divmod(rest, self.cells)
+            if seg is not self._segment_of[group[0]] or t != self._pieces[group[0]].index(group[1]) \
+                    or a != hops.at(x):
+                return pos, None
+            got = hops.take(x, (b, end))
+            if got is None or (isinstance(got, tuple) and k < len(ids) - 1):  # a ply ended early
+                return pos, None
+            if isinstance(got, tuple):
+                return pos, got
+            x = got
+        return pos, _Begun(group, x)
 
     def decode(self, state: State, ids: Ids) -> Action | None:
         """The legal ply `ids` make in `state`; None if they begin one (a chain's hops so
@@ -230,18 +291,12 @@ class ActionSpace:
         for i in ids:
             if not 0 <= i < self.size:
                 raise IllegalActionError(f"action id {i} is out of range 0..{self.size - 1}")
-        if not self.hops:
-            action = self._singles(state).get(ids[0]) if len(ids) == 1 else None
-            if action is None:
-                raise IllegalActionError(self._illegal(state, ids))
-            return action
-        seqs = self._sequences(state)
-        if ids in seqs:
-            return seqs[ids]
-        k = len(ids)
-        if any(seq[:k] == ids for seq in seqs):
+        if not ids:
             return None
-        raise IllegalActionError(self._illegal(state, ids))
+        _, got = self._walk(state, ids)
+        if got is None:
+            raise IllegalActionError(self._illegal(state, ids))
+        return None if isinstance(got, _Begun) else got
 
     def _illegal(self, state: State, ids: Ids) -> str:
         shown = ", ".join(self.id_text(i) for i in ids)
@@ -263,16 +318,21 @@ class ActionSpace:
     # ------------------------------------------------------------ legal ids
     def legal_ids(self, state: State, prefix: Ids = ()) -> list[int]:
         """The ids that may come next after `prefix` in `state`, ascending."""
-        if not self.hops:
-            return sorted(self._singles(state)) if not prefix else []
-        seqs = self._sequences(state)
         if not prefix:
-            cache = self._cache
-            if cache[0] != state or cache[2] is None:
-                cache = self._cache = (state, seqs, sorted({seq[0] for seq in seqs}))
-            return list(cache[2])
-        k = len(prefix)
-        return sorted({seq[k] for seq in seqs if len(seq) > k and seq[:k] == prefix})
+            pos = self._position(state)
+            if pos.first is None:
+                ids = set(pos.singles)
+                for group in pos.chains:
+                    hops = self._hops(pos, group)
+                    ids.update(self._hop_id(group, group[2], h) for h in hops.next(0))
+                pos.first = sorted(ids)
+            return list(pos.first)
+        pos, got = self._walk(state, tuple(prefix))
+        if not isinstance(got, _Begun):
+            return []
+        group, x = got
+        hops = self._hops(pos, group)
+        return sorted({self._hop_id(group, hops.at(x), h) for h in hops.next(x)})
 
     def legal_mask(self, state: State, prefix: Ids = ()) -> bytearray:
         """One byte an id: 1 where the id may come next, else 0."""

@@ -49,6 +49,7 @@ class Notation:
         # A cell's character is its top piece's symbol (what it stands on is implied).
         self._top_first = sorted(range(len(types)), key=lambda i: -types[i].level)
         self._texts: tuple[State | None, dict[str, Action], dict[Action, str]] = (None, {}, {})
+        self._routes: tuple[State | None, dict] = (None, {})  # routes() of one position, by piece
         # The players the rules name with a plural verb (`Musketeers win`): results agree.
         self._plural = frozenset(e.player.index for e in self.ruleset.ends
                                  if e.plural and isinstance(e.player, model.Player))
@@ -129,7 +130,13 @@ class Notation:
     def routes(self, state: State, action: Action) -> list[tuple[int, ...]]:
         """Every route (start, turning cells, final cell) of a chained ply."""
         a = self.decode(action)
-        found = self.game.python_rules.chains[a.rule](state, a.piece, a.from_cell, routes=True)
+        cache = self._routes  # one search a piece for the last position asked about
+        if cache[0] != state:
+            cache = self._routes = (state, {})
+        key = (a.rule, a.piece, a.from_cell)
+        found = cache[1].get(key)
+        if found is None:
+            found = cache[1][key] = self.game.python_rules.chains[a.rule](state, a.piece, a.from_cell, routes=True)
         return found[(a.to_cell, a.removed)]
 
     def texts(self, state: State) -> dict[str, Action]:
