@@ -5,7 +5,8 @@ the header alone, with no game's code, for one-word and many-word masks, with an
 the un-move tables; what it lacks then is exactly what the header says the generated code
 provides. The solver's configuration, struct rc_solve_config, has the same layout in C and
 in native_solve.py's ctypes mirror. And a solve through it still gives the Python solver's
-positions, values and remoteness.
+positions, values and remoteness.  The prelude's chain-search set, whose numbers hops.c reads,
+keeps them as it grows.
 """
 
 from __future__ import annotations
@@ -148,3 +149,41 @@ def test_a_library_checks_the_mirror_and_solves_the_same(tmp_path, monkeypatch):
     nat = solve(game, symmetry=True)
     assert nat.stats is not None and nat.stats.one_pass  # the native solver's
     same_solution(solve(Game(load("tic-tac-toe")), symmetry=True), nat)
+
+
+CHAIN_SETS = r"""
+#include "prelude.c"
+#include <stdio.h>
+/* key i: cell, removed, last direction and segments all from i (removed: i times an odd
+   number, so no two keys are equal) */
+static M removed_of(int i) { M r = m_zero(); r.w[0] = (uint64_t)i * 0x9E3779B97F4A7C15ULL; return r; }
+int main(void) {
+    int n = 300000;
+    if (chainset_reset(&rc_expanded, 16)) return 1;
+    for (int i = 0; i < n; i++)
+        if (chainset_add(&rc_expanded, i % RC_CELLS, removed_of(i), i % 7 - 1, i % 3) != 1) return 2;
+    for (int i = 0; i < n; i++) {
+        if (chainset_find(&rc_expanded, i % RC_CELLS, removed_of(i), i % 7 - 1, i % 3) != i) return 3;
+        if (chainset_add(&rc_expanded, i % RC_CELLS, removed_of(i), i % 7 - 1, i % 3) != 0) return 4;
+    }
+    if (rc_expanded.count != (uint32_t)n) return 5;
+    if (chainset_find(&rc_expanded, 0, removed_of(1), -1, 0) != -1) return 6;
+    if (chainset_reset(&rc_expanded, 16)) return 7;  /* the next search: none of these */
+    if (chainset_find(&rc_expanded, 0, removed_of(0), -1, 0) != -1) return 8;
+    if (chainset_add(&rc_expanded, 5, removed_of(9), 2, 0) != 1 || chainset_find(&rc_expanded, 5, removed_of(9), 2, 0) != 0) return 9;
+    printf("%u\n", rc_expanded.mask + 1);
+    return 0;
+}
+"""
+
+
+@needs_cc
+def test_a_chain_searchs_states_keep_their_numbers_as_the_set_grows(tmp_path):
+    # hops.c reads a state's number (its id) after the search: the set doubles 15 times
+    # here, from 16 slots, and every key keeps the id it was given and is found by it
+    exe = tmp_path / "chain-sets"
+    flags = [f for f in native_build.FLAGS if f not in ("-shared", "-fPIC", "-Werror")]
+    done = compile_c(tmp_path, CHAIN_SETS, macros(64, 2, 2, 4, 3, None), [*flags, "-o", str(exe)])
+    assert done.returncode == 0, done.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert run.returncode == 0 and int(run.stdout) >= 2 * 300_000
