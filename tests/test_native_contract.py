@@ -5,7 +5,7 @@ the header alone, with no game's code, for one-word and many-word masks, with an
 the un-move tables; what it lacks then is exactly what the header says the generated code
 provides. The solver's configuration, struct rc_solve_config, has the same layout in C and
 in native_solve.py's ctypes mirror. And a solve through it still gives the Python solver's
-positions, values and remoteness.  The prelude's chain-search set, whose numbers hops.c reads,
+positions, values and remoteness. The prelude's chain-search set, whose numbers hops.c reads,
 keeps them as it grows.
 """
 
