@@ -584,3 +584,41 @@ def test_index_files_with_forged_block_headers_are_refused_or_sound(tmp_path):
             sol.counts()
             outcomes.add("loaded")
     assert "refused" in outcomes
+
+
+def test_keys_past_64_bits_solve_and_save_as_the_python_solvers(tmp_path):
+    # 3-A-Side with one man a side: 115-bit keys, kept as two arrays of words (WideKeys)
+    # when the native solve is copied into Python, and written to a file word by word
+    from interpreter.search.solution_file import CHECKSUM_BYTES, MAGIC
+    from interpreter.search.wide_keys import WideKeys
+    text = open(os.path.join(os.path.dirname(__file__), "..", "rulesets", "3-a-side.game")).read()
+    for side, cells in (("North", "e2, g2, i2"), ("South", "e6, g6, i6")):
+        assert f"setup man of {side}: {cells}" in text
+        text = text.replace(f"setup man of {side}: {cells}", f"setup man of {side}: {cells.split(', ')[1]}")
+    nat, py = (solve(Game(load_text(text, "one-man.game"), backend=b), symmetry=True) for b in ("native", "python"))
+    assert nat.codec.bits == 115 and isinstance(nat.keys, WideKeys) and len(nat) == 79_768
+    assert list(nat.keys) == list(py.keys) and nat.values == py.values
+    assert list(nat.remoteness) == list(py.remoteness)
+    assert nat.keys[5:9] == py.keys[5:9] and nat.keys[-1] == py.keys[-1]
+    assert nat.lookup(nat.root) == py.lookup(py.root)
+    bodies = []
+    for sol, name in ((nat, "n.sol"), (py, "p.sol")):
+        sol.save(str(tmp_path / name))
+        data = (tmp_path / name).read_bytes()
+        at = len(MAGIC)
+        header = int.from_bytes(data[at:at + 4], "little")
+        bodies.append(data[at + 4 + header:-CHECKSUM_BYTES])  # the header has the seconds
+    assert bodies[0] == bodies[1]
+
+
+def test_wide_keys_bytes_are_each_keys_little_endian_bytes():
+    from array import array
+
+    from interpreter.search.wide_keys import WideKeys
+    keys = [0, 1, (1 << 64) - 1, 1 << 64, (5 << 64) | 7, (1 << 100) + 3, (1 << 127) | (1 << 63)]
+    wide = WideKeys(array("Q", [k & ((1 << 64) - 1) for k in keys]), array("Q", [k >> 64 for k in keys]))
+    assert list(wide) == keys and len(wide) == 7 and wide[3] == 1 << 64 and wide[2:5] == keys[2:5]
+    for width in (9, 12, 16):
+        fits = [k for k in keys if k < 1 << (8 * width)]
+        part = WideKeys(array("Q", [k & ((1 << 64) - 1) for k in fits]), array("Q", [k >> 64 for k in fits]))
+        assert part.to_bytes(width) == b"".join(k.to_bytes(width, "little") for k in fits)

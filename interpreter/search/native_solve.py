@@ -34,6 +34,7 @@ from interpreter.search.solution_file import (COMPRESS_ABOVE, DRAW, INDEX_FORMAT
                                               fingerprint, index_header, register_index_reader,
                                               uint32_array, write_index)
 from interpreter.search.symmetry import Canonicalizer, Perm
+from interpreter.search.wide_keys import WideKeys
 from interpreter.native.build import NativeUnavailable
 from interpreter.native.library import WORD, NativeLibrary
 
@@ -253,13 +254,14 @@ def _copy(game: Game, lib: NativeLibrary, handle: int, codec: Codec, perms: list
     vals, rems = (ctypes.c_uint8 * max(1, n))(), (ctypes.c_uint32 * max(1, n))()
     if lib.solver.rc_solve_output(handle, lo, hi, vals, rems):
         raise SolveError("out of memory while sorting the solution", "memory")
-    keys: array | list[int]
+    keys: array | WideKeys
     if codec.bits <= 64:
-        keys = array("Q", lo[:n])
+        keys = array("Q")
+        keys.frombytes(memoryview(lo).cast("B")[:8 * n])
     else:
-        keys = [(h << 64) | w for h, w in zip(hi[:n], lo[:n])]
+        keys = WideKeys.from_words(memoryview(lo), memoryview(hi), n)
     remoteness = uint32_array()
-    remoteness.frombytes(bytes(rems)[:4 * n])
+    remoteness.frombytes(memoryview(rems).cast("B")[:4 * n])
     canon = Canonicalizer(perms, codec.masks, codec.cells) if len(perms) > 1 else None
     return Solution(game, codec, canon, keys, bytearray(bytes(vals)[:n]), remoteness, start, st,
                     fingerprint(game))

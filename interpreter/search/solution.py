@@ -17,6 +17,7 @@ from interpreter.search.codec import Codec, SolveError
 from interpreter.search.solution_file import (DRAW, VALUE_NAMES, SolutionFileError, read_solution,
     write_solution)
 from interpreter.search.symmetry import Canonicalizer
+from interpreter.search.wide_keys import WideKeys
 
 
 class Value(NamedTuple):
@@ -74,7 +75,7 @@ class Solution:
     game: Game
     codec: Codec
     canon: Canonicalizer | None
-    keys: "array | list[int]"  # sorted canonical keys
+    keys: "array | list[int] | WideKeys"  # sorted canonical keys
     values: bytearray
     remoteness: array
     root: State

@@ -131,13 +131,15 @@ def write_solution(solution: Solution, path: str) -> None:
     blob = json.dumps(header).encode("utf-8")
     kb = solution.codec.key_bytes
     if kb == 8 and isinstance(solution.keys, array):
-        keys = _little(solution.keys)
+        keys = little_endian(solution.keys)
+    elif hasattr(solution.keys, "to_bytes"):  # WideKeys: its words interleaved
+        keys = solution.keys.to_bytes(kb)
     else:
         keys = b"".join(k.to_bytes(kb, "little") for k in solution.keys)
     digest = hashlib.sha256()
     with open(path, "wb") as f:
         for part in (MAGIC, len(blob).to_bytes(4, "little"), blob, keys,
-                     bytes(solution.values), _little(solution.remoteness)):
+                     bytes(solution.values), little_endian(solution.remoteness)):
             digest.update(part)
             f.write(part)
         f.write(digest.digest())
@@ -484,7 +486,7 @@ def _check_symmetries(perms: list, cells: int, bad: Bad) -> list[Perm]:
     return out
 
 
-def _little(arr: array) -> bytes:
+def little_endian(arr: array) -> bytes:
     """The bytes of `arr`, little-endian whatever the machine's byte order."""
     if sys.byteorder == "big":
         arr = array(arr.typecode, arr)
