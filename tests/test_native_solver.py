@@ -609,6 +609,9 @@ def test_keys_past_64_bits_solve_and_save_as_the_python_solvers(tmp_path):
         header = int.from_bytes(data[at:at + 4], "little")
         bodies.append(data[at + 4 + header:-CHECKSUM_BYTES])  # the header has the seconds
     assert bodies[0] == bodies[1]
+    back = Solution.load(str(tmp_path / "n.sol"), nat.game)  # read as words too
+    assert isinstance(back.keys, WideKeys) and list(back.keys) == list(py.keys)
+    assert back.lookup(back.root) == py.lookup(py.root)
 
 
 def test_wide_keys_bytes_are_each_keys_little_endian_bytes():
@@ -622,3 +625,4 @@ def test_wide_keys_bytes_are_each_keys_little_endian_bytes():
         fits = [k for k in keys if k < 1 << (8 * width)]
         part = WideKeys(array("Q", [k & ((1 << 64) - 1) for k in fits]), array("Q", [k >> 64 for k in fits]))
         assert part.to_bytes(width) == b"".join(k.to_bytes(width, "little") for k in fits)
+        assert list(WideKeys.from_bytes(part.to_bytes(width), width)) == fits

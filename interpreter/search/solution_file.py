@@ -56,6 +56,7 @@ from interpreter.runtime.game import Game, State
 from interpreter.search.codec import Codec
 from interpreter.search.compressed import decompressed
 from interpreter.search.symmetry import MAX_CANDIDATES, Canonicalizer, Perm
+from interpreter.search.wide_keys import WideKeys
 
 if TYPE_CHECKING:  # solution.py imports this module
     from interpreter.search.solution import Solution
@@ -360,15 +361,17 @@ def _check_root(text: str, game: Game, bad: Bad) -> State:
         raise bad(f"header field 'root' is not a position of this game ({why})") from None
 
 
-def _columns(body: bytes, n: int, kb: int, bad: Bad) -> tuple[array | list[int], bytearray, array]:
+def _columns(body: bytes, n: int, kb: int, bad: Bad) -> tuple[array | list[int] | WideKeys, bytearray, array]:
     """The keys, values and remoteness of a checksummed body; the values must be value
     codes and the keys strictly ascending."""
     raw = memoryview(body)[:n * kb]
     if kb == 8:
-        keys: array | list[int] = array("Q")
+        keys: array | list[int] | WideKeys = array("Q")
         keys.frombytes(raw)
         if sys.byteorder == "big":
             keys.byteswap()
+    elif kb > 8:  # two arrays of words, not an int a key
+        keys = WideKeys.from_bytes(bytes(raw), kb)
     else:
         keys = [int.from_bytes(raw[i:i + kb], "little") for i in range(0, n * kb, kb)]
     pos = n * kb

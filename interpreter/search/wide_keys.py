@@ -8,10 +8,9 @@ only for the key asked for (a binary search asks for a few dozen).
 
 from __future__ import annotations
 
+import sys
 from array import array
 from typing import Iterator, overload
-
-from interpreter.search.solution_file import little_endian
 
 WORD = 64
 
@@ -35,6 +34,17 @@ class WideKeys:
         hi_a.frombytes(hi.cast("B")[:8 * n])
         return cls(lo_a, hi_a)
 
+    @classmethod
+    def from_bytes(cls, raw: bytes, width: int) -> WideKeys:
+        """The keys of `raw`, `width` bytes each (9 to 16), little-endian: to_bytes's inverse."""
+        n = len(raw) // width
+        lo, hi = bytearray(8 * n), bytearray(8 * n)
+        for j in range(8):
+            lo[j::8] = raw[j::width]
+        for j in range(width - 8):
+            hi[j::8] = raw[8 + j::width]
+        return cls(_words(lo), _words(hi))
+
     def __len__(self) -> int:
         return len(self.lo)
 
@@ -55,7 +65,7 @@ class WideKeys:
         """Every key as `width` bytes (9 to 16), little-endian, one after another: the
         words interleaved by strided copies, never an int a key."""
         n = len(self)
-        lo, hi = little_endian(self.lo), little_endian(self.hi)
+        lo, hi = _little(self.lo), _little(self.hi)
         out = bytearray(width * n)
         for j in range(8):
             out[j::width] = lo[j::8]
@@ -63,3 +73,19 @@ class WideKeys:
             out[8 + j::width] = hi[j::8]
         return bytes(out)
 
+
+def _words(little: bytes) -> array:
+    """Little-endian bytes as 64-bit words."""
+    out = array("Q")
+    out.frombytes(little)
+    if sys.byteorder == "big":
+        out.byteswap()
+    return out
+
+
+def _little(words: array) -> bytes:
+    """64-bit words as little-endian bytes."""
+    if sys.byteorder == "big":
+        words = array(words.typecode, words)
+        words.byteswap()
+    return words.tobytes()
