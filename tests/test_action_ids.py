@@ -39,31 +39,37 @@ def test_ids_are_laid_out_rule_by_rule():
     assert space.legal_mask(s).count(1) == 8
 
 
+def walk(g, seed: int, games: int, plies: int):
+    """The positions of seeded random games (up to `plies` each) and their legal plies."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        s = g.initial_state()
+        for _ in range(plies):
+            actions = g.legal_actions(s)
+            if not actions:
+                break
+            yield s, actions
+            s = g.apply(s, rng.choice(actions))
+
+
 @pytest.mark.parametrize("name", all_rulesets())
 def test_every_legal_ply_has_distinct_ids_that_decode_back(name):
     g = game_of(name)
     space = ActionSpace(g)
-    rng = random.Random(7)
     positions = 0
-    for _ in range(4):
-        s = g.initial_state()
-        for _ in range(60):
-            actions = g.legal_actions(s)
-            if not actions:
-                break
-            positions += 1
-            seen = set()
-            for a in actions:
-                ids = space.encode(s, a)
-                assert all(0 <= i < space.size for i in ids)
-                assert ids not in seen
-                seen.add(ids)
-                for k in range(1, len(ids)):  # a chain: each hop begins it, only the last ends it
-                    assert space.decode(s, ids[:k]) is None
-                    assert ids[k] in space.legal_ids(s, ids[:k])
-                assert space.decode(s, ids) == a
-            assert {ids[0] for ids in seen} <= set(space.legal_ids(s))
-            s = g.apply(s, rng.choice(actions))
+    for s, actions in walk(g, 7, 4, 60):
+        positions += 1
+        seen = set()
+        for a in actions:
+            ids = space.encode(s, a)
+            assert all(0 <= i < space.size for i in ids)
+            assert ids not in seen
+            seen.add(ids)
+            for k in range(1, len(ids)):  # a chain: each hop begins it, only the last ends it
+                assert space.decode(s, ids[:k]) is None
+                assert ids[k] in space.legal_ids(s, ids[:k])
+            assert space.decode(s, ids) == a
+        assert {ids[0] for ids in seen} <= set(space.legal_ids(s))
     assert positions >= 20
 
 
@@ -111,25 +117,19 @@ def test_the_hops_graph_gives_the_ids_of_every_route(name):
     # hops' graph (chain_hops.py), against the routes listed one by one
     g = game_of(name)
     space = ActionSpace(g)
-    rng, begun = random.Random(11), 0
-    for _ in range(4):
-        s = g.initial_state()
-        for _ in range(100):
-            actions = g.legal_actions(s)
-            if not actions:
-                break
-            seqs = {}
-            for a in actions:
-                for ids in (_route_ids(space, g, s, a) if space._encoders[a[0]] is None else [space.encode(s, a)]):
-                    assert seqs.setdefault(ids, a) == a
-            prefixes = {ids[:k] for ids in seqs for k in range(len(ids))}
-            for p in prefixes:
-                assert space.legal_ids(s, p) == sorted({q[len(p)] for q in seqs if q[:len(p)] == p}), p
-                assert space.decode(s, p) is None if p else True
-                begun += len(p) > 0  # a chain of two hops or more, begun
-            for ids, a in seqs.items():
-                assert space.decode(s, ids) == a
-            s = g.apply(s, rng.choice(actions))
+    begun = 0
+    for s, actions in walk(g, 11, 4, 100):
+        seqs = {}
+        for a in actions:
+            for ids in (_route_ids(space, g, s, a) if space._encoders[a[0]] is None else [space.encode(s, a)]):
+                assert seqs.setdefault(ids, a) == a
+        for p in {ids[:k] for ids in seqs for k in range(len(ids))}:
+            assert space.legal_ids(s, p) == sorted({q[len(p)] for q in seqs if q[:len(p)] == p}), p
+            if p:  # a chain of two hops or more, begun
+                assert space.decode(s, p) is None
+                begun += 1
+        for ids, a in seqs.items():
+            assert space.decode(s, ids) == a
     assert begun > 0
 
 

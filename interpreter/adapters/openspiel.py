@@ -242,7 +242,7 @@ class RulecraftState(pyspiel.State):
         if self.flat is not None:
             engine = self.get_game().engine
             flat, self.prefix, self._over = engine.apply(self.flat, self.prefix, int(action))
-            if flat is not self.flat:
+            if not self.prefix:  # a ply made (else the same position, a chain begun)
                 self.flat, self._position, self._mover = flat, None, engine.to_move(flat)
         else:
             rules = self.rules

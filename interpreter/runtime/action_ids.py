@@ -202,11 +202,9 @@ class ActionSpace:
         one = self._encoders[action[0]]
         if one is not None:
             return (one(action),)
-        t, n, s = self._pieces[action[0]].index(action[1]), self.cells, self._segment_of[action[0]].start
-        found = self.game.python_rules.chains[action[0]](state, action[1], action[2])
-        route = found[(action[3], action[4])][0]
+        group, route = action[:3], self.game.notation.chain_route(state, action)
         last = len(route) - 2
-        return tuple(s + ((t * n + a) * n + b) * 2 + (i == last) for i, (a, b) in enumerate(zip(route, route[1:])))
+        return tuple(self._hop_id(group, a, (b, int(i == last))) for i, (a, b) in enumerate(zip(route, route[1:])))
 
     def _position(self, state: State) -> _Position:
         """The legal plies of `state` by id, and its chains by piece (kept per thread)."""
@@ -238,17 +236,28 @@ class ActionSpace:
         return hops
 
     def _hop_id(self, group: tuple[int, int, int], a: int, hop: tuple[int, int]) -> int:
+        """The id of a hop of a piece's chains (rule code, piece type, start): from cell a
+        to cell hop[0], hop[1] 1 if the ply ends there."""
         n = self.cells
         t = self._pieces[group[0]].index(group[1])
         return self._segment_of[group[0]].start + ((t * n + a) * n + hop[0]) * 2 + hop[1]
 
-    def _group(self, pos: _Position, first: int) -> tuple[int, int, int] | None:
-        """The piece whose legal chains a first hop `first` begins, if any."""
-        seg = self._segment(first)
+    def _hop_of(self, action_id: int) -> tuple[Segment, int, int, int, int] | None:
+        """_hop_id's parts of a hop's id: its segment, the piece's number in it, from cell,
+        to cell, end; None for an id that is no hop."""
+        seg = self._segment(action_id)
         if seg.shape is not Shape.CHAIN:
             return None
-        t, rest = divmod((first - seg.start) // 2, self.cells * self.cells)
-        start = rest // self.cells
+        pair, end = divmod(action_id - seg.start, 2)
+        t, rest = divmod(pair, self.cells * self.cells)
+        return (seg, t) + divmod(rest, self.cells) + (end,)
+
+    def _group(self, pos: _Position, first: int) -> tuple[int, int, int] | None:
+        """The piece whose legal chains a first hop `first` begins, if any."""
+        hop = self._hop_of(first)
+        if hop is None:
+            return None
+        seg, t, start = hop[:3]
         for group in pos.chains:
             code, piece, c0 = group
             if self._segment_of[code] is seg and c0 == start and self._pieces[code].index(piece) == t:
@@ -266,10 +275,10 @@ class ActionSpace:
             return pos, None
         hops, x = self._hops(pos, group), 0
         for k, i in enumerate(ids):
-            seg = self._segment(i)
-            pair, end = divmod(i - seg.start, 2)
-            t, rest = divmod(pair, self.cells * self.cells)
-            a, b = divmod(rest, self.cells)
+            hop = self._hop_of(i)
+            if hop is None:
+                return pos, None
+            seg, t, a, b, end = hop
             if seg is not self._segment_of[group[0]] or t != self._pieces[group[0]].index(group[1]) \
                     or a != hops.at(x):
                 return pos, None
@@ -345,11 +354,10 @@ class ActionSpace:
         """The cells of a chain begun: where its piece started, then each hop's end."""
         cells: list[int] = []
         for i in prefix:
-            seg = self._segment(i)
-            if seg.shape is not Shape.CHAIN:
+            hop = self._hop_of(i)
+            if hop is None:
                 raise ValueError(f"action id {i} ({self.id_text(i)}) is not a hop of a chain")
-            a, b = divmod((i - seg.start) // 2 % (self.cells * self.cells), self.cells)
-            cells += [a, b] if not cells else [b]
+            cells += list(hop[2:4]) if not cells else [hop[3]]
         return tuple(cells)
 
     def _segment(self, action_id: int) -> Segment:

@@ -93,14 +93,22 @@ class Notation:
         return prefix + self.board.names[a.to_cell]
 
     def _chain_text(self, state: State, a: ActionRecord, chains: dict | None) -> str:
+        return "-".join(self.board.names[c] for c in self._first_route(state, a, chains))
+
+    def _first_route(self, state: State, a: ActionRecord, chains: dict | None) -> tuple[int, ...]:
+        """The route a chain's text shows: the first its piece's search finds (`chains`
+        keeps each piece's search for reuse)."""
         key = (a.rule, a.piece, a.from_cell)
         found = chains.get(key) if chains is not None else None
         if found is None:
             found = self.game.python_rules.chains[a.rule](state, a.piece, a.from_cell)  # first route each
             if chains is not None:
                 chains[key] = found
-        names = self.board.names
-        return "-".join(names[c] for c in found[(a.to_cell, a.removed)][0])
+        return found[(a.to_cell, a.removed)][0]
+
+    def chain_route(self, state: State, action: Action) -> tuple[int, ...]:
+        """The route (start, turning cells, final cell) a chained ply's text shows."""
+        return self._first_route(state, self.decode(action), None)
 
     def _wide_place_text(self, state: State, a: ActionRecord, chains: dict | None) -> str:
         """`a1+a2`: the cells a piece placed whole covers."""

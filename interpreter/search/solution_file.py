@@ -57,6 +57,7 @@ from interpreter.search.codec import Codec
 from interpreter.search.compressed import decompressed
 from interpreter.search.symmetry import MAX_CANDIDATES, Canonicalizer, Perm
 from interpreter.search.wide_keys import WideKeys
+from interpreter.search.words import from_little, little_endian
 
 if TYPE_CHECKING:  # solution.py imports this module
     from interpreter.search.solution import Solution
@@ -366,10 +367,7 @@ def _columns(body: bytes, n: int, kb: int, bad: Bad) -> tuple[array | list[int] 
     codes and the keys strictly ascending."""
     raw = memoryview(body)[:n * kb]
     if kb == 8:
-        keys: array | list[int] | WideKeys = array("Q")
-        keys.frombytes(raw)
-        if sys.byteorder == "big":
-            keys.byteswap()
+        keys: array | list[int] | WideKeys = from_little(raw, array("Q"))
     elif kb > 8:  # two arrays of words, not an int a key
         keys = WideKeys.from_bytes(bytes(raw), kb)
     else:
@@ -377,10 +375,7 @@ def _columns(body: bytes, n: int, kb: int, bad: Bad) -> tuple[array | list[int] 
     pos = n * kb
     values = bytearray(body[pos:pos + n])
     pos += n
-    rem = uint32_array()
-    rem.frombytes(body[pos:pos + 4 * n])
-    if sys.byteorder == "big":
-        rem.byteswap()
+    rem = from_little(body[pos:pos + 4 * n], uint32_array())
     wrong = values.translate(None, bytes(VALUE_NAMES))
     if wrong:
         i = min(values.find(b) for b in set(wrong))
@@ -487,11 +482,3 @@ def _check_symmetries(perms: list, cells: int, bad: Bad) -> list[Perm]:
         seen.add(t)
         out.append(t)
     return out
-
-
-def little_endian(arr: array) -> bytes:
-    """The bytes of `arr`, little-endian whatever the machine's byte order."""
-    if sys.byteorder == "big":
-        arr = array(arr.typecode, arr)
-        arr.byteswap()
-    return arr.tobytes()

@@ -8,9 +8,10 @@ only for the key asked for (a binary search asks for a few dozen).
 
 from __future__ import annotations
 
-import sys
 from array import array
 from typing import Iterator, overload
+
+from interpreter.search.words import from_little, little_endian
 
 WORD = 64
 
@@ -43,7 +44,7 @@ class WideKeys:
             lo[j::8] = raw[j::width]
         for j in range(width - 8):
             hi[j::8] = raw[8 + j::width]
-        return cls(_words(lo), _words(hi))
+        return cls(from_little(lo, array("Q")), from_little(hi, array("Q")))
 
     def __len__(self) -> int:
         return len(self.lo)
@@ -65,7 +66,7 @@ class WideKeys:
         """Every key as `width` bytes (9 to 16), little-endian, one after another: the
         words interleaved by strided copies, never an int a key."""
         n = len(self)
-        lo, hi = _little(self.lo), _little(self.hi)
+        lo, hi = little_endian(self.lo), little_endian(self.hi)
         out = bytearray(width * n)
         for j in range(8):
             out[j::width] = lo[j::8]
@@ -73,19 +74,3 @@ class WideKeys:
             out[8 + j::width] = hi[j::8]
         return bytes(out)
 
-
-def _words(little: bytes) -> array:
-    """Little-endian bytes as 64-bit words."""
-    out = array("Q")
-    out.frombytes(little)
-    if sys.byteorder == "big":
-        out.byteswap()
-    return out
-
-
-def _little(words: array) -> bytes:
-    """64-bit words as little-endian bytes."""
-    if sys.byteorder == "big":
-        words = array(words.typecode, words)
-        words.byteswap()
-    return words.tobytes()
