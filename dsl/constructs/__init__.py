@@ -73,6 +73,10 @@ class MotionConstruct:
     # ... or, for a construct whose ply puts one piece down (+1) or takes one off (-1) and
     # moves nothing else: taken back by lifting that piece or putting it back (0: neither)
     count_change: int = 0
+    # Where the pieces its plies move may stand after them (dsl/domains.py): "here" (the
+    # ply's own piece, on `here`, which `onto` bounds), "nowhere" (no piece is put on a
+    # cell), "anywhere" (pieces of any kind, on cells `onto` does not bound: a push's line)
+    lands: str = "here"
 
     @classmethod
     def of(cls, module: ModuleType) -> MotionConstruct:

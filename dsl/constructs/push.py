@@ -49,6 +49,7 @@ STRAIGHT = True
 FROM_A_CELL = False
 FROM_PER_CANDIDATE = True  # `from`, the line's far end, is known with `here`
 ACTION = "push"  # (rule, direction, far end, here)
+LANDS = "anywhere"  # the line's pieces, of any kind, land beyond `here` (dsl/domains.py)
 
 
 def lower(mo: PushSyntax, dirs: tuple[str, ...] | None,

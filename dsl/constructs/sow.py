@@ -37,6 +37,7 @@ NODE = Sow  # the model's node of this motion
 COUNTED = True  # it moves counted kinds' pieces, and only it may
 CAPTURES_LANDING = False  # the last piece lands on what stands there: nothing is taken
 DEFAULT_ONTO = "any"  # without `onto`: the last piece may reach any cell
+LANDS = "anywhere"  # the pieces it sows land on the track, not only on `here` (dsl/domains.py)
 
 
 def to_syntax(t: ToSyntax, span: syn.Span, c: list) -> syn.MotionSyntax:

@@ -39,6 +39,7 @@ NO_FROM = "a taken piece stands at `here`"  # ... and `from` is refused, saying 
 ACTION = "place"  # (rule, piece type, cell)
 DEFAULT_ONTO = "any"  # without `onto`: any piece of the kinds
 COUNT_CHANGE = -1  # one piece fewer: the un-move solver puts it back (native/cundo.py)
+LANDS = "nowhere"  # it puts no piece on a cell (dsl/domains.py)
 
 
 def lower(mo: syn.MotionSyntax, dirs: tuple[str, ...] | None,

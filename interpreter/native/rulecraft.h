@@ -191,7 +191,7 @@ struct rc_solve_config {
 
 int rc_solve_config_layout(int64_t *out);
 void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const uint64_t *place,
-                   const uint64_t *full);
+                   const uint64_t *cells);
 int rc_solve_run(void *h, const uint64_t *st, int (*cb)(const char *text));
 int rc_solve_output(void *h, uint64_t *lo, uint64_t *hi, uint8_t *values, uint32_t *rem);
 int rc_solve_lookup(void *h, const uint64_t *st, uint32_t *rem);
@@ -202,13 +202,13 @@ const char *rc_solve_error(void *h);
 void rc_solve_free(void *h);
 int rc_solve_write(void *h, const char *path);
 void *rc_solve_open(const struct rc_solve_config *cfg, const int32_t *perm, const uint64_t *place,
-                    const uint64_t *full, const char *path, uint64_t offset, uint64_t size);
+                    const uint64_t *cells, const char *path, uint64_t offset, uint64_t size);
 int rc_solve_blocks(void *h);
 uint64_t rc_solve_directory(void *h, uint8_t *out);
 uint64_t rc_solve_block_bytes(void *h, int k);
 int rc_solve_block_body(void *h, int k, uint8_t *out);
 void *rc_solve_open_lazy(const struct rc_solve_config *cfg, const int32_t *perm, const uint64_t *place,
-                         const uint64_t *full, const uint8_t *dir, uint64_t size);
+                         const uint64_t *cells, const uint8_t *dir, uint64_t size);
 void rc_solve_block_info(void *h, int k, uint64_t *out);
 void rc_solve_tally(const uint16_t *val, uint64_t n, uint64_t *out);
 int rc_solve_locate(void *h, const uint64_t *st, uint64_t *out);

@@ -249,8 +249,8 @@ static int sv_map_blocks(Sv *sv, const uint8_t *p, uint64_t size) {
    `offset` (8-byte aligned) of `path`, `size` bytes long; NULL when out of memory, else
    check rc_solve_error (empty: sound) */
 void *rc_solve_open(const struct rc_solve_config *cfg, const int32_t *perm, const uint64_t *place,
-                    const uint64_t *full, const char *path, uint64_t offset, uint64_t size) {
-    Sv *sv = rc_solve_new(cfg, perm, place, full);
+                    const uint64_t *cells, const char *path, uint64_t offset, uint64_t size) {
+    Sv *sv = rc_solve_new(cfg, perm, place, cells);
     if (!sv || sv_failed(sv)) return sv;
     sv->one_pass = 1;
     int fd = open(path, O_RDONLY);
@@ -273,8 +273,8 @@ void *rc_solve_open(const struct rc_solve_config *cfg, const int32_t *perm, cons
    keys and shapes, not their bitsets and values, which Python reads (block_file.py);
    NULL when out of memory, else check rc_solve_error (empty: sound) */
 void *rc_solve_open_lazy(const struct rc_solve_config *cfg, const int32_t *perm, const uint64_t *place,
-                         const uint64_t *full, const uint8_t *dir, uint64_t size) {
-    Sv *sv = rc_solve_new(cfg, perm, place, full);
+                         const uint64_t *cells, const uint8_t *dir, uint64_t size) {
+    Sv *sv = rc_solve_new(cfg, perm, place, cells);
     if (!sv || sv_failed(sv)) return sv;
     sv->one_pass = 1;
     uint64_t at = 8, nb;

@@ -15,8 +15,9 @@ from typing import BinaryIO
 from interpreter.runtime.game import Game, State
 from interpreter.search.block_file import CHUNK, BlockFile, chunks_of
 from interpreter.search.codec import Codec
-from interpreter.search.native_solve import (NativeSolution, block_shapes, index_library, opened,
-                                             solver_arguments)
+from interpreter.search.index_ranking import Ranking
+from interpreter.search.native_solve import (NativeSolution, block_shapes, header_ranking, index_library,
+                                             opened, solver_arguments)
 from interpreter.search.solution_file import (BLOCKS_FORMAT, VALUE_NAMES, Bad, SolutionFileError,
                                               register_index_reader, write_index)
 from interpreter.search.symmetry import Perm
@@ -30,8 +31,8 @@ class BlockSolution(NativeSolution):
     them (`chunks_read` says how many it read)."""
 
     def __init__(self, game: Game, lib: NativeLibrary, handle: int, n: int, start: State, stats: None,
-                 perms: list[Perm], fp: str, blocks: BlockFile):
-        super().__init__(game, lib, handle, n, start, stats, perms, fp)
+                 perms: list[Perm], fp: str, ranking: Ranking, blocks: BlockFile):
+        super().__init__(game, lib, handle, n, start, stats, perms, fp, ranking)
         self._c, self._blocks = lib.solver, blocks
         blocks.set_shapes(block_shapes(self._c, handle), self._tally)
         self._starts = [0, *accumulate(s.count for s in blocks.shapes)]
@@ -119,7 +120,7 @@ class BlockSolution(NativeSolution):
                     for c in range(chunks_of(shape.values)):
                         f.write(self._blocks.values(k, c))
 
-        write_index(self, path, self.perms, body)
+        write_index(path, self.header(), body)
 
 
 def open_blocks(f: BinaryIO, size: int, start: int, header: dict, perms: list[Perm], root: State,
@@ -129,10 +130,11 @@ def open_blocks(f: BinaryIO, size: int, start: int, header: dict, perms: list[Pe
     blocks = BlockFile(f, size, start, header, bad)
     try:
         lib = index_library(game)
+        rk = header_ranking(game, header)
         handle = lib.solver.rc_solve_open_lazy(
-            *solver_arguments(game, lib, Codec(game), perms, threads=1, tally_most=-1),
+            *solver_arguments(game, lib, Codec(game), perms, rk, threads=1, tally_most=-1),
             blocks.directory, len(blocks.directory))
-        return opened(game, lib, handle, perms, root, header["fingerprint"], BlockSolution, blocks=blocks)
+        return opened(game, lib, handle, perms, root, header, rk, BlockSolution, blocks=blocks)
     except SolutionFileError:
         blocks.close()
         raise

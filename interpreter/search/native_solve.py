@@ -26,6 +26,7 @@ from dsl.placements import placements
 
 from interpreter.runtime.game import Game, State
 from interpreter.search.codec import Codec, OutOfMemory, SolveError, slot_range
+from interpreter.search.index_ranking import Ranking, from_header, ranking, unknown
 from interpreter.search.memory import format_bytes
 from interpreter.search.progress import Progress
 from interpreter.search.solution import Solution, SolveStats, Value
@@ -166,9 +167,9 @@ def _configure(lib: NativeLibrary) -> None:
     c._solve_ready = True
 
 
-def _types(game: Game) -> tuple[list[int], list[int], list[int], list[int]]:
-    """Per piece type: size, level, carrier; and the ranking order (wide types first, then
-    by level, so a carrier is ranked before its riders)."""
+def _types(game: Game) -> tuple[list[int], list[int], list[int]]:
+    """Per piece type: size, level, carrier (NativeSolveUnsupported for what the index
+    cannot rank)."""
     types = game.ruleset.types
     sizes = [t.size for t in types]
     levels = [t.level for t in types]
@@ -181,8 +182,29 @@ def _types(game: Game) -> tuple[list[int], list[int], list[int], list[int]]:
             raise NativeSolveUnsupported("a piece covering several cells stands on another")
         if ty.carrier is not None and types[ty.carrier].size > 1:
             raise NativeSolveUnsupported("a piece stands on one covering several cells")
-    order = sorted(range(len(types)), key=lambda t: (levels[t], sizes[t] == 1, t))
-    return sizes, levels, carriers, order
+    return sizes, levels, carriers
+
+
+def index_ranking(game: Game, perms: list[Perm], start: State | None = None) -> Ranking:
+    """The ranking of an index of `game`'s positions from `start` (None: the setup) under
+    `perms` (search/index_ranking.py)."""
+    sizes, levels, _ = _types(game)
+    wide = 0
+    for s in sizes:
+        if s > 1:
+            for cs in placements(game.board, s):
+                wide |= sum(1 << c for c in cs)
+    masks = None if start is None else [start[t] for t in range(len(sizes))]
+    return ranking(game.ruleset, sizes, levels, wide, perms, masks)
+
+
+def header_ranking(game: Game, header: dict) -> Ranking:
+    """The ranking a solution file's header records (none: the one before there were
+    rankings); ValueError if it is damaged."""
+    if "ranking" not in header:
+        sizes, levels, _ = _types(game)
+        return unknown(game.ruleset, sizes, levels)
+    return from_header(header["ranking"], game.ruleset)
 
 
 def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
@@ -207,7 +229,8 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
         raise NativeSolveUnsupported(f"a position takes {codec.bits} bits, past the "
                                      f"{MAX_KEY_BITS} the native solver packs")
     c = lib.solver
-    handle = c.rc_solve_new(*solver_arguments(game, lib, codec, perms,
+    rk = index_ranking(game, perms, start)
+    handle = c.rc_solve_new(*solver_arguments(game, lib, codec, perms, rk,
                                         threads=threads or min(2, os.cpu_count() or 1),
                                         max_memory=max_memory or 0, max_positions=max_positions or 0,
                                         arcs_only=int(arcs_only), tally_room=tally_room, tally_most=tally_most,
@@ -239,7 +262,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                         stats[7] == 1, stats[7] == 2, stats[4], stats[8], stats[9])
         if n > copy_limit:
             kept = True
-            return NativeSolution(game, lib, handle, n, start, st, perms)
+            return NativeSolution(game, lib, handle, n, start, st, perms, ranking=rk)
         return _copy(game, lib, handle, codec, perms, start, st)
     finally:
         if not kept:
@@ -273,10 +296,11 @@ class NativeSolution(Solution):
     live as long as this object."""
 
     def __init__(self, game: Game, lib: NativeLibrary, handle: int, n: int, start: State,
-                 stats: SolveStats | None, perms: list[Perm], fp: str = ""):
+                 stats: SolveStats | None, perms: list[Perm], fp: str = "", ranking: Ranking | None = None):
         super().__init__(game, Codec(game), None, array("Q"), bytearray(), uint32_array(),
                          start, stats, fp or fingerprint(game))
         self._lib, self._handle, self._n, self.perms = lib, handle, n, list(perms)
+        self.ranking = ranking or index_ranking(game, perms, start)
         weakref.finalize(self, lib.solver.rc_solve_free, handle)
 
     def __len__(self) -> int:
@@ -318,7 +342,7 @@ class NativeSolution(Solution):
         if compress:
             directory = (ctypes.c_uint8 * c.rc_solve_directory(h, None))()
             c.rc_solve_directory(h, directory)
-            write_blocks(path, index_header(self, self.perms), bytes(directory), block_shapes(c, h),
+            write_blocks(path, self.header(), bytes(directory), block_shapes(c, h),
                          (self._body(k) for k in range(c.rc_solve_blocks(h))))
             return
 
@@ -327,7 +351,16 @@ class NativeSolution(Solution):
                 err = ctypes.get_errno()
                 raise OSError(err, os.strerror(err) if err else "write failed", p)
 
-        write_index(self, path, self.perms, body)
+        write_index(path, self.header(), body)
+
+    def header(self) -> dict:
+        """The header of its solution file: format 5's fields, and its ranking when the
+        index ranks otherwise than before there were rankings."""
+        sizes, levels, _ = _types(self.game)
+        head = index_header(self, self.perms)
+        if self.ranking != unknown(self.game.ruleset, sizes, levels):
+            head["ranking"] = self.ranking.header()
+        return head
 
     def _body(self, k: int) -> bytes:
         buf = (ctypes.c_uint8 * self._lib.solver.rc_solve_block_bytes(self._handle, k))()
@@ -363,8 +396,8 @@ def index_library(game: Game) -> NativeLibrary:
     return lib
 
 
-def opened(game: Game, lib: NativeLibrary, handle: int, perms: list[Perm], root: State, fp: str,
-           cls: type[NativeSolution] = NativeSolution, **more: Any) -> NativeSolution:
+def opened(game: Game, lib: NativeLibrary, handle: int, perms: list[Perm], root: State, header: dict,
+           ranking: Ranking, cls: type[NativeSolution] = NativeSolution, **more: Any) -> NativeSolution:
     """The solution (a `cls`, given `more`) an opened index answers from; ValueError if C
     found it unsound."""
     if not handle:
@@ -375,31 +408,34 @@ def opened(game: Game, lib: NativeLibrary, handle: int, perms: list[Perm], root:
         raise ValueError(f"damaged: {message}")
     stats = (ctypes.c_uint64 * 11)()
     lib.solver.rc_solve_stats(handle, stats, (ctypes.c_double * 2)())
-    return cls(game, lib, handle, stats[0], root, None, perms, fp, **more)
+    return cls(game, lib, handle, stats[0], root, None, perms, header["fingerprint"], ranking, **more)
 
 
 def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm], root: State,
-               fp: str) -> NativeSolution:
+               header: dict) -> NativeSolution:
     """The solution whose format-5 body is `size` bytes at `offset` of `path` (its header
     and checksum already checked); ValueError saying what is wrong with the body, or that
     the native back-end is missing."""
     lib = index_library(game)
-    handle = lib.solver.rc_solve_open(*solver_arguments(game, lib, Codec(game), perms, threads=1, tally_most=-1),
+    rk = header_ranking(game, header)
+    handle = lib.solver.rc_solve_open(*solver_arguments(game, lib, Codec(game), perms, rk, threads=1, tally_most=-1),
                                       os.fsencode(path), offset, size)
-    return opened(game, lib, handle, perms, root, fp)
+    return opened(game, lib, handle, perms, root, header, rk)
 
 
 register_index_reader(INDEX_FORMAT, open_index)
 
 
 def solver_arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[Perm],
-               **solve: int) -> tuple:
-    """rc_solve_new's four arguments (see solver/export.c): the configuration, a struct
+                     rk: Ranking | None = None, **solve: int) -> tuple:
+    """rc_solve_new's four arguments (see solver/export.c), for an index ranked by `rk`
+    (None: `index_ranking` from the setup): the configuration, a struct
     rc_solve_config (`solve`: its fields threads, max_memory, max_positions, arcs_only,
     tally_room, tally_most, sparse_above, sparse_stays and out_of_core; those not given 0), completed with the symmetries' count,
     the piece types and the int slots' key fields; the symmetries, the wide types'
-    placements, the board's cells."""
-    sizes, levels, carriers, order = _types(game)
+    placements, the cells each type is ranked among."""
+    sizes, levels, carriers = _types(game)
+    rk = rk or index_ranking(game, perms)
     board = game.board
     places = [[sum(1 << c for c in cs) for cs in placements(board, s)] if s > 1 else []
               for s in sizes]
@@ -410,7 +446,7 @@ def solver_arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[P
     weights = tier_weights(game.ruleset)
     for t in range(len(sizes)):
         cfg.types[t] = SolveType(sizes[t], levels[t], carriers[t], len(places[t]))
-        cfg.order[t] = order[t]
+        cfg.order[t] = rk.order[t]
         cfg.tier_weight[t] = weights[t]
     by_slot = {f.slot: f for f in codec.fields}
     for j, slot in enumerate(lib.int_slots):
@@ -419,11 +455,11 @@ def solver_arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[P
     words = lib.words
     flat_perm = [c for p in perms for c in p]
     flat_place = [(m >> (64 * w)) & WORD for ps in places for m in ps for w in range(words)]
-    full = (1 << board.size) - 1
+    flat_cells = [(m >> (64 * w)) & WORD for m in rk.cells for w in range(words)]
     return (ctypes.byref(cfg),
             (ctypes.c_int32 * max(1, len(flat_perm)))(*flat_perm),
             (ctypes.c_uint64 * max(1, len(flat_place)))(*flat_place),
-            (ctypes.c_uint64 * words)(*[(full >> (64 * w)) & WORD for w in range(words)]))
+            (ctypes.c_uint64 * len(flat_cells))(*flat_cells))
 
 
 def _error(code: int, message: str, stats: Any, max_positions: int | None,

@@ -152,10 +152,11 @@ def index_header(solution: Solution, perms: list[Perm]) -> dict:
     return dict(_header(solution, INDEX_FORMAT, perms), byte_order=sys.byteorder)
 
 
-def write_index(solution: Solution, path: str, perms: list[Perm], body: Callable[[str], None]) -> None:
-    """Write a solution of format 5 (its positions canonical under `perms`): the header
-    here, then `body(file)` appends the native index, then the checksum of the whole."""
-    _write_index_header(path, index_header(solution, perms))
+def write_index(path: str, header: dict, body: Callable[[str], None]) -> None:
+    """Write a solution of format 5: its `header` (index_header's fields and the native
+    solver's own) here, then `body(file)` appends the native index, then the checksum of
+    the whole."""
+    _write_index_header(path, header)
     body(path)
     digest = hashlib.sha256()
     with open(path, "rb") as f:
@@ -261,7 +262,7 @@ _INDEX_READERS: dict[int, Callable[..., Solution]] = {}
 
 def register_index_reader(version: int, reader: Callable[..., Solution]) -> None:
     """Set the function that opens the body of a file of format `version`: for 5, (game,
-    path, offset, size, perms, root, fingerprint) -> a Solution, ValueError saying what is
+    path, offset, size, perms, root, header) -> a Solution, ValueError saying what is
     wrong; for 6, (file, size, start, header, perms, root, game, bad) -> a Solution."""
     _INDEX_READERS[version] = reader
 
@@ -296,7 +297,7 @@ def _read_index(f: BinaryIO, size: int, start: int, header: dict, perms: list[Pe
         name, body_bytes, start = decompressed(f, start, size - CHECKSUM_BYTES - start,
                                                header["body_bytes"], bad), header["body_bytes"], 0
     try:
-        sol = open_index(game, name, start, body_bytes, perms, root, header["fingerprint"])
+        sol = open_index(game, name, start, body_bytes, perms, root, header)
     except ValueError as e:
         raise bad(str(e)) from None
     finally:
@@ -412,10 +413,11 @@ _HEADER_FIELDS: dict = {
 
 
 # the fields only formats 5 and 6 have, beyond the common ones (byte_order is checked
-# where the index is read, format 6's own fields by block_file.py)
-_FORMAT_FIELDS = {INDEX_FORMAT: {"byte_order", "compression", "body_bytes"},
+# where the index is read, ranking by search/index_ranking.py, format 6's own fields by
+# block_file.py)
+_FORMAT_FIELDS = {INDEX_FORMAT: {"byte_order", "compression", "body_bytes", "ranking"},
                   BLOCKS_FORMAT: {"byte_order", "compression", "blocks", "directory_bytes", "chunk_bytes",
-                                  "chunks", "reach_chunks"}}
+                                  "chunks", "reach_chunks", "ranking"}}
 _INDEX_FIELDS: dict = {
     "byte_order": None,
     "compression": (lambda v: v == "zlib", '"zlib"'),

@@ -135,7 +135,8 @@ typedef struct Sv {
     int32_t *perm;
     SvImg *ptab;       /* per symmetry, per byte of a mask, per byte value: its image */
     uint8_t *identity; /* per symmetry: whether it moves no cell (sv_alone; sv_canon's loop) */
-    M full;
+    M cells[RC_NT];    /* per type, the cells it is ranked among (its own and those of the
+                          types before it in `order`: dsl/domains.py, native_solve.py) */
     uint64_t *binom;
     SvRank *ntab;      /* sv_nibbles */
     uint32_t *combo[SV_COMBO_CELLS + 1];  /* sv_combos */

@@ -40,10 +40,12 @@ int rc_solve_config_layout(int64_t *out) {
 /* A solver, configured by `cfg` (struct rc_solve_config, rulecraft.h: threads, caps, the
    solve's method and tallies, the piece types and int slots of the index). `perm`: nperm
    permutations of RC_CELLS cells (cell i -> perm[i]), the identity among them. `place`:
-   each wide type's placements in turn, RC_W words each. `full`: the board's cells, RC_W
-   words. rc_solve_run then solves from a start state. NULL when out of memory. */
+   each wide type's placements in turn, RC_W words each. `cells`: per piece type, the
+   cells its pieces are ranked among, RC_W words each; each one-cell type's on the board
+   holds those of the types before it in `order` (checked: a ply putting a piece off them
+   fails the solve). rc_solve_run then solves from a start state. NULL when out of memory. */
 void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const uint64_t *place,
-                   const uint64_t *full) {
+                   const uint64_t *cells) {
     Sv *sv = calloc(1, sizeof *sv);
     if (!sv) return NULL;
     sv->threads = cfg->threads;
@@ -74,7 +76,8 @@ void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const
         sv->high[j] = cfg->slots[j].high;
     }
     pthread_mutex_init(&sv->lock, NULL);
-    for (int w = 0; w < RC_W; w++) sv->full.w[w] = full[w];
+    for (int t = 0; t < RC_NT; t++)
+        for (int w = 0; w < RC_W; w++) sv->cells[t].w[w] = cells[t * RC_W + w];
     size_t np = (size_t)(sv->nperm > 0 ? sv->nperm : 1) * RC_CELLS;
     sv->perm = sv_alloc(sv, np * sizeof(int32_t));
     if (sv->perm && sv->nperm > 0) memcpy(sv->perm, perm, (size_t)sv->nperm * RC_CELLS * sizeof(int32_t));
@@ -86,6 +89,7 @@ void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const
         for (int p = 0; p < sv->nplace[t]; p++, place += RC_W)
             for (int w = 0; w < RC_W; w++) sv->place[t][p].w[w] = place[w];
     }
+    sv_nested(sv);
     sv->bn = RC_CELLS;
     for (int t = 0; t < RC_NT; t++) if (sv->nplace[t] > sv->bn) sv->bn = sv->nplace[t];
     sv->bn += 4;  /* sv_nibbles reads up to RC_CELLS + 3 */

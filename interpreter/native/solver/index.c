@@ -220,12 +220,12 @@ static SvBlock *sv_find(Sv *sv, const SvKey *k, uint64_t h) {
    its pieces where they stand lands in the same stretch of the index, so most children of
    positions read in order are near one another in memory. */
 static int sv_shape(Sv *sv, SvBlock *b) {
-    int free0 = RC_CELLS, left[RC_NT];
+    int placed0 = 0, left[RC_NT];  /* cells the types ranked so far cover at level 0 */
     for (int t = 0; t < RC_NT; t++) left[t] = (int)b->key.cnt[t];
     for (int i = 0; i < RC_NT; i++) {
         int t = sv->order[i], n = (int)b->key.cnt[t], among;
-        if (sv->size[t] > 1) { among = sv->nplace[t]; free0 -= n * sv->size[t]; }
-        else if (sv->level[t] == 0) { among = free0; free0 -= n; }
+        if (sv->size[t] > 1) { among = sv->nplace[t]; placed0 += n * sv->size[t]; }
+        else if (sv->level[t] == 0) { among = m_pop(sv->cells[t]) - placed0; placed0 += n; }
         else { among = left[sv->carrier[t]]; left[sv->carrier[t]] -= n; }
         b->radix[t] = sv_c(sv, among, n);
         if (b->radix[t] == 0) {
@@ -249,6 +249,28 @@ static int sv_shape(Sv *sv, SvBlock *b) {
     b->size = stride;
     b->words = (stride + 63) / 64;
     return 0;
+}
+
+/* that each one-cell type on the board is ranked among cells holding those of the level-0
+   types before it in `order` (so that its count of cells free is the same for every
+   position of a block); else the solve fails */
+static void sv_nested(Sv *sv) {
+    M before = m_zero();
+    if (sv_failed(sv)) return;  /* (the placements may be missing) */
+    for (int i = 0; i < RC_NT; i++) {
+        int t = sv->order[i];
+        if (sv->level[t]) continue;
+        if (sv->size[t] > 1) {
+            for (int p = 0; p < sv->nplace[t]; p++) before = m_or(before, sv->place[t][p]);
+            continue;
+        }
+        if (m_any(m_andn(before, sv->cells[t]))) {
+            sv_fail(sv, SV_ERR_INDEX, "piece type %d is ranked among cells that leave out some "
+                    "of the types ranked before it", t);
+            return;
+        }
+        before = m_or(before, sv->cells[t]);
+    }
 }
 
 /* that each int slot holds a value its key field stores (as codec.Codec.pack checks) */
@@ -374,6 +396,14 @@ static SvBlock *sv_block(Sv *sv, const SvKey *k) {
 }
 
 /* ------------------------------------------------------------------ rank, unrank */
+/* whether each one-cell type of `s` on the board stands among its cells (an un-move's
+   candidate may not: then it is no position of the game) */
+static inline int sv_ranked(const Sv *sv, const S *s) {
+    for (int t = 0; t < RC_NT; t++)
+        if (sv->level[t] == 0 && sv->size[t] <= 1 && m_any(m_andn(s->c[t], sv->cells[t]))) return 0;
+    return 1;
+}
+
 static int sv_rank(Sv *sv, const SvBlock *b, const S *s, uint64_t *out) {
     M used0 = m_zero(), riders[RC_NT];
     uint64_t r = 0;
@@ -395,11 +425,15 @@ static int sv_rank(Sv *sv, const SvBlock *b, const S *s, uint64_t *out) {
                 used0 = m_or(used0, m);
             }
         } else {
-            M u = sv->level[t] == 0 ? m_andn(sv->full, used0)
+            M u = sv->level[t] == 0 ? m_andn(sv->cells[t], used0)
                                     : m_andn(s->c[sv->carrier[t]], riders[sv->carrier[t]]);
             if (m_any(m_andn(m, u))) {
-                sv_fail(sv, SV_ERR_INDEX, "piece type %d shares a cell with another piece of its "
-                        "level, or stands off its carrier", t);
+                if (sv->level[t] == 0 && m_any(m_andn(m, sv->cells[t])))
+                    sv_fail(sv, SV_ERR_INDEX, "piece type %d stands on a cell the analysis of "
+                            "the rules says it never reaches (dsl/domains.py)", t);
+                else
+                    sv_fail(sv, SV_ERR_INDEX, "piece type %d shares a cell with another piece "
+                            "of its level, or stands off its carrier", t);
                 return SV_ERR_INDEX;
             }
             rt = sv_colex(sv, m, u);
@@ -424,7 +458,7 @@ static void sv_unrank(const Sv *sv, const SvBlock *b, uint64_t idx, S *s) {
             m = n ? sv->place[t][rt] : m_zero();
             used0 = m_or(used0, m);
         } else if (sv->level[t] == 0) {
-            M u = m_andn(sv->full, used0);
+            M u = m_andn(sv->cells[t], used0);
             m = sv_uncolex(sv, rt, n, m_pop(u), u);
             used0 = m_or(used0, m);
         } else {

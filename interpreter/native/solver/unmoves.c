@@ -26,7 +26,7 @@ static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx) {
         b = sv_find(sv, &k, sv_hash(&k));
         if (b) w->recent[w->nrecent++ % SV_RECENT] = b;
     }
-    if (!b || b->ended || sv_rank(sv, b, s, idx)) return NULL;
+    if (!b || b->ended || !sv_ranked(sv, s) || sv_rank(sv, b, s, idx)) return NULL;
     if (!b->keys) {
         __builtin_prefetch(&b->reach[*idx >> 6]);
         __builtin_prefetch(&b->prefix[*idx >> 9]);
@@ -107,7 +107,7 @@ static int sv_count_preds(Sv *sv, SvWork *w, const SvBlock *pb, const SvBlock *c
     int t = UNDO_TYPE[e], delta = UNDO_DELTA[e];
     for (int u = 0; u < RC_NT; u++)  /* the parent has one piece of type t fewer, or more */
         if (pb->key.cnt[u] - cb->key.cnt[u] != (u == t ? -delta : 0)) return 0;
-    M cells = delta > 0 ? c->c[t] : m_andn(m_and(sv->full, UNDO_REV[(size_t)e * RC_CELLS]), occ);
+    M cells = delta > 0 ? c->c[t] : m_andn(m_and(sv->cells[t], UNDO_REV[(size_t)e * RC_CELLS]), occ);
     while (m_any(cells)) {
         int o = m_poplow(&cells);
         S back = *p;

@@ -1,0 +1,106 @@
+"""Where each piece type can ever stand: a static analysis of the rules.
+
+A piece stands where the setup (or a solve's start) put it, or where a ply or an effect
+put it since. A ply puts its own piece on `here`, which its `onto` bounds when `onto`
+names fixed cells (`empty - goals`: never in a goal); a promotion puts the new kind
+where the old one stood, on the cells it names. The result over-approximates: a cell
+left out is one no sequence of plies can bring the type to, whatever the position. The
+native solver ranks each type over its cells only (interpreter/search/native_solve.py),
+so an index holds no placement of men in a goal (3-A-Side). Each construct says where
+the pieces it moves may land (`MotionConstruct.lands`); a construct that moves pieces
+of several kinds (`push`'s line) leaves every type every cell.
+"""
+
+from __future__ import annotations
+
+from dsl import model
+from dsl.constructs import motion_construct
+
+
+def cells_within(e: model.Expr, full: int) -> int:
+    """A mask of the cells among `full` (the board's) that the cells `e` names always lie
+    among, whatever the position: `empty - goals` lies off the goals, `adjacent(from)`
+    anywhere. A cell named on the right of `-` is out only when it is named for good
+    (a fixed region)."""
+    if isinstance(e, model.Cells):
+        return e.mask & full
+    if isinstance(e, model.RegionOf):
+        out = 0
+        for m in e.masks:
+            out |= m
+        return out & full
+    if isinstance(e, model.Binary) and e.result is model.Type.CELLS:
+        left = cells_within(e.left, full)
+        if e.op == "&":
+            return left & cells_within(e.right, full)
+        if e.op == "|":
+            return left | cells_within(e.right, full)
+        if e.op == "-":
+            return left & ~_fixed(e.right, full)
+    return full
+
+
+def _fixed(e: model.Expr, full: int) -> int:
+    """The cells `e` names whatever the position (none of a piece's or a keyword's)."""
+    if isinstance(e, (model.Cells, model.RegionOf)):
+        return cells_within(e, full)
+    if isinstance(e, model.Binary) and e.result is model.Type.CELLS:
+        left, right = _fixed(e.left, full), _fixed(e.right, full)
+        if e.op == "&":
+            return left & right
+        if e.op == "|":
+            return left | right
+        if e.op == "-":
+            return left & ~cells_within(e.right, full)
+    return 0
+
+
+def stand_cells(rs: model.Ruleset, start: list[int] | None = None) -> list[int]:
+    """Per piece type of `rs`, a mask of the cells a piece of it can ever stand on, from
+    the setup (or from `start`, each type's cells in a position solved from) on. Types
+    on other pieces, covering several cells or counted are given every cell."""
+    full = (1 << rs.board.size) - 1
+    n = len(rs.types)
+    cells = list(start) if start is not None else [_mask(rs.setup.get(t, ())) for t in range(n)]
+    for t, ty in enumerate(rs.types):
+        if ty.level or ty.size > 1 or ty.cover > 1 or ty.counted:
+            cells[t] = full
+    for ply in rs.plies:
+        lands = motion_construct(ply.motion).lands
+        if lands == "anywhere":
+            return [full] * n
+        if lands == "nowhere":
+            continue
+        for p in range(len(rs.players)):
+            v = ply.for_player(p)
+            bound = cells_within(v.onto, full)
+            for t in rs.selected(v.kind, v.owner, p):
+                cells[t] |= bound
+    effects = _effects(rs)
+    if any(isinstance(e, model.Reset) for e in effects):  # the setup comes back
+        cells = [c | _mask(rs.setup.get(t, ())) for t, c in enumerate(cells)]
+    promotes = [e for e in effects if isinstance(e, model.Promote)]
+    changed = True
+    while changed:  # a promotion puts a kind where another stood: to a fixed point
+        changed = False
+        for e in promotes:
+            bound = cells_within(e.cells, full)
+            for old, new in rs.promotions(e.kind):
+                more = cells[old] & bound
+                if more & ~cells[new]:
+                    cells[new] |= more
+                    changed = True
+    return cells
+
+
+def _effects(rs: model.Ruleset) -> list[model.Effect]:
+    """Every effect of the rules: the plies', those after each ply and the end rules'."""
+    return ([e for ply in rs.plies for v in ply.variants() for e in v.effects] + list(rs.after)
+            + [e for end in rs.ends for e in end.effects])
+
+
+def _mask(cells: object) -> int:
+    out = 0
+    for c in cells:  # type: ignore[attr-defined]
+        out |= 1 << c
+    return out
