@@ -274,3 +274,42 @@ def test_a_push_of_a_piece_type_other_than_the_first():
         ids = py.random_ids(step)
         c.step(ids)
         py.step(ids)
+
+
+BUDGET = '''game "row"
+board square 5 x 1
+players A, B
+piece man: owner each, symbol M/m
+setup man of A: a1
+setup man of B: e1
+ply s: move own man step onto empty
+ply p: move own man slide w chained then remove opponent's man & adjacent(here)
+'''
+
+
+@pytest.mark.parametrize("native", [pytest.param(True, marks=needs_c), False])
+def test_a_chain_search_past_its_budget_says_so_as_the_rules_do(native, tmp_path, monkeypatch):
+    # a budget of one state (limits.MAX_CHAIN_STATES, read as the code is made): A's man
+    # has no chain west of a1; A's step a1-b1 is made, then B's chains from e1 pass the
+    # budget (c1 takes b1), as the next position's mask is made
+    from interpreter import load_game_from_text
+    from interpreter.adapters.vector import OneGame, VectorGames
+    from interpreter.runtime import limits
+
+    monkeypatch.setattr(limits, "MAX_CHAIN_STATES", 1)
+    game = load_game_from_text(BUDGET, str(tmp_path / "t.game"), "native" if native else "python")
+    message = (f"{tmp_path}/t.game:8:1: error: ply 'p': the chains from e1 take more than 1 states "
+               "to list\n  hint: bound them with `chained up to N segments`, or make each segment "
+               "remove fewer pieces")
+    v = VectorGames(game, 2, native=native)
+    v.reset()
+    with pytest.raises(limits.RuleLimitError) as e:
+        v.step(v.random_ids(0))
+    assert str(e.value) == message
+    if native:  # one game at a time, as OpenSpiel's states step on the C
+        one = OneGame(game)
+        [step] = one.legal(one.initial())  # A's a1-b1
+        after, _, _ = one.apply(one.initial(), (), step)
+        with pytest.raises(limits.RuleLimitError) as e:
+            one.legal(after)
+        assert str(e.value) == message

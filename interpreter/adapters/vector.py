@@ -19,7 +19,7 @@ from __future__ import annotations
 import ctypes
 import sys
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from interpreter.adapters import game_length
 from interpreter.runtime.action_ids import ActionSpace
@@ -263,13 +263,30 @@ class _Native:
             i = self._bad.value
             ids_made = self.prefixes()[i] + (int(ids[i]),)
             raise IllegalActionError(f"game {i}: {self.v.space._illegal(self.states()[i], ids_made)}")
-        self._check(e)
-
-    @staticmethod
-    def _check(e: int) -> None:
         if e:
-            from interpreter.native.library import ERRORS, NativeError
-            raise NativeError(ERRORS.get(e, f"error {e}"))
+            i = self._bad.value
+            rules_error(self.v.space, e, [(self.states()[i], self.prefixes()[i], int(ids[i]))])
+
+    def _check(self, e: int) -> None:
+        """The rules' own error behind the C's error code `e`, found in one of the games."""
+        if e:
+            rules_error(self.v.space, e, [(s, p, None) for s, p in zip(self.states(), self.prefixes())])
+
+
+def rules_error(space: ActionSpace, e: int, games: list[tuple[tuple[int, ...], tuple[int, ...], int | None]]) -> NoReturn:
+    """Raise the error behind the C's error code `e` (a chain search past its budget, a
+    variable out of its range) as the rules word it: each of `games` (a state, its chain
+    begun, and the id made there or None) made again in Python, which raises it; a
+    NativeError if none does (the C ran out of memory)."""
+    for state, prefix, action in games:
+        space.legal_ids(state, prefix)
+        if action is not None:
+            try:
+                space.apply_id(state, prefix, action)
+            except IllegalActionError:  # (the ply was made: the next position's ids failed)
+                pass
+    from interpreter.native.library import ERRORS, NativeError
+    raise NativeError(ERRORS.get(e, f"error {e}"))
 
 
 class OneGame:
@@ -320,15 +337,18 @@ class OneGame:
         """The legal ids (the next hops of a chain begun), ascending."""
         with self._lock:
             n = self._c.rc_one_legal(self._handle, flat, self._pre, self._chain(prefix), self._ids)
-            _Native._check(min(n, 0))
+            if n < 0:
+                rules_error(self._vec.space, n, [(self.state(flat), prefix, None)])
             return self._ids[:n]
 
     def observe(self, flat: bytes, prefix: tuple[int, ...] = ()) -> "np.ndarray":
         """The observation tensor, seen by the player to move (a new array)."""
         with self._lock:
             self._chain(prefix)
-            _Native._check(self._c.rc_vec_observe(self._handle, 1, flat, ctypes.addressof(self._pre),
-                                                  ctypes.addressof(self._plen), None, self._obs.ctypes.data))
+            e = self._c.rc_vec_observe(self._handle, 1, flat, ctypes.addressof(self._pre),
+                                       ctypes.addressof(self._plen), None, self._obs.ctypes.data)
+            if e:
+                rules_error(self._vec.space, e, [(self.state(flat), prefix, None)])
             return self._obs.copy()
 
     def apply(self, flat: bytes, prefix: tuple[int, ...], action: int) -> tuple[bytes, tuple[int, ...], bool]:
@@ -339,7 +359,8 @@ class OneGame:
             e = self._c.rc_one_step(self._handle, flat, self._pre, self._chain(prefix), self._out, action)
             if e == _ILLEGAL:
                 self._vec.space.decode(self.state(flat), prefix + (action,))  # raises, saying why
-            _Native._check(min(e, 0))
+            if e < 0:
+                rules_error(self._vec.space, e, [(self.state(flat), prefix, action)])
             if e == 2:
                 return flat, prefix + (action,), False
             return bytes(self._out), (), e == 1

@@ -271,7 +271,8 @@ int rc_vec_observe(void *h, int n, const uint64_t *states, const int64_t *pre, c
    step before) starts again from `initial` instead, its id not read (Gymnasium's
    next-step autoreset). An id that is not legal is an error (RC_ERR_ILLEGAL, *bad the
    game), or with `penalise` it ends that game unchanged, the player to move getting
-   `penalty`. Then masks and observations as rc_vec_observe. */
+   `penalty`. Then masks and observations as rc_vec_observe. Another error stops the
+   step at game *bad, its state as before its ply, or after it if its mask failed. */
 int rc_vec_step(void *h, int n, uint64_t *states, int64_t *pre, int32_t *plen, const int64_t *ids,
                 int64_t *plies, int64_t max_plies, const uint64_t *initial, const uint8_t *restart,
                 int penalise, float penalty, float *rewards, uint8_t *term, uint8_t *trunc,
@@ -300,7 +301,7 @@ int rc_vec_step(void *h, int n, uint64_t *states, int64_t *pre, int32_t *plen, c
                 if (ob) vec_observe(v, &s, p, len, ob);
                 continue;
             }
-            if (e < 0) return e;
+            if (e < 0) { *bad = i; return e; }  /* (its state as it was) */
             if (e == 1) {  /* a chain goes on: the same position, one hop more */
                 if (!p || !plen || len + 1 >= RC_CELLS) return RC_ERR_RANGE;
                 p[len] = ids[i];
@@ -317,7 +318,7 @@ int rc_vec_step(void *h, int n, uint64_t *states, int64_t *pre, int32_t *plen, c
         }
         st_out(&t, states + (size_t)i * VEC_L);
         int len = VEC_LEN(plen, i);
-        if (mask) { int e = vec_mask(v, &t, p, len, mask); if (e) return e; }
+        if (mask) { int e = vec_mask(v, &t, p, len, mask); if (e) { *bad = i; return e; } }
         if (ob) vec_observe(v, &t, p, len, ob);
     }
     return 0;
