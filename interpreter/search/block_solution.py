@@ -31,8 +31,8 @@ class BlockSolution(NativeSolution):
     them (`chunks_read` says how many it read)."""
 
     def __init__(self, game: Game, lib: NativeLibrary, handle: int, n: int, start: State, stats: None,
-                 perms: list[Perm], fp: str, ranking: Ranking, blocks: BlockFile):
-        super().__init__(game, lib, handle, n, start, stats, perms, fp, ranking)
+                 perms: list[Perm], ranking: Ranking, fp: str, blocks: BlockFile):
+        super().__init__(game, lib, handle, n, start, stats, perms, ranking, fp)
         self._c, self._blocks = lib.solver, blocks
         blocks.set_shapes(block_shapes(self._c, handle), self._tally)
         self._starts = [0, *accumulate(s.count for s in blocks.shapes)]

@@ -262,7 +262,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                         stats[7] == 1, stats[7] == 2, stats[4], stats[8], stats[9])
         if n > copy_limit:
             kept = True
-            return NativeSolution(game, lib, handle, n, start, st, perms, ranking=rk)
+            return NativeSolution(game, lib, handle, n, start, st, perms, rk)
         return _copy(game, lib, handle, codec, perms, start, st)
     finally:
         if not kept:
@@ -296,11 +296,11 @@ class NativeSolution(Solution):
     live as long as this object."""
 
     def __init__(self, game: Game, lib: NativeLibrary, handle: int, n: int, start: State,
-                 stats: SolveStats | None, perms: list[Perm], fp: str = "", ranking: Ranking | None = None):
+                 stats: SolveStats | None, perms: list[Perm], ranking: Ranking, fp: str = ""):
         super().__init__(game, Codec(game), None, array("Q"), bytearray(), uint32_array(),
                          start, stats, fp or fingerprint(game))
         self._lib, self._handle, self._n, self.perms = lib, handle, n, list(perms)
-        self.ranking = ranking or index_ranking(game, perms, start)
+        self.ranking = ranking
         weakref.finalize(self, lib.solver.rc_solve_free, handle)
 
     def __len__(self) -> int:
@@ -408,7 +408,7 @@ def opened(game: Game, lib: NativeLibrary, handle: int, perms: list[Perm], root:
         raise ValueError(f"damaged: {message}")
     stats = (ctypes.c_uint64 * 11)()
     lib.solver.rc_solve_stats(handle, stats, (ctypes.c_double * 2)())
-    return cls(game, lib, handle, stats[0], root, None, perms, header["fingerprint"], ranking, **more)
+    return cls(game, lib, handle, stats[0], root, None, perms, ranking, header["fingerprint"], **more)
 
 
 def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm], root: State,

@@ -396,14 +396,6 @@ static SvBlock *sv_block(Sv *sv, const SvKey *k) {
 }
 
 /* ------------------------------------------------------------------ rank, unrank */
-/* whether each one-cell type of `s` on the board stands among its cells (an un-move's
-   candidate may not: then it is no position of the game) */
-static inline int sv_ranked(const Sv *sv, const S *s) {
-    for (int t = 0; t < RC_NT; t++)
-        if (sv->level[t] == 0 && sv->size[t] <= 1 && m_any(m_andn(s->c[t], sv->cells[t]))) return 0;
-    return 1;
-}
-
 static int sv_rank(Sv *sv, const SvBlock *b, const S *s, uint64_t *out) {
     M used0 = m_zero(), riders[RC_NT];
     uint64_t r = 0;

@@ -26,7 +26,7 @@ static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx) {
         b = sv_find(sv, &k, sv_hash(&k));
         if (b) w->recent[w->nrecent++ % SV_RECENT] = b;
     }
-    if (!b || b->ended || !sv_ranked(sv, s) || sv_rank(sv, b, s, idx)) return NULL;
+    if (!b || b->ended || sv_rank(sv, b, s, idx)) return NULL;
     if (!b->keys) {
         __builtin_prefetch(&b->reach[*idx >> 6]);
         __builtin_prefetch(&b->prefix[*idx >> 9]);
@@ -148,7 +148,8 @@ static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, uint64_t ci, const S *
             M pieces = c->c[t];
             while (m_any(pieces)) {
                 int x = m_poplow(&pieces);
-                M from = m_andn(UNDO_REV[(size_t)e * RC_CELLS + (size_t)x], occ);
+                /* (a piece moved back off the cells it can stand on makes no position) */
+                M from = m_andn(m_and(UNDO_REV[(size_t)e * RC_CELLS + (size_t)x], sv->cells[t]), occ);
                 while (m_any(from)) {
                     int o = m_poplow(&from);
                     S back = p;
