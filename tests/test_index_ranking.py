@@ -17,7 +17,7 @@ from interpreter.runtime.game import Game
 from interpreter.search import index_ranking, native_solve
 from interpreter.search.native_solve import block_shapes
 from interpreter.search.solution import Solution
-from interpreter.search.solution_file import SolutionFileError, write_index
+from interpreter.search.solution_file import SolutionFileError
 from interpreter.search.solver import solve
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -98,6 +98,10 @@ def _header(path: str) -> dict:
 @pytest.mark.parametrize("ranking, message", [
     ("cells", "header field 'ranking' must be an object of 'order' and 'cells'"),
     ({"order": [0, 0, 2], "cells": ["1", "1", "1"]},
+     "header field 'ranking': its order is not one of the game's 3 piece types, each once"),
+    ({"order": [0, 1, 2, "x"], "cells": ["1", "1", "1"]},
+     "header field 'ranking': its order is not one of the game's 3 piece types, each once"),
+    ({"order": [0, True, 2], "cells": ["1", "1", "1"]},
      "header field 'ranking': its order is not one of the game's 3 piece types, each once"),
     ({"order": [0, 1, 2], "cells": ["1", "1", "fffff"]},
      "header field 'ranking': its cells are not 3 masks of the board's cells, in hexadecimal"),

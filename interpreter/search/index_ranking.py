@@ -69,10 +69,11 @@ def from_header(value: object, rs: model.Ruleset) -> Ranking:
     if not isinstance(value, dict) or set(value) != {"order", "cells"}:
         raise ValueError("header field 'ranking' must be an object of 'order' and 'cells'")
     order, cells = value["order"], value["cells"]
-    if not isinstance(order, list) or sorted(o for o in order if type(o) is int) != list(range(n)):
+    if (not isinstance(order, list) or len(order) != n or not all(type(o) is int for o in order)
+            or sorted(order) != list(range(n))):
         raise ValueError(f"header field 'ranking': its order is not one of the game's {n} piece types, each once")
     if (not isinstance(cells, list) or len(cells) != n
-            or not all(isinstance(c, str) and 0 < len(c) <= 64 and _hex(c) for c in cells)
+            or not all(isinstance(c, str) and 0 < len(c) <= (rs.board.size + 3) // 4 and _hex(c) for c in cells)
             or any(int(c, 16) & ~full for c in cells)):
         raise ValueError(f"header field 'ranking': its cells are not {n} masks of the board's cells, in hexadecimal")
     return Ranking(tuple(order), tuple(int(c, 16) for c in cells))
