@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dsl import model
 from dsl.constructs import motion_construct
+from dsl.constructs.effects import every_effect
 
 
 def cells_within(e: model.Expr, full: int) -> int:
@@ -76,7 +77,7 @@ def stand_cells(rs: model.Ruleset, start: list[int] | None = None) -> list[int]:
             bound = cells_within(v.onto, full)
             for t in rs.selected(v.kind, v.owner, p):
                 cells[t] |= bound
-    effects = _effects(rs)
+    effects = every_effect(rs)
     if any(isinstance(e, model.Reset) for e in effects):  # the setup comes back
         cells = [c | _mask(rs.setup.get(t, ())) for t, c in enumerate(cells)]
     promotes = [e for e in effects if isinstance(e, model.Promote)]
@@ -91,12 +92,6 @@ def stand_cells(rs: model.Ruleset, start: list[int] | None = None) -> list[int]:
                     cells[new] |= more
                     changed = True
     return cells
-
-
-def _effects(rs: model.Ruleset) -> list[model.Effect]:
-    """Every effect of the rules: the plies', those after each ply and the end rules'."""
-    return ([e for ply in rs.plies for v in ply.variants() for e in v.effects] + list(rs.after)
-            + [e for end in rs.ends for e in end.effects])
 
 
 def _mask(cells: object) -> int:

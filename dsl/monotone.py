@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from dsl import model
 from dsl.constructs import lands_on_empty, motion_construct
+from dsl.constructs.effects import every_effect
 
 
 def tier_weights(rs: model.Ruleset) -> list[int]:
     """Per piece type of `rs`: 1 if no rule ever adds a piece of it, -1 if no rule ever
     removes one (while some rule adds them), 0 otherwise (or for a counted kind)."""
     plies = [v for ply in rs.plies for v in ply.variants()]
-    effects = ([e for v in plies for e in v.effects] + list(rs.after)
-               + [e for end in rs.ends for e in end.effects])
+    effects = every_effect(rs)
     if any(isinstance(e, (model.Reset, model.SetCount)) for e in effects):
         return [0] * len(rs.types)  # the setup comes back, or counts are set outright
     added: set[int] = set()

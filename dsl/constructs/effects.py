@@ -54,6 +54,14 @@ class EffectConstruct:
         return True
 
 
+def every_effect(rs: model.Ruleset) -> list[model.Effect]:
+    """Every effect of the rules: the plies' as each player makes them, those after each
+    ply and the end rules' (for the analyses that read them all: dsl/monotone.py,
+    dsl/domains.py)."""
+    return ([e for ply in rs.plies for v in ply.variants() for e in v.effects] + list(rs.after)
+            + [e for end in rs.ends for e in end.effects])
+
+
 def emit(w: Writer, eff: model.Effect, cx: Ctx) -> None:
     """An effect on the position `cx.s`, through the back-end's writer (a `remove` is made
     with the ply, not here)."""

@@ -41,25 +41,29 @@ def ranking(rs: model.Ruleset, sizes: list[int], levels: list[int], wide: int,
     """The ranking of a solve of `rs` from the position whose piece masks are `start`
     (None: the setup), canonical under `perms`; `wide`: every cell the placements of the
     types covering several cells cover."""
+    stand = [_closed(m, perms) for m in stand_cells(rs, start)]
+    return _nested(rs, sizes, levels, stand, wide)
+
+
+def unknown(rs: model.Ruleset, sizes: list[int], levels: list[int]) -> Ranking:
+    """The ranking of an index whose file names none: every type among every cell."""
+    return _nested(rs, sizes, levels, [(1 << rs.board.size) - 1] * len(rs.types), 0)
+
+
+def _nested(rs: model.Ruleset, sizes: list[int], levels: list[int], stand: list[int], wide: int) -> Ranking:
+    """The ranking of types that can stand on the cells `stand`: wide types first, then
+    one-cell types on the board, fewer cells first, then types on other pieces (then by
+    number), each one-cell type's cells joined with those of the types before it."""
     full = (1 << rs.board.size) - 1
-    stand = stand_cells(rs, start)
-    n = len(rs.types)
-    one = [levels[t] == 0 and sizes[t] <= 1 for t in range(n)]
-    for t in range(n):
-        stand[t] = _closed(stand[t], perms) if one[t] else full
-    order = sorted(range(n), key=lambda t: (levels[t], sizes[t] == 1, bin(stand[t]).count("1") if one[t] else 0, t))
-    cells, before = list(stand), wide
+    one = [levels[t] == 0 and sizes[t] <= 1 for t in range(len(sizes))]
+    cells = [m if one[t] else full for t, m in enumerate(stand)]
+    order = sorted(range(len(sizes)), key=lambda t: (levels[t], sizes[t] == 1, bin(cells[t]).count("1"), t))
+    before = wide
     for t in order:
         if one[t]:
             cells[t] |= before
             before = cells[t]
     return Ranking(tuple(order), tuple(cells))
-
-
-def unknown(rs: model.Ruleset, sizes: list[int], levels: list[int]) -> Ranking:
-    """The ranking of an index whose file names none: every type among every cell."""
-    n, full = len(rs.types), (1 << rs.board.size) - 1
-    return Ranking(tuple(sorted(range(n), key=lambda t: (levels[t], sizes[t] == 1, t))), (full,) * n)
 
 
 def from_header(value: object, rs: model.Ruleset) -> Ranking:
