@@ -133,6 +133,11 @@ def _selftest(kind):
     def evaluate(case, ctx):
         if kind == "sleep":
             time.sleep(60)
+        if kind == "spin":
+            while True:
+                pass
+        if kind == "small":
+            return Outcome("ok", detail=str(len(bytearray(200 << 20))))
         if kind == "memory":
             return Outcome("ok", detail=str(len(bytearray(2 << 30))))
         if kind == "crash":
@@ -148,17 +153,34 @@ def _selftest(kind):
     return evaluate
 
 
-@pytest.mark.parametrize("kind,status", [("sleep", "TIMEOUT"), ("memory", "MEMORY"), ("crash", "CRASH"),
-                                         ("raise", "TRACEBACK"), ("canary", "CANARY"), ("global", "CANARY"),
-                                         ("fine", "ok")])
-def test_harness_classifies(kind, status, monkeypatch):
+@pytest.mark.parametrize("kind,status,site", [
+    ("sleep", "TIMEOUT", "timeout at"), ("spin", "TIMEOUT", "over the CPU time at"),
+    ("memory", "MEMORY", "MemoryError"), ("crash", "CRASH", "SIGSEGV"), ("raise", "TRACEBACK", "KeyError"),
+    ("canary", "CANARY", "canary"), ("global", "CANARY", "canary"), ("fine", "ok", "")])
+def test_harness_classifies(kind, status, site, monkeypatch):
     monkeypatch.setitem(harness.EVALUATORS, "selftest", _selftest(kind))
+    begin = time.monotonic()
     out = run_case(Case("selftest"), CTX, Budget(seconds=1.0, memory=512 << 20))
     assert out.status == status, out
+    assert site in out.site, out
     if status == "TIMEOUT":
         assert "test_fuzz.py" in out.detail  # faulthandler's stack of where it hung
+        assert time.monotonic() - begin < 30  # the wall clock (6 s) stops a case that only waits
     clear_canary()
     assert canary_tripped() is None  # the worker's canary never leaks into this process
+
+
+def test_the_memory_budget_is_above_what_the_worker_already_maps(monkeypatch):
+    """A parent that maps more than the budget (untouched: no RAM) still leaves each case
+    its whole budget: what the parent ran before is not the case's."""
+    import mmap
+    held = mmap.mmap(-1, 768 << 20)
+    try:
+        monkeypatch.setitem(harness.EVALUATORS, "selftest", _selftest("small"))
+        out = run_case(Case("selftest"), CTX, Budget(seconds=5.0, memory=512 << 20))
+    finally:
+        held.close()
+    assert out.status == "ok", out
 
 
 def test_command_is_deterministic(tmp_path):

@@ -54,8 +54,8 @@ def main(argv=None) -> int:
     p.add_argument("--count", type=int, default=2000, help="inputs in all (default 2000)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=max(1, min(2, os.cpu_count() or 1)))
-    p.add_argument("--timeout", type=float, default=10.0, help="seconds per input (default 10)")
-    p.add_argument("--memory-mb", type=int, default=1024, help="address space per worker (default 1024)")
+    p.add_argument("--timeout", type=float, default=10.0, help="CPU seconds per input (default 10; six times that of wall clock)")
+    p.add_argument("--memory-mb", type=int, default=1024, help="address space per input, above what the worker maps at its start (default 1024)")
     p.add_argument("--categories", default=",".join(GENERATORS),
                    help=f"comma-separated, of: {', '.join(GENERATORS)}")
     p.add_argument("--out", default="fuzz-failures", help="folder for failing inputs (default fuzz-failures)")

@@ -9,8 +9,9 @@ Outcomes:
 |            | solution file, or a CLI exit code 0/1/2 without a traceback |
 | TRACEBACK  | any other exception |
 | INVARIANT  | no exception, but a documented property failed (a text form that does not round-trip) |
-| TIMEOUT    | over the time budget (the stack where it was, from faulthandler) |
-| MEMORY     | MemoryError under the memory budget (RLIMIT_AS) |
+| TIMEOUT    | over the CPU-time budget, or blocked past the wall-clock one (the stack where
+|            | it was, from faulthandler) |
+| MEMORY     | MemoryError under the memory budget (RLIMIT_AS, above what the worker had) |
 | CRASH      | the worker died (a signal) without a report |
 | CANARY     | a game file's text reached Python: the canary file or global exists |
 """
@@ -465,18 +466,48 @@ def evaluate_safely(case: Case, ctx: Context) -> Outcome:
 # ---------------------------------------------------------------- the forked worker
 @dataclass
 class Budget:
+    """What one case may use.
+
+    The time is CPU time (RLIMIT_CPU), so that a case is not failed for the machine being
+    busy; a case that blocks instead of computing is stopped by the wall clock, `wall_factor`
+    times as long. The memory is address space beyond what the worker has when it forks:
+    what the parent process already maps (libraries, numpy's buffers) depends on what it
+    ran before, and is not the case's."""
     seconds: float = 10.0
     memory: int = 1 << 30  # bytes of address space
+    wall_factor: float = 6.0
+
+    @property
+    def wall(self) -> float:
+        return self.seconds * self.wall_factor
+
+
+def _address_space() -> int:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _limit(which: int, soft: int) -> None:
+    hard = resource.getrlimit(which)[1]
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    try:
+        resource.setrlimit(which, (soft, hard))
+    except (ValueError, OSError):
+        pass
 
 
 def _child(case_or_maker, ctx: Context, budget: Budget, wfd: int, dump_path: str) -> None:
-    try:
-        resource.setrlimit(resource.RLIMIT_AS, (budget.memory, budget.memory))
-    except (ValueError, OSError):
-        pass
+    _limit(resource.RLIMIT_AS, _address_space() + budget.memory)
+    _limit(resource.RLIMIT_CPU, max(1, round(budget.seconds)))
     dump = open(dump_path, "w")
     faulthandler.enable(dump)
-    faulthandler.dump_traceback_later(budget.seconds, exit=True, file=dump)
+    # Over the CPU time: the stack, then SIGXCPU's default action ends the worker.
+    faulthandler.register(signal.SIGXCPU, file=dump, all_threads=True, chain=True)
+    faulthandler.dump_traceback_later(budget.wall, exit=True, file=dump)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 3000))
     case = None
     try:
@@ -517,7 +548,7 @@ def start(case_or_maker, ctx: Context, budget: Budget, tag=None) -> Running:
         finally:
             os._exit(code)
     os.close(wfd)
-    return Running(pid, rfd, dump, time.monotonic() + budget.seconds + 5, tag)
+    return Running(pid, rfd, dump, time.monotonic() + budget.wall + 5, tag)
 
 
 def finish(run: Running, killed: bool) -> tuple[Outcome, Case | None]:
@@ -535,10 +566,11 @@ def finish(run: Running, killed: bool) -> tuple[Outcome, Case | None]:
             return out, case
         except Exception:  # noqa: BLE001 - a truncated report
             pass
-    if "Timeout" in dump or killed:
-        return Outcome("TIMEOUT", site="timeout at " + _site_from_dump(dump), detail=_dump_tail(dump),
-                       seconds=seconds), None
     sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    if "Timeout" in dump or killed or sig == signal.SIGXCPU:
+        what = "over the CPU time at " if sig == signal.SIGXCPU else "timeout at "
+        return Outcome("TIMEOUT", site=what + _site_from_dump(dump), detail=_dump_tail(dump),
+                       seconds=seconds), None
     if sig == signal.SIGKILL:
         return Outcome("MEMORY", site="killed (SIGKILL: out of memory?)", detail=_dump_tail(dump),
                        seconds=seconds), None
