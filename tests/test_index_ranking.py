@@ -21,7 +21,6 @@ from interpreter.search.solution_file import SolutionFileError
 from interpreter.search.solver import solve
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tests.test_native import cache  # noqa: E402,F401 - the fixture
 from tests.test_native_solver import same_solution  # noqa: E402
 from tests.test_unmoves import MORRIS, SMALL_3_A_SIDE, _native  # noqa: E402
 

@@ -33,15 +33,11 @@ def load_text(text: str, name: str):
 
 
 @pytest.fixture(scope="module", autouse=True)
-def cache(tmp_path_factory):
-    old = os.environ.get("RULECRAFT_CACHE")
-    os.environ["RULECRAFT_CACHE"] = str(tmp_path_factory.mktemp("native-cache"))
+def ruleset_files(tmp_path_factory):
+    """Where load_text writes. The built libraries go to the run's own cache ($RULECRAFT_CACHE
+    or the user's), shared by every module and worker: a library is keyed by its whole
+    source and written atomically, so a game's C is compiled once per run, not per module."""
     _FILES[:] = [str(tmp_path_factory.mktemp("rulesets"))]
-    yield
-    if old is None:
-        del os.environ["RULECRAFT_CACHE"]
-    else:
-        os.environ["RULECRAFT_CACHE"] = old
 
 
 def pair(rs_loader) -> tuple[Game, Game]:

@@ -20,7 +20,7 @@ from interpreter.search.solver import SolveError, solve
 from interpreter.search.symmetry import board_symmetries
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tests.test_native import ROW, cache, generated_rulesets, load_text  # noqa: E402,F401 - the fixture
+from tests.test_native import ROW, ruleset_files, generated_rulesets, load_text  # noqa: E402,F401 - the fixture
 
 pytestmark = pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
 

@@ -21,7 +21,7 @@ from interpreter.search.solver import SolveError, solve
 from interpreter.search.symmetry import board_symmetries
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tests.test_native import cache, load_text  # noqa: E402,F401 - the fixture
+from tests.test_native import ruleset_files, load_text  # noqa: E402,F401 - the fixture
 from tests.test_native_solver import SMALL_MUSKETEERS, same_solution  # noqa: E402
 from tests.test_sparse_blocks import DENSE, WAYS, _body  # noqa: E402
 

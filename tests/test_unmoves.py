@@ -20,7 +20,7 @@ from interpreter.search.symmetry import board_symmetries
 from interpreter.search.verify import verify
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tests.test_native import cache, load_text  # noqa: E402,F401 - the fixture
+from tests.test_native import ruleset_files, load_text  # noqa: E402,F401 - the fixture
 from tests.test_native_solver import same_solution  # noqa: E402
 
 pytestmark = pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")

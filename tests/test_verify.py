@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import sys
 
 import pytest
 
@@ -18,8 +16,6 @@ from interpreter.search.solution_file import DRAW, LOSE, WIN
 from interpreter.search.solver import solve
 from interpreter.search.verify import check_position, expected_value, verify
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tests.test_native import cache  # noqa: E402,F401 - the fixture
 
 needs_cc = pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
 
