@@ -92,7 +92,7 @@ void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const
     sv_nested(sv);
     sv->bn = RC_CELLS;
     for (int t = 0; t < RC_NT; t++) if (sv->nplace[t] > sv->bn) sv->bn = sv->nplace[t];
-    sv->bn += 4;  /* sv_nibbles reads up to RC_CELLS + 3 */
+    sv->bn += SV_CHUNK;  /* sv_chunk_ranks reads up to RC_CELLS + SV_CHUNK - 1 */
     sv->binom = sv_alloc(sv, (size_t)sv->bn * (size_t)sv->bn * 8);
     if (sv->binom)
         for (int n = 0; n < sv->bn; n++)
@@ -101,7 +101,7 @@ void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const
                                                     sv->binom[(size_t)(n - 1) * sv->bn + k];
                 sv->binom[(size_t)n * sv->bn + k] = v > SV_MAX_BLOCK ? SV_MAX_BLOCK + 1 : v;
             }
-    if (sv->binom) sv_nibbles(sv);
+    if (sv->binom) sv_chunk_ranks(sv);
     /* the block table cannot grow (lookups take no lock): a sixteenth of the cap, within
        4,096 to 4 million blocks */
     if (RC_UNDO && !sv->arcs_only)
@@ -439,7 +439,7 @@ void rc_solve_free(void *h) {
     sv_free(sv, sv->table, sv->tcap * sizeof *sv->table);
     sv_free(sv, sv->binom, (size_t)sv->bn * (size_t)sv->bn * 8);
     for (int n = 0; n <= SV_COMBO_CELLS; n++) sv_free(sv, sv->combo[n], ((size_t)1 << n) * sizeof(uint32_t));
-    if (sv->ntab) sv_free(sv, sv->ntab, (size_t)(RC_CELLS + 3) / 4 * (RC_CELLS + 1) * 16 * sizeof(SvRank));
+    if (sv->ctab) sv_free(sv, sv->ctab, SV_CHUNK_TAB * sizeof(SvRank));
     for (int t = 0; t < RC_NT; t++) sv_free(sv, sv->place[t], (size_t)(sv->nplace[t] + 1) * sizeof(M));
     sv_free(sv, sv->perm, (size_t)(sv->nperm > 0 ? sv->nperm : 1) * RC_CELLS * sizeof(int32_t));
     sv_free(sv, sv->ptab, sv_tables_size(sv));

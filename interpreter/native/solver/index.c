@@ -48,20 +48,21 @@ static inline uint64_t sv_pdep(uint64_t x, uint64_t u) {
 }
 
 /* the colex rank of the cells of `m` (all in `u`) among the cells of `u`: a binomial a
-   cell of `m`, or a table lookup per 4 cells of `u` (sv_nibbles) where that is fewer */
+   cell of `m`, or a table lookup per SV_CHUNK cells of `u` (sv_chunk_ranks) where that
+   is fewer */
 static uint64_t sv_colex(const Sv *sv, M m, M u) {
     uint64_t x = sv_pext(m.w[0], u.w[0]), r = 0;
-    const SvRank *t = sv->ntab;
-    int nibbles = x ? (64 - __builtin_clzll(x) + 3) / 4 : 0;
-    if (__builtin_popcountll(x) <= nibbles) {  /* few pieces among many cells: C(cell, i) */
+    const SvRank *t = sv->ctab;
+    int chunks = x ? (64 - __builtin_clzll(x) + SV_CHUNK - 1) / SV_CHUNK : 0;
+    if (__builtin_popcountll(x) <= chunks) {  /* few pieces among many cells: C(cell, i) */
         for (size_t i = 1; x; x &= x - 1, i++)
             r += sv->binom[(size_t)__builtin_ctzll(x) * (size_t)sv->bn + i];
         return r;
     }
-    for (int j = 0; j < nibbles; j++) {  /* independent lookups: the loads overlap */
-        unsigned nib = (unsigned)(x >> (4 * j) & 15);
-        int c = __builtin_popcountll(x & ((((uint64_t)1) << (4 * j)) - 1));
-        r += t[((size_t)j * (RC_CELLS + 1) + (size_t)c) * 16 + nib];
+    for (int j = 0; j < chunks; j++) {  /* independent lookups: the loads overlap */
+        unsigned part = (unsigned)(x >> (SV_CHUNK * j) & ((1u << SV_CHUNK) - 1));
+        int c = __builtin_popcountll(x & ((((uint64_t)1) << (SV_CHUNK * j)) - 1));
+        r += t[(((size_t)j * (RC_CELLS + 1) + (size_t)c) << SV_CHUNK) + part];
     }
     return r;
 }
@@ -155,20 +156,19 @@ static int sv_combos(Sv *sv, int n) {
     return 0;
 }
 
-/* one-word boards: for each 4 packed cells j, each count c of cells chosen below them and
-   each nibble, what the nibble's cells add to a colex rank */
-static void sv_nibbles(Sv *sv) {
+/* one-word boards: for each SV_CHUNK packed cells j, each count c of cells chosen below
+   them and each choice among them, what the chosen cells add to a colex rank */
+static void sv_chunk_ranks(Sv *sv) {
 #if RC_W == 1
-    size_t n = (size_t)(RC_CELLS + 3) / 4 * (RC_CELLS + 1) * 16;
-    sv->ntab = sv_alloc(sv, n * sizeof(SvRank));
-    if (!sv->ntab) return;
-    for (int j = 0; j < (RC_CELLS + 3) / 4; j++)
+    sv->ctab = sv_alloc(sv, SV_CHUNK_TAB * sizeof(SvRank));
+    if (!sv->ctab) return;
+    for (int j = 0; j < SV_CHUNKS; j++)
         for (int c = 0; c <= RC_CELLS; c++)
-            for (int nib = 0; nib < 16; nib++) {
+            for (unsigned part = 0; part < 1u << SV_CHUNK; part++) {
                 uint64_t v = 0;
-                for (int b = 0, t = 0; b < 4; b++)
-                    if (nib >> b & 1) v += sv_c(sv, 4 * j + b, c + ++t);
-                sv->ntab[((size_t)j * (RC_CELLS + 1) + (size_t)c) * 16 + (size_t)nib] = (SvRank)v;
+                for (int b = 0, t = 0; b < SV_CHUNK; b++)
+                    if (part >> b & 1) v += sv_c(sv, SV_CHUNK * j + b, c + ++t);
+                sv->ctab[(((size_t)j * (RC_CELLS + 1) + (size_t)c) << SV_CHUNK) + part] = (SvRank)v;
             }
 #else
     (void)sv;
