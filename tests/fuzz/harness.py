@@ -503,6 +503,7 @@ def _limit(which: int, soft: int) -> None:
 def _child(case_or_maker, ctx: Context, budget: Budget, wfd: int, dump_path: str) -> None:
     _limit(resource.RLIMIT_AS, _address_space() + budget.memory)
     _limit(resource.RLIMIT_CPU, max(1, round(budget.seconds)))
+    _limit(resource.RLIMIT_CORE, 0)  # SIGXCPU's and SIGSEGV's default actions write no core file
     dump = open(dump_path, "w")
     faulthandler.enable(dump)
     # Over the CPU time: the stack, then SIGXCPU's default action ends the worker.
