@@ -9,9 +9,9 @@ The long run is the command: `.venv/bin/python -m tests.fuzz --count 20000 --see
 from __future__ import annotations
 
 import os
-import re
 import signal
 import sys
+import tempfile
 import time
 
 import pytest
@@ -157,8 +157,9 @@ def _selftest(kind):
     ("sleep", "TIMEOUT", "timeout at"), ("spin", "TIMEOUT", "over the CPU time at"),
     ("memory", "MEMORY", "MemoryError"), ("crash", "CRASH", "SIGSEGV"), ("raise", "TRACEBACK", "KeyError"),
     ("canary", "CANARY", "canary"), ("global", "CANARY", "canary"), ("fine", "ok", "")])
-def test_harness_classifies(kind, status, site, monkeypatch):
+def test_harness_classifies(kind, status, site, monkeypatch, tmp_path):
     monkeypatch.setitem(harness.EVALUATORS, "selftest", _selftest(kind))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     begin = time.monotonic()
     out = run_case(Case("selftest"), CTX, Budget(seconds=1.0, memory=512 << 20))
     assert out.status == status, out
@@ -166,6 +167,7 @@ def test_harness_classifies(kind, status, site, monkeypatch):
     if status == "TIMEOUT":
         assert "test_fuzz.py" in out.detail  # faulthandler's stack of where it hung
         assert time.monotonic() - begin < 30  # the wall clock (6 s) stops a case that only waits
+    assert os.listdir(tmp_path) == []  # the case's folder and stack dump gone, killed or not
     clear_canary()
     assert canary_tripped() is None  # the worker's canary never leaks into this process
 

@@ -128,10 +128,12 @@ def write_files(case: Case, where: str) -> None:
             f.write(data)
 
 
-def evaluate(case: Case, ctx: Context) -> Outcome:
-    """Run one case in this process (the worker), in a fresh folder; exceptions of the code
-    under test propagate. The canary is checked there, whatever happened."""
-    work = tempfile.mkdtemp(prefix="rcfuzz-")
+def evaluate(case: Case, ctx: Context, work: str | None = None) -> Outcome:
+    """Run one case in this process (the worker), in a fresh folder (`work`, which the
+    caller then removes, else one made and removed here); exceptions of the code under
+    test propagate. The canary is checked there, whatever happened."""
+    own = work is None
+    work = work or tempfile.mkdtemp(prefix="rcfuzz-")
     old = os.getcwd()
     tripped = None
     try:
@@ -143,7 +145,8 @@ def evaluate(case: Case, ctx: Context) -> Outcome:
             tripped = canary_tripped()
     finally:
         os.chdir(old)
-        shutil.rmtree(work, ignore_errors=True)
+        if own:
+            shutil.rmtree(work, ignore_errors=True)
         if tripped:
             raise Canary(tripped)
 
@@ -231,8 +234,6 @@ def solve_check(game, rng: random.Random) -> None:
 def eval_colliders(case: Case, ctx: Context) -> Outcome:
     """The rotation's ruleset; if it is refused, each slot alone (the others safe names),
     so that every collider is tried, and compiled where accepted, in every slot."""
-    from dsl.diagnostics import RulesetError
-
     first = eval_ruleset(case, ctx, light=True)
     if first.status == "ok" and not case.params.get("risky"):
         return first
@@ -447,12 +448,12 @@ def _invariant_kind(message: str) -> str:
     return re.sub(r"'[^']*'|\"[^\"]*\"|\d+", "…", message)[:90]
 
 
-def evaluate_safely(case: Case, ctx: Context) -> Outcome:
+def evaluate_safely(case: Case, ctx: Context, work: str | None = None) -> Outcome:
     """evaluate() with every exception classified and the canary checked (in the worker)."""
     clear_canary()
     begin = time.perf_counter()
     try:
-        out = evaluate(case, ctx)
+        out = evaluate(case, ctx, work)
     except Canary as exc:
         out = Outcome("CANARY", site="canary: " + str(exc), detail=tail(exc))
     except BaseException as exc:  # noqa: BLE001 - classifying is the point
@@ -500,7 +501,7 @@ def _limit(which: int, soft: int) -> None:
         pass
 
 
-def _child(case_or_maker, ctx: Context, budget: Budget, wfd: int, dump_path: str) -> None:
+def _child(case_or_maker, ctx: Context, budget: Budget, wfd: int, dump_path: str, work: str) -> None:
     _limit(resource.RLIMIT_AS, _address_space() + budget.memory)
     _limit(resource.RLIMIT_CPU, max(1, round(budget.seconds)))
     _limit(resource.RLIMIT_CORE, 0)  # SIGXCPU's and SIGSEGV's default actions write no core file
@@ -513,7 +514,7 @@ def _child(case_or_maker, ctx: Context, budget: Budget, wfd: int, dump_path: str
     case = None
     try:
         case = case_or_maker() if callable(case_or_maker) else case_or_maker
-        out = evaluate_safely(case, ctx)
+        out = evaluate_safely(case, ctx, work)
     except BaseException as exc:  # noqa: BLE001 - a generator's own failure
         out = Outcome("TRACEBACK", site="(generator) " + site_of(exc), detail=tail(exc))
     faulthandler.cancel_dump_traceback_later()
@@ -523,8 +524,8 @@ def _child(case_or_maker, ctx: Context, budget: Budget, wfd: int, dump_path: str
 
 
 class Running:
-    def __init__(self, pid: int, rfd: int, dump: str, deadline: float, tag):
-        self.pid, self.rfd, self.dump, self.deadline, self.tag = pid, rfd, dump, deadline, tag
+    def __init__(self, pid: int, rfd: int, dump: str, work: str, deadline: float, tag):
+        self.pid, self.rfd, self.dump, self.work, self.deadline, self.tag = pid, rfd, dump, work, deadline, tag
         self.data = bytearray()
         self.begin = time.perf_counter()
 
@@ -533,6 +534,7 @@ def start(case_or_maker, ctx: Context, budget: Budget, tag=None) -> Running:
     rfd, wfd = os.pipe()
     fd, dump = tempfile.mkstemp(prefix="rcfuzz-dump-")
     os.close(fd)
+    work = tempfile.mkdtemp(prefix="rcfuzz-")  # removed by finish(): a worker killed cannot
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -543,18 +545,19 @@ def start(case_or_maker, ctx: Context, budget: Budget, tag=None) -> Running:
             devnull = os.open(os.devnull, os.O_RDWR)
             os.dup2(devnull, 0)
             os.dup2(devnull, 1)
-            _child(case_or_maker, ctx, budget, wfd, dump)
+            _child(case_or_maker, ctx, budget, wfd, dump, work)
         except BaseException:  # noqa: BLE001
             code = 3
         finally:
             os._exit(code)
     os.close(wfd)
-    return Running(pid, rfd, dump, time.monotonic() + budget.wall + 5, tag)
+    return Running(pid, rfd, dump, work, time.monotonic() + budget.wall + 5, tag)
 
 
 def finish(run: Running, killed: bool) -> tuple[Outcome, Case | None]:
     os.close(run.rfd)
     _, status = os.waitpid(run.pid, 0)
+    shutil.rmtree(run.work, ignore_errors=True)
     try:
         with open(run.dump, errors="replace") as f:
             dump = f.read()
