@@ -153,7 +153,7 @@ def summary(args, categories, table, seconds, sites, notes, elapsed, note_exampl
     rows.append(("total", totals))
     w = max(len(c) for c, _ in rows)
     out = [f"rulecraft fuzz: seed {args.seed}, {totals['inputs']} inputs, {args.jobs} jobs, "
-           f"budget {args.timeout:g} s / {args.memory_mb} MB per input, {elapsed:.0f} s",
+           f"budget {args.timeout:g} s of CPU / {args.memory_mb} MB per input, {elapsed:.0f} s",
            "", f"{'category':<{w}}  " + "  ".join(f"{k:>9}" for k in cols)]
     for c, row in rows:
         out.append(f"{c:<{w}}  " + "  ".join(f"{row[k]:>9}" for k in cols))
