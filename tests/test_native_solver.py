@@ -318,9 +318,13 @@ def test_a_damaged_index_file_is_refused(tmp_path):
     many[start:start + 8] = (1 << 40).to_bytes(8, sys.byteorder)
     assert _reread(g, path, resealed(bytes(many))) == \
         "damaged: 1099511627776 blocks, more than an index holds"
+    sol = _native(g, copy_limit=0)
+    shapes = native_solve.block_shapes(g.native.solver, sol._handle)
+    last = len(data) - 32 - shapes[-1].values - 8  # the last word of the last block's bitset
     bits = bytearray(data[:-32])
-    bits[-8:] = bytes(8)  # the last block is an ended one: these are bits of its bitset
-    assert _reread(g, path, resealed(bytes(bits))) == "damaged: block 25's bits do not match its count"
+    bits[last] ^= 1
+    assert _reread(g, path, resealed(bytes(bits))) == \
+        f"damaged: block {len(shapes) - 1}'s bits do not match its count"
 
 
 @pytest.mark.parametrize("chunk", [64, 1 << 16])

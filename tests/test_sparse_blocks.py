@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import sys
 
 import pytest
@@ -108,6 +109,28 @@ def test_a_solution_of_sparse_blocks_saves_as_the_same_file(tmp_path, compress):
             assert back.analyze(t) == sol.analyze(t)
     bodies = [_body(data) for data in files]
     assert bodies[1] == bodies[0] == bodies[2]
+
+
+@pytest.mark.parametrize("name", ["musketeers", "3-a-side"])
+def test_a_solution_file_lists_its_blocks_in_key_order_on_any_thread_count(tmp_path, name):
+    # reachability numbers blocks as its threads find them; the file must not depend on it
+    text = SMALL_MUSKETEERS if name == "musketeers" else VARIANTS[name]
+    g = Game(load_text(text, f"{name}.game"), backend="native")
+    bodies = []
+    for threads in (1, 2, 1, 2):
+        path = tmp_path / f"{len(bodies)}.sol"
+        _native(g, [], copy_limit=0, threads=threads, sparse_above=0).save(str(path), compress=True)
+        data = path.read_bytes()
+        bodies.append(_body(data))
+        at = 12 + int.from_bytes(data[8:12], "little")
+        directory = data[at:at + json.loads(data[12:at])["directory_bytes"]]
+        n = int.from_bytes(directory[:8], "little")
+        entry = (len(directory) - 8) // n
+        # each entry: the key's 64-bit words (piece counts, int slots, previous-ply cells;
+        # signed, and the cells of a board under 64 cells read alike), then words and count
+        keys = [struct.unpack_from(f"<{entry // 8 - 2}q", directory, 8 + k * entry) for k in range(n)]
+        assert n > 3 and keys == sorted(keys)
+    assert len(set(bodies)) == 1
 
 
 def _body(data: bytes) -> bytes:

@@ -115,6 +115,27 @@ void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const
     return sv;
 }
 
+/* blocks in order of their keys (piece counts, then int slots, then previous-ply cells,
+   each as a number) */
+static int sv_key_cmp(const void *a, const void *b) {
+    const SvKey *x = &(*(SvBlock *const *)a)->key, *y = &(*(SvBlock *const *)b)->key;
+    for (int t = 0; t < RC_NT; t++) if (x->cnt[t] != y->cnt[t]) return x->cnt[t] < y->cnt[t] ? -1 : 1;
+    for (int j = 0; j < RC_NI; j++) if (x->v[j] != y->v[j]) return x->v[j] < y->v[j] ? -1 : 1;
+    for (int h = 0; h < SV_NH; h++) {
+        int c = sv_mcmp(x->hist[h], y->hist[h]);
+        if (c) return c;
+    }
+    return 0;
+}
+
+/* the solved blocks numbered in key order: reachability numbers them as its threads find
+   them, so without this the file and the positions' numbers would follow the threads'
+   timing */
+static void sv_order_blocks(Sv *sv) {
+    qsort(sv->blocks, (size_t)sv->nblocks, sizeof *sv->blocks, sv_key_cmp);
+    for (int k = 0; k < sv->nblocks; k++) sv->blocks[k]->id = k;
+}
+
 /* solve from `st`; 0 or an error (rc_solve_error says what); `cb` gets progress text */
 int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
     Sv *sv = h;
@@ -156,6 +177,7 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
         t1 = sv_now();
         if (!sv_failed(sv)) sv_retrograde(sv);
     }
+    if (!sv_failed(sv)) sv_order_blocks(sv);
     sv->reach_s = t1 - t0;
     sv->retro_s = sv_now() - t1;
     for (int t = 0; t < SV_MAX_THREADS; t++) {
