@@ -147,7 +147,7 @@ def test_a_library_checks_the_mirror_and_solves_the_same(tmp_path, monkeypatch):
     c = game.native.solver
     assert c._solve_config is native_solve.solve_config(len(game.ruleset.types), len(game.native.int_slots))
     nat = solve(game, symmetry=True)
-    assert nat.stats is not None and nat.stats.one_pass  # the native solver's
+    assert nat.stats is not None and nat.stats.depth_first  # the native solver's
     same_solution(solve(Game(load("tic-tac-toe")), symmetry=True), nat)
 
 

@@ -209,12 +209,15 @@ def test_the_one_pass_solve_matches_the_retrograde_ones(name):
     nat = Game(rs, backend="native")
     perms = board_symmetries(nat, setups=False) if name == "wide-musketeers" else []
     assert len(perms) == (8 if perms else 0)
-    one = _native(nat, perms=perms)
+    one = _native(nat, perms=perms, depth_first=0)
     arcs = _native(nat, perms=perms, arcs_only=True)
+    deep = _native(nat, perms=perms)
     py = solve(Game(rs), symmetry=perms)
     assert one.stats.one_pass and not arcs.stats.one_pass and not py.stats.one_pass
+    assert deep.stats.depth_first and not one.stats.depth_first and not arcs.stats.depth_first
     same_solution(one, arcs)
     same_solution(one, py)
+    same_solution(deep, py)
     if name == "small-musketeers":
         assert len(one) == 33776 and one.lookup(nat.initial_state()) == ("win", 17)
 

@@ -29,6 +29,7 @@ pytestmark = pytest.mark.skipif(native_build.compiler() is None, reason="no C co
 
 
 def _native(game, perms=(), **kw):
+    kw.setdefault("depth_first", 0)  # reachability's blocks, in memory or out of core
     return native_solve.solve_native(game, game.initial_state(), list(perms), Progress(False), None,
                                      kw.pop("max_memory", None), **kw)
 

@@ -34,6 +34,7 @@ WAYS = [{"sparse_above": 0}, {"sparse_above": 0, "sparse_stays": True}]
 
 
 def _native(game, perms, **kw):
+    kw.setdefault("depth_first", 0)  # reachability's blocks, sparse or dense
     return native_solve.solve_native(game, game.initial_state(), perms, Progress(False), None,
                                      kw.pop("max_memory", None), **kw)
 
@@ -72,6 +73,9 @@ def test_sparse_blocks_solve_acyclic_games_in_one_pass(name):
         sol = _native(game, [], **way)
         assert sol.stats.one_pass
         same_solution(py, sol)
+    deep = _native(game, [], depth_first=1)  # its blocks made lists or bitsets at the end
+    assert deep.stats.depth_first and (deep.stats.sparse_blocks > 0 or name == "tic-tac-toe")
+    same_solution(py, deep)
 
 
 def test_a_board_and_its_transpose_solve_under_the_same_cap():

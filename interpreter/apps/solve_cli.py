@@ -83,7 +83,8 @@ def _solve(game: Game, state: State, args) -> Solution:
 
 def _method(st) -> str:
     """The name of what gave a solve's values, as `solve` prints it."""
-    return "one pass" if st.one_pass else "un-moves" if st.unmoves else "retrograde"
+    return ("one pass" if st.one_pass else "un-moves" if st.unmoves
+            else "depth first" if st.depth_first else "retrograde")
 
 
 def _describe(game: Game, state: State, value: str, remoteness: int | None) -> str:
@@ -153,8 +154,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     st = sol.stats
     print(f"{game.title}: {_describe(game, state, value, remoteness)}")
     sym = f", {st.symmetries} symmetries" if args.symmetry or args.all_symmetries else ""
-    print(f"positions: {len(sol):,}{sym}; {seconds:.2f} s "
-          f"(enumerate {st.enumerate_seconds:.2f} s, "
+    reach = "" if st.depth_first else f"enumerate {st.enumerate_seconds:.2f} s, "
+    print(f"positions: {len(sol):,}{sym}; {seconds:.2f} s ({reach}"
           f"{_method(st)} {st.retrograde_seconds:.2f} s; "
           f"{len(sol) / seconds:,.0f} positions/s)")
     counts = sol.counts()
@@ -304,7 +305,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `solve`, `analyze` and `verify` to the main parser's subcommands."""
     p = add_command(subparsers, "solve", "solve exactly: value, remoteness, positions, optimal first plies",
                     "Solve the game from the setup (or a position): every reachable position is "
-                    "listed, then values are propagated back (retrograde analysis). Prints the "
+                    "listed, then values are propagated back (retrograde analysis); where "
+                    "positions never repeat, each is solved from its children's values as a "
+                    "depth-first search first reaches it. Prints the "
                     "value for the player to move (win, lose or draw), the remoteness in plies, "
                     "the positions counted, the time and the optimal first plies. Stops cleanly "
                     "(exit 2) at --max-positions or before memory runs out. See docs/SOLUTIONS.md.",

@@ -178,6 +178,10 @@ struct rc_solve_config {
     int32_t out_of_core;      /* the blocks' arrays in a temporary file, held a tier at a
                                  time (solver/tiers.c): 1 from the start, 0 never, -1 for
                                  the one-pass solve when its values would pass max_memory */
+    int32_t depth_first;      /* 1: the depth-first solve first (solver/depth_first.c),
+                                 reachability after it only if it meets a cycle or the
+                                 memory cap; 0: never; -1: so unless out_of_core is 1 or
+                                 arcs_only */
     int32_t nperm;            /* symmetries in rc_solve_new's `perm` (the identity among
                                  them); 0 or 1: none */
     int32_t order[RC_NT];     /* the types in ranking order: wide types first, then by level

@@ -14,7 +14,10 @@
    (sparse.c): a hash set of the positions reached, then a sorted list, until it is dense
    enough for bitsets; so memory follows the positions, not the arrangements.
 
-   SOLVING. Reachability breadth-first over the blocks' bitsets (1 bit an index, 2 more for
+   SOLVING. First, unless out of core, depth first (depth_first.c): each position solved
+   when first reached, from its children's values, so each child is made once; it gives
+   up (and forgets its blocks) on a cycle, at the memory cap, or when its pages of values
+   cost too much a position. Then reachability breadth-first over the blocks' bitsets (1 bit an index, 2 more for
    the blocks on the frontier), each position reduced to its canonical form under the
    symmetries passed in; it notes which blocks each block's children fall in. When those
    blocks form no cycle, the one-pass solve (sv_one_pass) takes them children first and
@@ -28,7 +31,9 @@
    file once the solve holds half the RAM.
 
    THREADS. Reachability and the arcs are cut into units of bitset words that the threads
-   take in turn; what a unit finds does not depend on the schedule.
+   take in turn; what a unit finds does not depend on the schedule. The depth-first
+   solve's threads each search from the start and claim positions by compare-and-swap.
+   Blocks are numbered in key order once solved.
 
    Exports (ctypes; declared in rulecraft.h): rc_solve_config_layout, rc_solve_new,
    rc_solve_run, rc_solve_output, rc_solve_lookup, rc_solve_counts, rc_solve_position,
@@ -51,6 +56,7 @@
        reach.c       reachability
        arcs.c        the graph of arcs (for retrograde.c)
        one_pass.c    the one-pass solve
+       depth_first.c the depth-first solve
        unmoves.c     the un-move solve (RC_UNDO)
        retrograde.c  the retrograde solve over arcs
        export.c      the exports */
@@ -66,6 +72,7 @@
 #include "solver/reach.c"
 #include "solver/arcs.c"
 #include "solver/one_pass.c"
+#include "solver/depth_first.c"
 #include "solver/unmoves.c"
 #include "solver/retrograde.c"
 #include "solver/export.c"

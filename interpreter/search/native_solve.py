@@ -81,6 +81,7 @@ def solve_config(n_types: int, n_ints: int) -> type[ctypes.Structure]:
                     ("sparse_above", ctypes.c_int64),
                     ("sparse_stays", ctypes.c_int32),
                     ("out_of_core", ctypes.c_int32),
+                    ("depth_first", ctypes.c_int32),
                     ("nperm", ctypes.c_int32),
                     ("order", ctypes.c_int32 * n_types),
                     ("tier_weight", ctypes.c_int32 * n_types),
@@ -211,7 +212,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                  max_positions: int | None, max_memory: int | None,
                  threads: int | None = None, arcs_only: bool = False, copy_limit: int = COPY_LIMIT,
                  tally_room: int = -1, tally_most: int = -1, sparse_above: int = -1,
-                 sparse_stays: bool = False, out_of_core: int = -1) -> Solution:
+                 sparse_stays: bool = False, out_of_core: int = -1, depth_first: int = -1) -> Solution:
     """Solve every position reachable from `start` in C (see the module docstring).
 
     `arcs_only`: the retrograde solve over stored arcs, whatever the game. Up to `copy_limit`
@@ -221,7 +222,9 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
     of more than `sparse_above` indices (-1: 65,536; none with un-moves) start sparse, and
     stay so if `sparse_stays` (solver/sparse.c). `out_of_core` 1: the blocks in a file,
     held a tier at a time (solver/tiers.c); -1: so for the one-pass solve when its values
-    would pass `max_memory`. Each way, the same results."""
+    would pass `max_memory`. `depth_first` 1: the depth-first solve first (solver/depth_first.c;
+    reachability after it if it meets a cycle or the cap), 0: never, -1: unless out of core
+    or `arcs_only`. Each way, the same results."""
     lib = game.native or NativeLibrary(game.ruleset, game.rule_infos)
     _configure(lib)
     codec = Codec(game)
@@ -234,7 +237,8 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                                         threads=threads or min(2, os.cpu_count() or 1),
                                         max_memory=max_memory or 0, max_positions=max_positions or 0,
                                         arcs_only=int(arcs_only), tally_room=tally_room, tally_most=tally_most,
-                                        sparse_above=sparse_above, sparse_stays=int(sparse_stays), out_of_core=out_of_core))
+                                        sparse_above=sparse_above, sparse_stays=int(sparse_stays), out_of_core=out_of_core,
+                                        depth_first=depth_first))
     if not handle:
         raise SolveError("out of memory", "memory")
     interrupted: list[bool] = []
@@ -252,14 +256,10 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
         err = c.rc_solve_run(handle, lib.flat(start), _CALLBACK(report))
         if interrupted or err == ERR_STOP:
             raise KeyboardInterrupt
-        stats = (ctypes.c_uint64 * 11)()
-        seconds = (ctypes.c_double * 2)()
-        c.rc_solve_stats(handle, stats, seconds)
+        stats, st = _stats(c, handle, len(perms) or 1)
         if err:
             raise _error(err, c.rc_solve_error(handle).decode(), stats, max_positions, max_memory)
-        n = stats[0]
-        st = SolveStats(n, stats[1], stats[2], len(perms) or 1, seconds[0], seconds[1], stats[3],
-                        stats[7] == 1, stats[7] == 2, stats[4], stats[8], stats[9])
+        n = st.positions
         if n > copy_limit:
             kept = True
             return NativeSolution(game, lib, handle, n, start, st, perms, rk)
@@ -267,6 +267,15 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
     finally:
         if not kept:
             c.rc_solve_free(handle)
+
+
+def _stats(c: ctypes.CDLL, handle: int, symmetries: int) -> tuple[Any, SolveStats]:
+    """rc_solve_stats' figures, and the SolveStats they make."""
+    stats = (ctypes.c_uint64 * 11)()
+    seconds = (ctypes.c_double * 2)()
+    c.rc_solve_stats(handle, stats, seconds)
+    return stats, SolveStats(stats[0], stats[1], stats[2], symmetries, seconds[0], seconds[1], stats[3],
+                             stats[7] == 1, stats[7] == 2, stats[7] == 3, stats[4], stats[8], stats[9])
 
 
 def _copy(game: Game, lib: NativeLibrary, handle: int, codec: Codec, perms: list[Perm],
@@ -431,7 +440,8 @@ def solver_arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[P
     """rc_solve_new's four arguments (see solver/export.c), for an index ranked by `rk`
     (None: `index_ranking` from the setup): the configuration, a struct
     rc_solve_config (`solve`: its fields threads, max_memory, max_positions, arcs_only,
-    tally_room, tally_most, sparse_above, sparse_stays and out_of_core; those not given 0), completed with the symmetries' count,
+    tally_room, tally_most, sparse_above, sparse_stays, out_of_core and depth_first; those not
+    given 0), completed with the symmetries' count,
     the piece types and the int slots' key fields; the symmetries, the wide types'
     placements, the cells each type is ranked among."""
     sizes, levels, carriers = _types(game)

@@ -53,6 +53,7 @@ class SolveStats:
     levels: int
     one_pass: bool = False  # the native solver's one-pass solve (no arcs) gave the values
     unmoves: bool = False  # the native solver's retrograde solve by un-moves (no arcs) did
+    depth_first: bool = False  # the native solver's depth-first solve (no reachability) did
     peak_bytes: int = 0  # the native solver's peak memory, as it counts it (0: not known)
     sparse_blocks: int = 0  # the native solver's blocks kept as sorted lists, not bitsets
     tier_bytes: int = 0  # the native solve out of core: its file's size (0: in memory)

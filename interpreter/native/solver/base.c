@@ -96,6 +96,10 @@ typedef struct SvBlock {
     int64_t tier;                      /* its tier: a quantity no ply raises (tiers.c) */
     uint64_t abytes;                   /* out of core: its arrays' bytes in the arena (arena.c) */
     int held, want;                    /* out of core: its arrays held (counted), or wanted */
+    /* the depth-first solve (depth_first.c): a value | remoteness << 2 per index, in
+       addresses reserved (pages made as they are written: one bit each in dtouch) */
+    uint16_t *dval;
+    uint64_t *dtouch, dpages, dn;      /* dn: its positions */
 } SvBlock;
 
 /* a thread's share of a phase: words w0 to w1 of a bitset, or when `keys` is set, the
@@ -126,6 +130,7 @@ typedef struct SvWork {
     SvBlock **defer_b;    /* reachability: children in sparse blocks, their blocks and indices */
     uint64_t *defer_i;
     size_t ndefer;
+    int dfs_r;            /* the depth-first solve: how this thread's search ended */
     char apart[64];  /* the next thread's fields, written as often, on another cache line */
 } SvWork;
 
@@ -137,6 +142,7 @@ typedef struct Sv {
     int threads, nperm, arcs_only, sparse_stays;
     int out_of_core;   /* the blocks in the arena (arena.c): 1 from the start, 0 never, -1 for
                           the one-pass solve once its values would pass the cap */
+    int depth_first;   /* try the depth-first solve first (depth_first.c) */
     uint64_t max_memory, max_positions, sparse_above;
     int size[RC_NT], level[RC_NT], carrier[RC_NT], nplace[RC_NT], order[RC_NT];
     int cmp[RC_NC], keycmp[RC_NC];  /* the orders sv_canon compares slots in */
@@ -167,7 +173,10 @@ typedef struct Sv {
     uint64_t untallied;    /* of those, the ones of tallies let go (counted again) */
     void *map;         /* a solution file's mapping (solution_index.c): blocks point into it */
     size_t map_bytes;
-    int one_pass;      /* solved block by block without arcs (sv_one_pass) */
+    int one_pass;      /* solved block by block without arcs (sv_one_pass), or depth first */
+    int solved_depth_first;  /* by the depth-first solve (its blocks as sv_one_pass leaves them) */
+    const S *dfs_start;  /* the depth-first solve's start, and whether a thread gave up */
+    int dfs_stop;
     uint8_t *arena;    /* out of core (arena.c): a deleted file mapped as it grows */
     uint64_t arena_bytes, arena_span;  /* the file's size, the addresses reserved */
     int arena_fd;

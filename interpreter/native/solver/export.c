@@ -20,6 +20,7 @@ int rc_solve_config_layout(int64_t *out) {
     out[n++] = (int64_t)offsetof(struct rc_solve_config, sparse_above);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, sparse_stays);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, out_of_core);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, depth_first);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, nperm);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, order);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, tier_weight);
@@ -60,6 +61,7 @@ void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const
                        : RC_UNDO && !sv->arcs_only ? SV_MAX_BLOCK : SV_SPARSE_ABOVE;
     sv->sparse_stays = cfg->sparse_stays;
     sv->out_of_core = cfg->out_of_core;
+    sv->depth_first = cfg->depth_first < 0 ? sv->out_of_core != 1 && !sv->arcs_only : cfg->depth_first;
     for (int t = 0; t < RC_NT; t++) sv->tier_weight[t] = cfg->tier_weight[t];
     int64_t room = cfg->tally_room, most = cfg->tally_most;
     sv->nperm = cfg->nperm;
@@ -136,20 +138,33 @@ static void sv_order_blocks(Sv *sv) {
     for (int k = 0; k < sv->nblocks; k++) sv->blocks[k]->id = k;
 }
 
-/* solve from `st`; 0 or an error (rc_solve_error says what); `cb` gets progress text */
-int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
-    Sv *sv = h;
-    if (sv_failed(sv)) return sv->err;
-    S s;
-    st_in(st, &s);
-    sv->cb = cb;
-    sv->last = sv_now();
-    double t0 = sv_now();
-    if (sv->out_of_core == 1 && !sv->arena) {
-        if (sv_arena_open(sv)) return sv->err;
-        for (int t = 0; t < RC_NT; t++) sv->tiered |= sv->tier_weight[t] != 0;
-    }
-    sv_reach(sv, &s);
+/* a thread's buffers let go */
+static void sv_work_free(SvWork *w) {
+    buf_free(&w->buf);
+    buf_free(&w->ubuf);
+    free(w->kids);
+    free(w->cb);
+    free(w->ci);
+    free(w->vp);
+    free(w->pk);
+    free(w->slot);
+    free(w->defer_b);
+    free(w->defer_i);
+    w->defer_b = NULL;
+    w->defer_i = NULL;
+    w->ndefer = 0;
+    w->pk = NULL;
+    w->slot = NULL;
+    w->cappk = 0;
+    w->vp = NULL;
+    w->kids = NULL;
+    w->cb = NULL;
+    w->ci = NULL;
+    w->capkids = 0;
+}
+
+/* after reachability (started at `t0`): the solve its blocks' graph allows */
+static void sv_after_reach(Sv *sv, double t0) {
     sv->tiered = 0;
     if (sv_failed(sv) == RC_ERR_MEMORY)  /* (the blocks found so far, checked for a cycle) */
         sv->tiers_help = !sv->cyclic && !sv_heights(sv);
@@ -177,32 +192,32 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
         t1 = sv_now();
         if (!sv_failed(sv)) sv_retrograde(sv);
     }
-    if (!sv_failed(sv)) sv_order_blocks(sv);
     sv->reach_s = t1 - t0;
     sv->retro_s = sv_now() - t1;
-    for (int t = 0; t < SV_MAX_THREADS; t++) {
-        buf_free(&sv->work[t].buf);
-        free(sv->work[t].kids);
-        free(sv->work[t].cb);
-        free(sv->work[t].ci);
-        free(sv->work[t].vp);
-        buf_free(&sv->work[t].ubuf);
-        free(sv->work[t].pk);
-        free(sv->work[t].slot);
-        free(sv->work[t].defer_b);
-        free(sv->work[t].defer_i);
-        sv->work[t].defer_b = NULL;
-        sv->work[t].defer_i = NULL;
-        sv->work[t].ndefer = 0;
-        sv->work[t].pk = NULL;
-        sv->work[t].slot = NULL;
-        sv->work[t].cappk = 0;
-        sv->work[t].vp = NULL;
-        sv->work[t].kids = NULL;
-        sv->work[t].cb = NULL;
-        sv->work[t].ci = NULL;
-        sv->work[t].capkids = 0;
+}
+
+/* solve from `st`; 0 or an error (rc_solve_error says what); `cb` gets progress text */
+int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
+    Sv *sv = h;
+    if (sv_failed(sv)) return sv->err;
+    S s;
+    st_in(st, &s);
+    sv->cb = cb;
+    sv->last = sv_now();
+    double t0 = sv_now();
+    if (sv->out_of_core == 1 && !sv->arena) {
+        if (sv_arena_open(sv)) return sv->err;
+        for (int t = 0; t < RC_NT; t++) sv->tiered |= sv->tier_weight[t] != 0;
     }
+    if (sv->depth_first && !sv->arena && sv_dfs(sv, &s) != 1) {  /* solved, or an error */
+        sv->reach_s = 0;
+        sv->retro_s = sv_now() - t0;
+    } else {
+        sv_reach(sv, &s);  /* (its time counts a depth-first solve that gave up) */
+        sv_after_reach(sv, t0);
+    }
+    if (!sv_failed(sv)) sv_order_blocks(sv);
+    for (int t = 0; t < SV_MAX_THREADS; t++) sv_work_free(&sv->work[t]);
     return sv->err;
 }
 
@@ -352,7 +367,7 @@ int rc_solve_counts(void *h, uint64_t *out) {
 
 /* positions, arcs, terminal, retrograde levels, peak bytes, reachability depth, positions
    found (when the solve stopped: by the plies it finished), the method (0: arcs, 1: one pass, 2:
-   un-moves), the blocks left sparse, the bytes of its file out of core (0: in memory),
+   un-moves, 3: depth first), the blocks left sparse, the bytes of its file out of core (0: in memory),
    whether the memory cap stopped reachability before its blocks made a cycle (a solve
    out of core, a tier at a time, may then need less) */
 void rc_solve_stats(void *h, uint64_t *out, double *seconds) {
@@ -360,7 +375,7 @@ void rc_solve_stats(void *h, uint64_t *out, double *seconds) {
     out[0] = sv->ndense; out[1] = sv->narcs; out[2] = sv->terminal; out[3] = (uint64_t)sv->levels;
     out[4] = sv->peak; out[5] = (uint64_t)sv->depth;
     out[6] = sv->ndense > sv->positions ? sv->ndense : sv->positions;
-    out[7] = (uint64_t)(sv->undo ? 2 : sv->one_pass);
+    out[7] = (uint64_t)(sv->undo ? 2 : sv->solved_depth_first ? 3 : sv->one_pass);
     out[8] = 0;
     for (int k = 0; k < sv->nblocks; k++) out[8] += sv->blocks[k]->keys != NULL;
     out[9] = sv->arena ? sv->arena_bytes : 0;
@@ -436,6 +451,7 @@ void rc_solve_free(void *h) {
         SvBlock *b = sv->blocks[k];
         if (sv->map) b->reach = NULL, b->val = NULL;  /* they are parts of the mapping */
         sv_tier_forget(sv, b);
+        sv_dfs_close(sv, b);  /* (a depth-first solve that stopped on an error) */
         sv_free(sv, b->reach, (size_t)b->words * 8);
         sv_free(sv, b->cur, (size_t)sv_fwords(b) * 8);  /* (an un-move solve's, or reachability's) */
         sv_free(sv, b->next, (size_t)sv_fwords(b) * 8);

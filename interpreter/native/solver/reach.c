@@ -69,13 +69,13 @@ static void sv_sort_u64(uint64_t *k, size_t n) {
     }
 }
 
-/* how many distinct children (the arcs the retrograde solve would keep): each put in a
-   small open-addressed set (3x to 10x faster than sorting them at 12 to 100 children, as
-   fast at 4 to 8), sorted past SV_DISTINCT_SET / 2; ci is reused */
+/* how many distinct keys among the `n` of `k` (children as block id << 40 | index: the
+   arcs the retrograde solve would keep): each put in a small open-addressed set (3x to 10x
+   faster than sorting them at 12 to 100 children, as fast at 4 to 8), sorted in place past
+   SV_DISTINCT_SET / 2 */
 #define SV_DISTINCT_SET 512
-static uint64_t sv_distinct(SvWork *w, int n) {
-    uint64_t *k = w->ci, m = 0;
-    for (int a = 0; a < n; a++) k[a] |= (uint64_t)w->cb[a]->id << 40;  /* (ids < 2^21: never all ones) */
+static uint64_t sv_distinct_keys(uint64_t *k, int n) {
+    uint64_t m = 0;
     if (2 * n > SV_DISTINCT_SET) {
         sv_sort_u64(k, (size_t)n);
         for (int a = 0; a < n; a++) if (a == 0 || k[a] != k[a - 1]) m++;
@@ -92,6 +92,12 @@ static uint64_t sv_distinct(SvWork *w, int n) {
         if (set[h] == UINT64_MAX) { set[h] = k[a]; m++; }
     }
     return m;
+}
+
+/* the same, of the children in w->cb, w->ci */
+static uint64_t sv_distinct(SvWork *w, int n) {
+    for (int a = 0; a < n; a++) w->ci[a] |= (uint64_t)w->cb[a]->id << 40;  /* (ids < 2^21: never all ones) */
+    return sv_distinct_keys(w->ci, n);
 }
 
 /* an expanded position's count of distinct children, kept for the un-move solve while

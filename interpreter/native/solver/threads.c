@@ -46,6 +46,10 @@ static void sv_tick(Sv *sv, const char *extra) {
         snprintf(text, sizeof text, "native solve: one pass, %s of %s positions (%.0f a second, "
                  "about %.0f s left; %s bytes)", a, b, r,
                  r > 0 && sv->todo > all ? (double)(sv->todo - all) / r : 0.0, c);
+    } else if (sv->phase == 4) {
+        sv_count(a, sizeof a, done);
+        snprintf(text, sizeof text, "native solve: depth first, %s positions solved (%.0f a "
+                 "second; %s bytes)", a, rate, c);
     } else if (sv->phase == 3) {
         sv_count(a, sizeof a, done);
         snprintf(text, sizeof text, "native solve: un-moves, level %d: %s positions taken back "

@@ -1,0 +1,439 @@
+/* rulecraft native solver: the depth-first solve, for games whose positions never repeat.
+   One unit of solver.c's translation unit (after one_pass.c; solver.c says what the solver
+   does).
+
+   Reachability and the one-pass solve each make every position's children: the one to
+   find the positions, the other to read their values. Depth first, they are made once: a
+   position is solved when it is first reached, from its children's values, each child
+   solved before it (memoised minimax over the graph of positions, as a solver written for
+   one game does). While it runs, a block holds a 16-bit value a position by its index
+   (value | remoteness << 2; 0 not reached; a thread's mark while it solves it) in addresses
+   reserved for all its indices, of which only the pages written are made: the positions
+   near one another in the index (a ply that leaves the type placed first where it stands)
+   share pages, as reachability's bitsets do. Each page made is counted against the cap. At
+   the end each block is made what the one-pass solve leaves (sv_dfs_block). Where the
+   pages cost too much a position, it gives up (SV_DFS_PER_POSITION).
+
+   Its threads all search from the start, each taking children in its own order. A thread
+   claims a position by writing its mark where the value goes (compare-and-swap) and alone
+   stores its value and counts it; one that meets a position another thread is solving
+   helps: it searches that position's children too (claiming those not yet claimed) and
+   finds the same value for itself, so no thread waits. A thread that meets a position on
+   its own path has found a cycle: the positions repeat, the solve gives up, the blocks are
+   forgotten, and reachability and the solve the blocks' graph allows take over; so they
+   do when it meets the memory cap. */
+
+#define SV_DFS_MARK 0xffc0          /* from here up: thread 0xffff - x is solving it */
+#define SV_DFS_PAGE_VALUES 2048     /* values a page of 4 KiB */
+/* Where the positions are sparse in their index (Connect Four's stones ranked among all
+   the cells), most of each page stays empty, and reachability's bitsets and sparse blocks
+   cost far less: past SV_DFS_ALLOW bytes, more than SV_DFS_PER_POSITION a position makes
+   the solve give up (Connect Four 6 x 4 would have filled the memory cap). */
+#define SV_DFS_ALLOW ((uint64_t)256 << 20)
+#define SV_DFS_PER_POSITION 128
+
+typedef struct {
+    S s;
+    SvBlock *b;
+    uint64_t i;
+    int n, a;             /* its children (-1: not made yet), the next to take */
+    int own;              /* whether this thread claimed it (else it helps the one that did) */
+    uint32_t win, lose;   /* the quickest win among its children so far, the longest loss */
+    int draw;
+    size_t kid0;          /* where its children start in SvPath.kid */
+} SvFrame;
+
+typedef struct { S t; SvBlock *c; uint64_t ci; } SvKid;  /* a child, located */
+
+typedef struct {  /* the path from the start, and its frames' children */
+    SvFrame *f;
+    size_t depth, cap;
+    Buf plies;            /* the plies of the frame being entered */
+    SvKid *kid;           /* each frame's children, above its parent's */
+    uint64_t *keys;       /* the same as block id << 40 | index (their distinct count: arcs) */
+    size_t nkids, capkids;
+} SvPath;
+
+static void sv_path_free(SvPath *p) {
+    buf_free(&p->plies);
+    free(p->f);
+    free(p->kid);
+    free(p->keys);
+}
+
+static inline size_t sv_dfs_bytes(const SvBlock *b) { return (size_t)b->size * 2; }
+static inline uint64_t sv_dfs_npages(const SvBlock *b) { return (b->size + SV_DFS_PAGE_VALUES - 1) / SV_DFS_PAGE_VALUES; }
+
+/* block `b`'s values: addresses for them all, and the bitmap of its pages made; 0 or an
+   error */
+static int sv_dfs_open(Sv *sv, SvBlock *b) {
+    b->dtouch = sv_alloc(sv, (size_t)(sv_dfs_npages(b) + 63) / 64 * 8);
+    if (!b->dtouch) return RC_ERR_MEMORY;
+    void *p = mmap(NULL, sv_dfs_bytes(b), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p == MAP_FAILED) {
+        sv_fail(sv, RC_ERR_MEMORY, "out of memory (addresses for a block of %llu indices)",
+                (unsigned long long)b->size);
+        return RC_ERR_MEMORY;
+    }
+    __atomic_store_n(&b->dval, (uint16_t *)p, __ATOMIC_RELEASE);  /* (after dtouch) */
+    return 0;
+}
+
+/* block `b`'s values let go, and their pages no longer counted */
+static void sv_dfs_close(Sv *sv, SvBlock *b) {
+    if (b->dval) munmap(b->dval, sv_dfs_bytes(b));
+    sv_free(sv, b->dtouch, (size_t)(sv_dfs_npages(b) + 63) / 64 * 8);
+    __atomic_sub_fetch(&sv->used, b->dpages * 4096, __ATOMIC_RELAXED);
+    b->dval = NULL;
+    b->dtouch = NULL;
+    b->dpages = 0;
+}
+
+/* block `b`'s values, made once (under the lock); 0 or an error */
+static int sv_dfs_ready(Sv *sv, SvBlock *b) {
+    if (__atomic_load_n(&b->dval, __ATOMIC_ACQUIRE)) return 0;
+    pthread_mutex_lock(&sv->lock);
+    int e = b->dval ? 0 : sv_dfs_open(sv, b);
+    pthread_mutex_unlock(&sv->lock);
+    return e;
+}
+
+/* the value of index `i` of block `b`: claimed for `mark` (`*fresh`) if it was not
+   reached, a page made for it counted against the cap; NULL on an error, or with no
+   error when the pages take too much a position (sv->dfs_stop) */
+static uint16_t *sv_dfs_slot(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, uint16_t mark, int *fresh) {
+    if (sv_dfs_ready(sv, b)) return NULL;
+    uint16_t *v = &b->dval[i], was = 0;
+    /* (most children are reached before: read first, the compare-and-swap only if not) */
+    *fresh = !__atomic_load_n(v, __ATOMIC_ACQUIRE) &&
+             __atomic_compare_exchange_n(v, &was, mark, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    if (!*fresh) return v;
+    uint64_t pg = i / SV_DFS_PAGE_VALUES, bit = (uint64_t)1 << (pg & 63);
+    if (!(__atomic_load_n(&b->dtouch[pg >> 6], __ATOMIC_RELAXED) & bit) &&
+        !(__atomic_fetch_or(&b->dtouch[pg >> 6], bit, __ATOMIC_RELAXED) & bit)) {
+        if (sv_charge(sv, 4096)) return NULL;
+        __atomic_add_fetch(&b->dpages, 1, __ATOMIC_RELAXED);
+        uint64_t used = __atomic_load_n(&sv->used, __ATOMIC_RELAXED);
+        if (used > SV_DFS_ALLOW && used > SV_DFS_PER_POSITION * sv_sum(sv, offsetof(SvWork, found))) {
+            __atomic_store_n(&sv->dfs_stop, 1, __ATOMIC_RELAXED);
+            return NULL;
+        }
+    }
+    w->found++;
+    __atomic_add_fetch(&b->dn, 1, __ATOMIC_RELAXED);
+    if (sv->max_positions && __atomic_add_fetch(&sv->positions, 1, __ATOMIC_RELAXED) > sv->max_positions) {
+        sv_fail(sv, SV_ERR_POSITIONS, "more than %llu positions are reachable",
+                (unsigned long long)sv->max_positions);
+        return NULL;
+    }
+    return v;
+}
+
+/* a frame for `s` (canonical, at index `i` of `b`) pushed on the path; 0 or an error */
+static int sv_dfs_push(Sv *sv, SvPath *p, const S *s, SvBlock *b, uint64_t i) {
+    if (p->depth == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 64;
+        SvFrame *f = realloc(p->f, cap * sizeof *f);
+        if (!f) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
+        p->f = f;
+        p->cap = cap;
+    }
+    SvFrame *f = &p->f[p->depth++];
+    f->s = *s;
+    f->b = b;
+    f->i = i;
+    f->n = -1;
+    f->a = 0;
+    f->win = UINT32_MAX;
+    f->lose = 0;
+    f->draw = 0;
+    f->own = 1;
+    f->kid0 = p->nkids;
+    return 0;
+}
+
+/* a child's value for the player to move in it (`mover`), taken into frame `f`'s */
+static inline void sv_dfs_take(SvFrame *f, uint16_t x, int64_t mover) {
+    uint8_t v = (uint8_t)(x & 3);
+    uint32_t r = x >> 2;
+    if (v == SV_DRAW) f->draw = 1;
+    else if ((v == SV_WIN) == (mover == f->s.v[RC_P])) { if (r < f->win) f->win = r; }
+    else if (r > f->lose) f->lose = r;
+}
+
+/* frame `f`'s value once its children are taken (as sv_solve_unit gives it); 0 when it
+   would read as a mark (a remoteness past 16,367 plies: the solves after reachability
+   take it) */
+static uint16_t sv_dfs_value(SvWork *w, const SvFrame *f) {
+    if (f->win == UINT32_MAX && f->draw) return SV_DRAW;
+    uint8_t v = f->win != UINT32_MAX ? SV_WIN : SV_LOSE;
+    uint32_t r = (v == SV_WIN ? f->win : f->lose) + (f->n > 0);
+    if ((v | r << 2) >= SV_DFS_MARK) return 0;
+    if (f->own && r + 1 > w->levels) w->levels = r + 1;
+    return (uint16_t)(v | r << 2);
+}
+
+/* whether index `i` of `b` is on path `p` (a position another thread solves, met again:
+   searched through it, the path would go round for ever) */
+static int sv_dfs_on_path(const SvPath *p, const SvBlock *b, uint64_t i) {
+    for (size_t d = 0; d < p->depth; d++)
+        if (p->f[d].i == i && p->f[d].b == b) return 1;
+    return 0;
+}
+
+/* the top frame's next child taken: a frame pushed for it if this thread claimed it, or
+   to help the thread that did (1); its value taken if known (0); 2 to give up (it is on
+   this thread's path, or its page costs too much); else an error */
+static int sv_dfs_child(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, uint16_t mark) {
+    const SvKid *k = &p->kid[f->kid0 + (size_t)f->a++];
+    SvBlock *c = k->c;
+    uint16_t end = c->ended ? sv_end_value((int)c->key.v[RC_OUT], c->key.v[RC_P]) : 0;
+    int fresh;
+    uint16_t *slot = sv_dfs_slot(sv, w, c, k->ci, end ? end : mark, &fresh);
+    if (!slot) return sv_failed(sv) ? RC_ERR_MEMORY : 2;
+    uint16_t x = end ? end : __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (!end && (fresh || (x >= SV_DFS_MARK && x != mark))) {
+        if (!fresh && sv_dfs_on_path(p, c, k->ci)) return 2;
+        if (sv_dfs_push(sv, p, &k->t, c, k->ci)) return RC_ERR_MEMORY;
+        p->f[p->depth - 1].own = fresh;
+        return 1;
+    }
+    if (x == mark) return 2;
+    sv_dfs_take(f, x, c->key.v[RC_P]);
+    return 0;
+}
+
+/* the top frame's `n` children made and located above the others, their values asked of
+   memory at once; 0 or an error */
+static int sv_dfs_kids(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, int n) {
+    if (p->nkids + (size_t)n > p->capkids) {
+        size_t cap = p->capkids ? 2 * p->capkids : 1024;
+        while (cap < p->nkids + (size_t)n) cap *= 2;
+        SvKid *kid = realloc(p->kid, cap * sizeof *kid);
+        if (kid) p->kid = kid;
+        uint64_t *keys = realloc(p->keys, cap * sizeof *keys);
+        if (keys) p->keys = keys;
+        if (!kid || !keys) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
+        p->capkids = cap;
+    }
+    int alone = sv->nperm > 1 && sv_alone(sv, &f->s), first = sv->cmp[0];
+    size_t turn = n ? (size_t)w->tid * (size_t)n / (size_t)sv->threads : 0;  /* its own order */
+    f->kid0 = p->nkids;
+    for (int a = 0; a < n; a++) {
+        SvKid *k = &p->kid[p->nkids + (size_t)a];
+        size_t j = (size_t)a + turn;
+        int e = rc_apply(&f->s, &p->plies.a[j < (size_t)n ? j : j - (size_t)n], &k->t);
+        if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return e; }
+        k->c = sv_locate(sv, w, &k->t, &k->ci, alone && m_eq(k->t.c[first], f->s.c[first]));
+        if (!k->c) return SV_ERR_INDEX;
+        p->keys[p->nkids + (size_t)a] = (uint64_t)k->c->id << 40 | k->ci;
+        const uint16_t *vals = __atomic_load_n(&k->c->dval, __ATOMIC_ACQUIRE);
+        if (vals) __builtin_prefetch(&vals[k->ci]);
+    }
+    p->nkids += (size_t)n;
+    f->n = n;
+    return 0;
+}
+
+/* the top frame's children made, or its end value found: that value (stored if this
+   thread claimed it) if it ended, 0 if it has children to take, else an error */
+static int sv_dfs_enter(Sv *sv, SvWork *w, SvPath *p, SvFrame *f) {
+    w->done += (uint64_t)f->own;
+    int o = rc_outcome(&f->s);
+    if (o < 0) {
+        int n = rc_legal(&f->s, &p->plies);
+        if (n < 0) { sv_fail(sv, n, "the rules stopped on an error"); return n; }
+        return sv_dfs_kids(sv, w, p, f, n);
+    }
+    uint16_t x = sv_end_value(o, f->s.v[RC_P]);
+    if (!f->own) return x;
+    w->ends++;
+    if (x != SV_DRAW && !w->levels) w->levels = 1;
+    __atomic_store_n(&f->b->dval[f->i], x, __ATOMIC_RELEASE);
+    return x;
+}
+
+/* the top frame, its children taken, solved: its value stored if this thread claimed it,
+   and taken into its parent's; 0, or 1 to give up */
+static int sv_dfs_done(SvWork *w, SvPath *p, SvFrame *f) {
+    uint16_t x = sv_dfs_value(w, f);
+    if (!x) return 1;
+    if (f->own) {
+        w->arcs += sv_distinct_keys(p->keys + f->kid0, f->n);
+        __atomic_store_n(&f->b->dval[f->i], x, __ATOMIC_RELEASE);
+    }
+    p->nkids = f->kid0;
+    if (--p->depth) sv_dfs_take(&p->f[p->depth - 1], x, f->s.v[RC_P]);
+    return 0;
+}
+
+/* a thread's search from the start (sv->dfs_start): w->dfs_r 0 when done, 1 when it gave
+   up (a cycle, pages that cost too much, or another thread gave up), else an error */
+static void *sv_dfs_thread(void *arg) {
+    SvWork *w = arg;
+    Sv *sv = w->sv;
+    uint16_t mark = (uint16_t)(0xffff - w->tid);
+    SvPath p = {0};
+    S s = *sv->dfs_start;
+    uint64_t i;
+    int fresh, r = 0;
+    SvBlock *b = sv_locate(sv, w, &s, &i, 0);
+    if (!b || !sv_dfs_slot(sv, w, b, i, mark, &fresh) || sv_dfs_push(sv, &p, &s, b, i)) r = sv_failed(sv) ? -1 : 1;
+    else p.f[0].own = fresh;  /* the others help the thread that claimed the start */
+    while (!r && p.depth) {
+        if (__atomic_load_n(&sv->dfs_stop, __ATOMIC_RELAXED) || sv_failed(sv)) { r = 1; break; }
+        SvFrame *f = &p.f[p.depth - 1];
+        uint16_t known = f->own ? 0 : __atomic_load_n(&f->b->dval[f->i], __ATOMIC_ACQUIRE);
+        int x = known && known < SV_DFS_MARK ? known : f->n < 0 ? sv_dfs_enter(sv, w, &p, f) : 0;
+        if (x < 0) { r = x; break; }
+        if (x) {  /* it ended, or the thread helped has solved it */
+            p.nkids = f->kid0;
+            if (--p.depth) sv_dfs_take(&p.f[p.depth - 1], (uint16_t)x, f->s.v[RC_P]);
+        } else if (f->a < f->n) {  /* its next child: taken, or its frame pushed */
+            int e = sv_dfs_child(sv, w, &p, f, mark);
+            if (e < 0 || e == 2) r = e < 0 ? e : 1;
+        } else {
+            r = sv_dfs_done(w, &p, f);
+        }
+        if (w->tid == 0 && !(w->done & 0xffff)) sv_tick(sv, NULL);
+    }
+    sv_path_free(&p);
+    if (r) __atomic_store_n(&sv->dfs_stop, 1, __ATOMIC_RELAXED);
+    w->dfs_r = r < 0 || sv_failed(sv) ? -1 : r;
+    return NULL;
+}
+
+/* every position reached from `start` solved depth first on the threads, into the blocks'
+   values: 0, 1 when it gave up (a cycle, or pages that cost too much), or an error */
+static int sv_dfs_run(Sv *sv, const S *start) {
+    pthread_t tid[SV_MAX_THREADS];
+    int made[SV_MAX_THREADS] = {0};
+    sv->dfs_start = start;
+    sv->dfs_stop = 0;
+    for (int t = 1; t < sv->threads; t++) made[t] = !pthread_create(&tid[t], NULL, sv_dfs_thread, &sv->work[t]);
+    sv_dfs_thread(&sv->work[0]);
+    int r = sv->work[0].dfs_r;
+    for (int t = 1; t < sv->threads; t++) {
+        if (made[t]) pthread_join(tid[t], NULL);
+        else sv->work[t].dfs_r = 0;  /* (a thread that could not start: the others did its share) */
+        if (sv->work[t].dfs_r && (!r || sv->work[t].dfs_r < 0)) r = sv->work[t].dfs_r;
+    }
+    if (r < 0 && !sv_failed(sv)) sv_fail(sv, RC_ERR_MEMORY, "out of memory");
+    return r < 0 ? sv->err : r;
+}
+
+/* the `n` rising indices `keys` of block `b` made its list of reached positions, with the
+   directory sv_sparse_finish makes; 0 or an error */
+static int sv_dfs_keys(Sv *sv, SvBlock *b, uint64_t *keys, uint64_t n) {
+    int shift = 0;
+    while ((((b->size - 1) >> shift) + 1) > n / 4 + 1) shift++;
+    uint64_t ndir = ((b->size - 1) >> shift) + 1;
+    uint64_t *dir = sv_alloc(sv, (size_t)(ndir + 1) * 8);
+    if (!dir) return RC_ERR_MEMORY;
+    for (uint64_t d = 0; d < n; d++) dir[(keys[d] >> shift) + 1]++;
+    for (uint64_t j = 1; j <= ndir; j++) dir[j] += dir[j - 1];
+    b->keys = keys;
+    b->dir = dir;
+    b->ndir = ndir;
+    b->dshift = shift;
+    return 0;
+}
+
+/* block `b`'s values made what the one-pass solve leaves: its reached indices (a bitset,
+   or a rising list when they are few, as sparse blocks are), its count, and unless it
+   ended its values by local id; 0 or an error */
+static int sv_dfs_block(Sv *sv, SvBlock *b) {
+    uint64_t n = b->dn, d = 0;
+    int list = b->size > sv->sparse_above && n <= b->size / SV_DENSE_AT;
+    uint16_t *val = b->ended ? NULL : sv_block_alloc(sv, b, n * 2);
+    uint64_t *keys = list ? sv_alloc(sv, (size_t)n * 8) : NULL;
+    uint64_t *reach = list ? NULL : sv_block_alloc(sv, b, (size_t)b->words * 8);
+    if ((!b->ended && !val) || (list && !keys) || (!list && !reach)) {
+        sv_block_free(sv, b, val, n * 2);
+        sv_free(sv, keys, (size_t)n * 8);
+        sv_block_free(sv, b, reach, (size_t)b->words * 8);
+        return RC_ERR_MEMORY;
+    }
+    for (uint64_t pg = 0; pg < sv_dfs_npages(b); pg++) {  /* the pages made, in index order */
+        if (!(b->dtouch[pg >> 6] >> (pg & 63) & 1)) continue;
+        uint64_t i0 = pg * SV_DFS_PAGE_VALUES, i1 = i0 + SV_DFS_PAGE_VALUES;
+        for (uint64_t i = i0; i < i1 && i < b->size; i++) {
+            uint16_t x = b->dval[i];
+            if (!x) continue;
+            if (list) keys[d] = i;
+            else reach[i >> 6] |= (uint64_t)1 << (i & 63);
+            if (val) val[d] = x;
+            d++;
+        }
+    }
+    sv_dfs_close(sv, b);
+    b->count = n;
+    b->val = val;
+    b->sparse = 0;
+    if (list) return sv_dfs_keys(sv, b, keys, n);
+    b->reach = reach;
+    return sv_prefix(sv, b);
+}
+
+/* every block let go, for reachability to start over */
+static void sv_dfs_forget(Sv *sv) {
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        sv_dfs_close(sv, b);
+        sv_sparse_free(sv, b);
+        pthread_mutex_destroy(&b->mu);
+        sv_free(sv, b, sizeof *b);
+    }
+    sv->nblocks = 0;
+    memset(sv->table, 0, sv->tcap * sizeof *sv->table);
+    for (int t = 0; t < SV_MAX_THREADS; t++) {
+        SvWork *w = &sv->work[t];
+        memset(w->recent, 0, sizeof w->recent);
+        w->nrecent = 0;
+        w->edge_from = w->edge_to = NULL;
+        w->done = w->found = w->arcs = w->ends = w->levels = 0;
+    }
+    sv->positions = 0;
+}
+
+/* the solve depth first from `start` (sv->depth_first): 0 when solved (the blocks as the
+   one-pass solve leaves them), 1 when it gave up on a cycle or the memory cap (the blocks
+   forgotten, no error kept), else an error */
+static int sv_dfs(Sv *sv, const S *start) {
+    uint64_t sparse_above = sv->sparse_above, tally_room = sv->tally_room;
+    sv->sparse_above = 0;  /* no block gets bitsets while it runs */
+    sv->tally_room = 0;
+    sv->phase = 4;
+    sv->phase_t0 = sv_now();
+    for (int t = 0; t < SV_MAX_THREADS; t++) sv->work[t].done = sv->work[t].found = 0;
+    int r = sv_dfs_run(sv, start);
+    sv->sparse_above = sparse_above;
+    sv->tally_room = tally_room;
+    if (r == 1 || sv_failed(sv) == RC_ERR_MEMORY) {
+        sv_dfs_forget(sv);
+        sv->err = 0;
+        sv->msg[0] = 0;
+        return 1;
+    }
+    if (r) return r;
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        if (sv_dfs_block(sv, b)) return sv->err ? sv->err : RC_ERR_MEMORY;
+        sv->ndense += b->count;
+        if (b->ended) {
+            sv->terminal += b->count;
+            if (sv->levels < 1 && sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) != SV_DRAW)
+                sv->levels = 1;
+        }
+    }
+    sv->positions = sv->ndense;
+    for (int t = 0; t < sv->threads; t++) {
+        SvWork *w = &sv->work[t];
+        sv->narcs += w->arcs;
+        sv->terminal += w->ends;
+        if ((int)w->levels > sv->levels) sv->levels = (int)w->levels;
+    }
+    sv->one_pass = sv->solved_depth_first = 1;
+    return 0;
+}
