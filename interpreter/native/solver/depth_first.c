@@ -307,18 +307,12 @@ static void *sv_dfs_thread(void *arg) {
 /* every position reached from `start` solved depth first on the threads, into the blocks'
    values: 0, 1 when it gave up (a cycle, or pages that cost too much), or an error */
 static int sv_dfs_run(Sv *sv, const S *start) {
-    pthread_t tid[SV_MAX_THREADS];
-    int made[SV_MAX_THREADS] = {0};
     sv->dfs_start = start;
     sv->dfs_stop = 0;
-    for (int t = 1; t < sv->threads; t++) made[t] = !pthread_create(&tid[t], NULL, sv_dfs_thread, &sv->work[t]);
-    sv_dfs_thread(&sv->work[0]);
-    int r = sv->work[0].dfs_r;
-    for (int t = 1; t < sv->threads; t++) {
-        if (made[t]) pthread_join(tid[t], NULL);
-        else sv->work[t].dfs_r = 0;  /* (a thread that could not start: the others did its share) */
+    sv_on_threads(sv, sv_dfs_thread);  /* (one run after the others finds the start solved) */
+    int r = 0;
+    for (int t = 0; t < sv->threads; t++)
         if (sv->work[t].dfs_r && (!r || sv->work[t].dfs_r < 0)) r = sv->work[t].dfs_r;
-    }
     if (r < 0 && !sv_failed(sv)) sv_fail(sv, RC_ERR_MEMORY, "out of memory");
     return r < 0 ? sv->err : r;
 }
@@ -326,8 +320,7 @@ static int sv_dfs_run(Sv *sv, const S *start) {
 /* the `n` rising indices `keys` of block `b` made its list of reached positions, with the
    directory sv_sparse_finish makes; 0 or an error */
 static int sv_dfs_keys(Sv *sv, SvBlock *b, uint64_t *keys, uint64_t n) {
-    int shift = 0;
-    while ((((b->size - 1) >> shift) + 1) > n / 4 + 1) shift++;
+    int shift = sv_dir_shift(b, n);
     uint64_t ndir = ((b->size - 1) >> shift) + 1;
     uint64_t *dir = sv_alloc(sv, (size_t)(ndir + 1) * 8);
     if (!dir) return RC_ERR_MEMORY;

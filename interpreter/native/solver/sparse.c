@@ -170,14 +170,20 @@ static void sv_sparse_sweep(Sv *sv, SvBlock *b) {
     b->nadd = 0;
 }
 
+/* the shift of a list's directory of `n` indices of `b`: about 4 a bucket */
+static int sv_dir_shift(const SvBlock *b, uint64_t n) {
+    int shift = 0;
+    while ((((b->size - 1) >> shift) + 1) > n / 4 + 1) shift++;
+    return shift;
+}
+
 /* a block still sparse when reachability ends: its reached indices sorted into b->keys
    (bucketed by index >> dshift, about 4 a bucket, then sorted in each) with the buckets'
    starts in b->dir, its tallies by local id if there is room, its set and lists let go;
    0 or an error */
 static int sv_sparse_finish(Sv *sv, SvBlock *b) {
     uint64_t n = b->hn;
-    int shift = 0;
-    while ((((b->size - 1) >> shift) + 1) > n / 4 + 1) shift++;
+    int shift = sv_dir_shift(b, n);
     uint64_t ndir = ((b->size - 1) >> shift) + 1;
     uint64_t *dir = sv_alloc(sv, (size_t)(ndir + 1) * 8), *keys = sv_alloc(sv, (size_t)n * 8);
     uint8_t *tally = NULL;

@@ -77,20 +77,26 @@ static void *sv_thread(void *arg) {
     return NULL;
 }
 
-/* `fn` over every unit, on the threads; the per-thread counters start at zero */
-static void sv_run(Sv *sv, SvUnitFn fn) {
+/* `body` on each thread's SvWork: the calling thread's first, the others started and
+   joined (one that could not start runs here after) */
+static void sv_on_threads(Sv *sv, void *(*body)(void *)) {
     pthread_t tid[SV_MAX_THREADS];
     int made[SV_MAX_THREADS] = {0};
+    for (int t = 1; t < sv->threads; t++) made[t] = !pthread_create(&tid[t], NULL, body, &sv->work[t]);
+    body(&sv->work[0]);
+    for (int t = 1; t < sv->threads; t++) {
+        if (made[t]) pthread_join(tid[t], NULL);
+        else body(&sv->work[t]);
+    }
+}
+
+/* `fn` over every unit, on the threads; the per-thread counters start at zero */
+static void sv_run(Sv *sv, SvUnitFn fn) {
     sv->fn = fn;
     sv->next_unit = 0;
     sv->phase_t0 = sv_now();
     for (int t = 0; t < sv->threads; t++) sv->work[t].done = sv->work[t].found = 0;
-    for (int t = 1; t < sv->threads; t++) made[t] = !pthread_create(&tid[t], NULL, sv_thread, &sv->work[t]);
-    sv_thread(&sv->work[0]);
-    for (int t = 1; t < sv->threads; t++) {
-        if (made[t]) pthread_join(tid[t], NULL);
-        else sv_thread(&sv->work[t]);  /* a thread that could not start: its share here */
-    }
+    sv_on_threads(sv, sv_thread);
 }
 
 enum { SV_ALL = -2, SV_FOUND = -1, SV_LEVEL = -3 };  /* sv_units: which positions */
