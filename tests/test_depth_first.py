@@ -68,8 +68,8 @@ def test_a_cycle_hands_the_solve_to_reachability():
 
 
 def test_the_memory_cap_hands_the_solve_to_reachability():
-    # Connect Four 4 x 4's depth-first solve needs about 22 MB (a page of values for most
-    # positions), reachability and the one pass about 4
+    # Connect Four 4 x 4's depth-first solve needs about 12 MB (a page of values for most
+    # positions), reachability and the one pass about 3
     game = Game(load("connect-four-4x4"), backend="native")
     free = _native(game)
     capped = _native(game, max_memory=8 << 20)
@@ -103,12 +103,55 @@ def test_threads_that_help_each_other_solve_the_same():
 
 
 def test_pages_that_cost_too_much_a_position_hand_the_solve_to_reachability():
-    # Domineering 5 x 5's dominoes are ranked among all their placements: its positions
-    # are sparse in the index, a page of values (4 KiB) written for nearly each; past
-    # 256 MiB at more than 128 bytes a position the depth-first solve gives up, and the
-    # sparse blocks of reachability hold the positions in tens of megabytes
-    game = Game(load("domineering-5x5"), backend="native")
+    # Connect Four 4 x 5's stones are ranked among all 20 cells: its positions are sparse
+    # in the index, a page of values (4 KiB) written for nearly each; past 256 MiB at more
+    # than 128 bytes a position the depth-first solve gives up, and the sparse blocks of
+    # reachability hold the positions in tens of megabytes. A draw (John Tromp's table).
+    game = Game(load("connect-four-4x5"), backend="native")
     sol = _native(game, copy_limit=0)
     assert not sol.stats.depth_first and sol.stats.one_pass and sol.stats.sparse_blocks > 0
+    assert sol.lookup(game.initial_state()).value == "draw"
+    same_solution(_native(game, copy_limit=0, depth_first=0), sol)
+
+
+def test_values_of_a_byte_make_room_for_domineering_5x5():
+    # a value a byte: Domineering 5 x 5's pages, past 256 MiB at 2 bytes a value, stay
+    # under it (about 235 MB for 723,996 positions), and it is solved depth first; the
+    # first player loses (Lachmann, Moore and Rapaport, MSRI 42, 2002), in 12 plies
+    game = Game(load("domineering-5x5"), backend="native")
+    sol = _native(game, copy_limit=0)
+    assert sol.stats.depth_first and sol.stats.peak_bytes < 256 << 20
     assert len(sol) == 723_996 and sol.lookup(game.initial_state()) == ("lose", 12)
     assert sol.counts() == {"win": 436_686, "lose": 287_310, "draw": 0}
+
+
+SEVENTY = """game "Seventy"
+
+board square 2 x 1
+players First, Second
+piece stone: owner First, symbol X
+setup stone: a1
+
+var plies = 0 in 0..70
+ply shuffle: move own stone step onto empty
+turn: any or pass
+after each ply: plies += 1
+end seventy: First wins if plies >= 70
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_remoteness_past_a_byte_solves_again_with_two(threads):
+    # every play lasts 70 plies and First wins: a remoteness of 70 does not fit a byte's
+    # six bits, so the solve starts again with values of 2 bytes (not the two passes).
+    # By hand: the start, then two positions (the stone on a1 or b1) after each ply;
+    # First to move after 0, 2, ..., 70 plies wins in 70 - plies, Second loses.
+    game = Game(load_text(SEVENTY, "seventy.game"), backend="native")
+    sol = _native(game, threads=threads)
+    assert sol.stats.depth_first and sol.stats.levels == 71
+    assert sol.lookup(game.initial_state()) == ("win", 70)
+    assert len(sol) == 141 and sol.counts() == {"win": 71, "lose": 70, "draw": 0}
+    s = game.initial_state()
+    for _ in range(13):
+        s = game.apply(s, game.legal_actions(s)[-1])
+    assert sol.lookup(s) == ("lose", 57)

@@ -96,9 +96,10 @@ typedef struct SvBlock {
     int64_t tier;                      /* its tier: a quantity no ply raises (tiers.c) */
     uint64_t abytes;                   /* out of core: its arrays' bytes in the arena (arena.c) */
     int held, want;                    /* out of core: its arrays held (counted), or wanted */
-    /* the depth-first solve (depth_first.c): a value | remoteness << 2 per index, in
-       addresses reserved (pages made as they are written: one bit each in dtouch) */
-    uint16_t *dval;
+    /* the depth-first solve (depth_first.c): a value | remoteness << 2 per index (a byte,
+       or 2 bytes: Sv dfs_wide), in addresses reserved (pages made as they are written:
+       one bit each in dtouch) */
+    void *dval;
     uint64_t *dtouch, dpages, dn;      /* dn: its positions */
 } SvBlock;
 
@@ -177,6 +178,9 @@ typedef struct Sv {
     int solved_depth_first;  /* by the depth-first solve (its blocks as sv_one_pass leaves them) */
     const S *dfs_start;  /* the depth-first solve's start, and whether a thread gave up */
     int dfs_stop;
+    int dfs_wide;        /* its values: 2 bytes each, or 1 (while every remoteness fits) */
+    int dfs_overflow;    /* a remoteness did not fit a byte: solved again with 2 */
+    unsigned dfs_marks;  /* codes from here up are threads' marks (each value's below) */
     uint8_t *arena;    /* out of core (arena.c): a deleted file mapped as it grows */
     uint64_t arena_bytes, arena_span;  /* the file's size, the addresses reserved */
     int arena_fd;

@@ -6,8 +6,10 @@
    find the positions, the other to read their values. Depth first, they are made once: a
    position is solved when it is first reached, from its children's values, each child
    solved before it (memoised minimax over the graph of positions, as a solver written for
-   one game does). While it runs, a block holds a 16-bit value a position by its index
-   (value | remoteness << 2; 0 not reached; a thread's mark while it solves it) in addresses
+   one game does). While it runs, a block holds a value a position by its index (value |
+   remoteness << 2; 0 not reached; a thread's mark while it solves it): a byte while every
+   remoteness fits one, which halves the pages its children are read from (a remoteness
+   that does not makes it start again with 2 bytes; sv_dfs), in addresses
    reserved for all its indices, of which only the pages written are made: the positions
    near one another in the index (a ply that leaves the type placed first where it stands)
    share pages, as reachability's bitsets do. Each page made is counted against the cap. At
@@ -23,8 +25,6 @@
    forgotten, and reachability and the solve the blocks' graph allows take over; so they
    do when it meets the memory cap. */
 
-#define SV_DFS_MARK 0xffc0          /* from here up: thread 0xffff - x is solving it */
-#define SV_DFS_PAGE_VALUES 2048     /* values a page of 4 KiB */
 /* Where the positions are sparse in their index (Connect Four's stones ranked among all
    the cells), most of each page stays empty, and reachability's bitsets and sparse blocks
    cost far less: past SV_DFS_ALLOW bytes, more than SV_DFS_PER_POSITION a position makes
@@ -61,29 +61,63 @@ static void sv_path_free(SvPath *p) {
     free(p->keys);
 }
 
-static inline size_t sv_dfs_bytes(const SvBlock *b) { return (size_t)b->size * 2; }
-static inline uint64_t sv_dfs_npages(const SvBlock *b) { return (b->size + SV_DFS_PAGE_VALUES - 1) / SV_DFS_PAGE_VALUES; }
+/* a value's bytes, a page's values (of 4 KiB), a block's bytes and pages */
+static inline int sv_dfs_shift(const Sv *sv) { return sv->dfs_wide; }
+static inline uint64_t sv_dfs_page_values(const Sv *sv) { return 4096 >> sv_dfs_shift(sv); }
+static inline size_t sv_dfs_bytes(const Sv *sv, const SvBlock *b) { return (size_t)b->size << sv_dfs_shift(sv); }
+static inline uint64_t sv_dfs_npages(const Sv *sv, const SvBlock *b) {
+    return (b->size + sv_dfs_page_values(sv) - 1) / sv_dfs_page_values(sv);
+}
+
+/* index `i`'s value in `b` (its address, read, written; the pages as they are) */
+static inline void *sv_dv_at(const Sv *sv, const SvBlock *b, uint64_t i) {
+    return (char *)b->dval + (i << sv_dfs_shift(sv));
+}
+
+static inline unsigned sv_dv_get(const Sv *sv, const SvBlock *b, uint64_t i) {
+    void *v = sv_dv_at(sv, b, i);
+    return sv->dfs_wide ? __atomic_load_n((uint16_t *)v, __ATOMIC_ACQUIRE) : __atomic_load_n((uint8_t *)v, __ATOMIC_ACQUIRE);
+}
+
+static inline void sv_dv_put(const Sv *sv, SvBlock *b, uint64_t i, unsigned x) {
+    void *v = sv_dv_at(sv, b, i);
+    if (sv->dfs_wide) __atomic_store_n((uint16_t *)v, (uint16_t)x, __ATOMIC_RELEASE);
+    else __atomic_store_n((uint8_t *)v, (uint8_t)x, __ATOMIC_RELEASE);
+}
+
+/* index `i` of `b` set to `x` if it was not reached; whether it was (most children are
+   reached before: read first, the compare-and-swap only if not) */
+static inline int sv_dv_claim(const Sv *sv, SvBlock *b, uint64_t i, unsigned x) {
+    if (sv_dv_get(sv, b, i)) return 0;
+    void *v = sv_dv_at(sv, b, i);
+    if (sv->dfs_wide) {
+        uint16_t was = 0;
+        return __atomic_compare_exchange_n((uint16_t *)v, &was, (uint16_t)x, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    uint8_t was = 0;
+    return __atomic_compare_exchange_n((uint8_t *)v, &was, (uint8_t)x, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
 
 /* block `b`'s values: addresses for them all, and the bitmap of its pages made; 0 or an
    error */
 static int sv_dfs_open(Sv *sv, SvBlock *b) {
-    b->dtouch = sv_alloc(sv, (size_t)(sv_dfs_npages(b) + 63) / 64 * 8);
+    b->dtouch = sv_alloc(sv, (size_t)(sv_dfs_npages(sv, b) + 63) / 64 * 8);
     if (!b->dtouch) return RC_ERR_MEMORY;
-    void *p = mmap(NULL, sv_dfs_bytes(b), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+    void *p = mmap(NULL, sv_dfs_bytes(sv, b), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                    -1, 0);
     if (p == MAP_FAILED) {
         sv_fail(sv, RC_ERR_MEMORY, "out of memory (addresses for a block of %llu indices)",
                 (unsigned long long)b->size);
         return RC_ERR_MEMORY;
     }
-    __atomic_store_n(&b->dval, (uint16_t *)p, __ATOMIC_RELEASE);  /* (after dtouch) */
+    __atomic_store_n(&b->dval, p, __ATOMIC_RELEASE);  /* (after dtouch) */
     return 0;
 }
 
 /* block `b`'s values let go, and their pages no longer counted */
 static void sv_dfs_close(Sv *sv, SvBlock *b) {
-    if (b->dval) munmap(b->dval, sv_dfs_bytes(b));
-    sv_free(sv, b->dtouch, (size_t)(sv_dfs_npages(b) + 63) / 64 * 8);
+    if (b->dval) munmap(b->dval, sv_dfs_bytes(sv, b));
+    sv_free(sv, b->dtouch, (size_t)(sv_dfs_npages(sv, b) + 63) / 64 * 8);
     __atomic_sub_fetch(&sv->used, b->dpages * 4096, __ATOMIC_RELAXED);
     b->dval = NULL;
     b->dtouch = NULL;
@@ -99,25 +133,22 @@ static int sv_dfs_ready(Sv *sv, SvBlock *b) {
     return e;
 }
 
-/* the value of index `i` of block `b`: claimed for `mark` (`*fresh`) if it was not
-   reached, a page made for it counted against the cap; NULL on an error, or with no
-   error when the pages take too much a position (sv->dfs_stop) */
-static uint16_t *sv_dfs_slot(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, uint16_t mark, int *fresh) {
-    if (sv_dfs_ready(sv, b)) return NULL;
-    uint16_t *v = &b->dval[i], was = 0;
-    /* (most children are reached before: read first, the compare-and-swap only if not) */
-    *fresh = !__atomic_load_n(v, __ATOMIC_ACQUIRE) &&
-             __atomic_compare_exchange_n(v, &was, mark, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-    if (!*fresh) return v;
-    uint64_t pg = i / SV_DFS_PAGE_VALUES, bit = (uint64_t)1 << (pg & 63);
+/* index `i` of block `b` claimed for `mark` (`*fresh`) if it was not reached, a page made
+   for it counted against the cap; 0, 1 on an error, or with no error when the pages take
+   too much a position (sv->dfs_stop) */
+static int sv_dfs_slot(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, unsigned mark, int *fresh) {
+    if (sv_dfs_ready(sv, b)) return 1;
+    *fresh = sv_dv_claim(sv, b, i, mark);
+    if (!*fresh) return 0;
+    uint64_t pg = i / sv_dfs_page_values(sv), bit = (uint64_t)1 << (pg & 63);
     if (!(__atomic_load_n(&b->dtouch[pg >> 6], __ATOMIC_RELAXED) & bit) &&
         !(__atomic_fetch_or(&b->dtouch[pg >> 6], bit, __ATOMIC_RELAXED) & bit)) {
-        if (sv_charge(sv, 4096)) return NULL;
+        if (sv_charge(sv, 4096)) return 1;
         __atomic_add_fetch(&b->dpages, 1, __ATOMIC_RELAXED);
         uint64_t used = __atomic_load_n(&sv->used, __ATOMIC_RELAXED);
         if (used > SV_DFS_ALLOW && used > SV_DFS_PER_POSITION * sv_sum(sv, offsetof(SvWork, found))) {
             __atomic_store_n(&sv->dfs_stop, 1, __ATOMIC_RELAXED);
-            return NULL;
+            return 1;
         }
     }
     w->found++;
@@ -125,9 +156,9 @@ static uint16_t *sv_dfs_slot(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, uint16_t
     if (sv->max_positions && __atomic_add_fetch(&sv->positions, 1, __ATOMIC_RELAXED) > sv->max_positions) {
         sv_fail(sv, SV_ERR_POSITIONS, "more than %llu positions are reachable",
                 (unsigned long long)sv->max_positions);
-        return NULL;
+        return 1;
     }
-    return v;
+    return 0;
 }
 
 /* a frame for `s` (canonical, at index `i` of `b`) pushed on the path; 0 or an error */
@@ -154,7 +185,7 @@ static int sv_dfs_push(Sv *sv, SvPath *p, const S *s, SvBlock *b, uint64_t i) {
 }
 
 /* a child's value for the player to move in it (`mover`), taken into frame `f`'s */
-static inline void sv_dfs_take(SvFrame *f, uint16_t x, int64_t mover) {
+static inline void sv_dfs_take(SvFrame *f, unsigned x, int64_t mover) {
     uint8_t v = (uint8_t)(x & 3);
     uint32_t r = x >> 2;
     if (v == SV_DRAW) f->draw = 1;
@@ -163,15 +194,18 @@ static inline void sv_dfs_take(SvFrame *f, uint16_t x, int64_t mover) {
 }
 
 /* frame `f`'s value once its children are taken (as sv_solve_unit gives it); 0 when it
-   would read as a mark (a remoteness past 16,367 plies: the solves after reachability
-   take it) */
-static uint16_t sv_dfs_value(SvWork *w, const SvFrame *f) {
+   would read as a mark: in a byte, a remoteness past about 60 plies (the solve starts
+   again with 2 bytes); in 2, past about 16,380 (the solves after reachability take it) */
+static unsigned sv_dfs_value(Sv *sv, SvWork *w, const SvFrame *f) {
     if (f->win == UINT32_MAX && f->draw) return SV_DRAW;
-    uint8_t v = f->win != UINT32_MAX ? SV_WIN : SV_LOSE;
-    uint32_t r = (v == SV_WIN ? f->win : f->lose) + (f->n > 0);
-    if ((v | r << 2) >= SV_DFS_MARK) return 0;
+    unsigned v = f->win != UINT32_MAX ? SV_WIN : SV_LOSE;
+    uint64_t r = (v == SV_WIN ? f->win : f->lose) + (f->n > 0);
+    if ((v | r << 2) >= sv->dfs_marks) {
+        if (!sv->dfs_wide) __atomic_store_n(&sv->dfs_overflow, 1, __ATOMIC_RELAXED);
+        return 0;
+    }
     if (f->own && r + 1 > w->levels) w->levels = r + 1;
-    return (uint16_t)(v | r << 2);
+    return (unsigned)(v | r << 2);
 }
 
 /* whether index `i` of `b` is on path `p` (a position another thread solves, met again:
@@ -185,15 +219,14 @@ static int sv_dfs_on_path(const SvPath *p, const SvBlock *b, uint64_t i) {
 /* the top frame's next child taken: a frame pushed for it if this thread claimed it, or
    to help the thread that did (1); its value taken if known (0); 2 to give up (it is on
    this thread's path, or its page costs too much); else an error */
-static int sv_dfs_child(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, uint16_t mark) {
+static int sv_dfs_child(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, unsigned mark) {
     const SvKid *k = &p->kid[f->kid0 + (size_t)f->a++];
     SvBlock *c = k->c;
-    uint16_t end = c->ended ? sv_end_value((int)c->key.v[RC_OUT], c->key.v[RC_P]) : 0;
+    unsigned end = c->ended ? sv_end_value((int)c->key.v[RC_OUT], c->key.v[RC_P]) : 0;
     int fresh;
-    uint16_t *slot = sv_dfs_slot(sv, w, c, k->ci, end ? end : mark, &fresh);
-    if (!slot) return sv_failed(sv) ? RC_ERR_MEMORY : 2;
-    uint16_t x = end ? end : __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    if (!end && (fresh || (x >= SV_DFS_MARK && x != mark))) {
+    if (sv_dfs_slot(sv, w, c, k->ci, end ? end : mark, &fresh)) return sv_failed(sv) ? RC_ERR_MEMORY : 2;
+    unsigned x = end ? end : sv_dv_get(sv, c, k->ci);
+    if (!end && (fresh || (x >= sv->dfs_marks && x != mark))) {
         if (!fresh && sv_dfs_on_path(p, c, k->ci)) return 2;
         if (sv_dfs_push(sv, p, &k->t, c, k->ci)) return RC_ERR_MEMORY;
         p->f[p->depth - 1].own = fresh;
@@ -228,8 +261,7 @@ static int sv_dfs_kids(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, int n) {
         k->c = sv_locate(sv, w, &k->t, &k->ci, alone && m_eq(k->t.c[first], f->s.c[first]));
         if (!k->c) return SV_ERR_INDEX;
         p->keys[p->nkids + (size_t)a] = (uint64_t)k->c->id << 40 | k->ci;
-        const uint16_t *vals = __atomic_load_n(&k->c->dval, __ATOMIC_ACQUIRE);
-        if (vals) __builtin_prefetch(&vals[k->ci]);
+        if (__atomic_load_n(&k->c->dval, __ATOMIC_ACQUIRE)) __builtin_prefetch(sv_dv_at(sv, k->c, k->ci));
     }
     p->nkids += (size_t)n;
     f->n = n;
@@ -250,18 +282,18 @@ static int sv_dfs_enter(Sv *sv, SvWork *w, SvPath *p, SvFrame *f) {
     if (!f->own) return x;
     w->ends++;
     if (x != SV_DRAW && !w->levels) w->levels = 1;
-    __atomic_store_n(&f->b->dval[f->i], x, __ATOMIC_RELEASE);
+    sv_dv_put(sv, f->b, f->i, x);
     return x;
 }
 
 /* the top frame, its children taken, solved: its value stored if this thread claimed it,
    and taken into its parent's; 0, or 1 to give up */
-static int sv_dfs_done(SvWork *w, SvPath *p, SvFrame *f) {
-    uint16_t x = sv_dfs_value(w, f);
+static int sv_dfs_done(Sv *sv, SvWork *w, SvPath *p, SvFrame *f) {
+    unsigned x = sv_dfs_value(sv, w, f);
     if (!x) return 1;
     if (f->own) {
         w->arcs += sv_distinct_keys(p->keys + f->kid0, f->n);
-        __atomic_store_n(&f->b->dval[f->i], x, __ATOMIC_RELEASE);
+        sv_dv_put(sv, f->b, f->i, x);
     }
     p->nkids = f->kid0;
     if (--p->depth) sv_dfs_take(&p->f[p->depth - 1], x, f->s.v[RC_P]);
@@ -273,28 +305,28 @@ static int sv_dfs_done(SvWork *w, SvPath *p, SvFrame *f) {
 static void *sv_dfs_thread(void *arg) {
     SvWork *w = arg;
     Sv *sv = w->sv;
-    uint16_t mark = (uint16_t)(0xffff - w->tid);
+    unsigned mark = (sv->dfs_wide ? 0xffffu : 0xffu) - (unsigned)w->tid;
     SvPath p = {0};
     S s = *sv->dfs_start;
     uint64_t i;
     int fresh, r = 0;
     SvBlock *b = sv_locate(sv, w, &s, &i, 0);
-    if (!b || !sv_dfs_slot(sv, w, b, i, mark, &fresh) || sv_dfs_push(sv, &p, &s, b, i)) r = sv_failed(sv) ? -1 : 1;
+    if (!b || sv_dfs_slot(sv, w, b, i, mark, &fresh) || sv_dfs_push(sv, &p, &s, b, i)) r = sv_failed(sv) ? -1 : 1;
     else p.f[0].own = fresh;  /* the others help the thread that claimed the start */
     while (!r && p.depth) {
         if (__atomic_load_n(&sv->dfs_stop, __ATOMIC_RELAXED) || sv_failed(sv)) { r = 1; break; }
         SvFrame *f = &p.f[p.depth - 1];
-        uint16_t known = f->own ? 0 : __atomic_load_n(&f->b->dval[f->i], __ATOMIC_ACQUIRE);
-        int x = known && known < SV_DFS_MARK ? known : f->n < 0 ? sv_dfs_enter(sv, w, &p, f) : 0;
+        unsigned known = f->own ? 0 : sv_dv_get(sv, f->b, f->i);
+        int x = known && known < sv->dfs_marks ? (int)known : f->n < 0 ? sv_dfs_enter(sv, w, &p, f) : 0;
         if (x < 0) { r = x; break; }
         if (x) {  /* it ended, or the thread helped has solved it */
             p.nkids = f->kid0;
-            if (--p.depth) sv_dfs_take(&p.f[p.depth - 1], (uint16_t)x, f->s.v[RC_P]);
+            if (--p.depth) sv_dfs_take(&p.f[p.depth - 1], (unsigned)x, f->s.v[RC_P]);
         } else if (f->a < f->n) {  /* its next child: taken, or its frame pushed */
             int e = sv_dfs_child(sv, w, &p, f, mark);
             if (e < 0 || e == 2) r = e < 0 ? e : 1;
         } else {
-            r = sv_dfs_done(w, &p, f);
+            r = sv_dfs_done(sv, w, &p, f);
         }
         if (w->tid == 0 && !(w->done & 0xffff)) sv_tick(sv, NULL);
     }
@@ -348,11 +380,11 @@ static int sv_dfs_block(Sv *sv, SvBlock *b) {
         sv_block_free(sv, b, reach, (size_t)b->words * 8);
         return RC_ERR_MEMORY;
     }
-    for (uint64_t pg = 0; pg < sv_dfs_npages(b); pg++) {  /* the pages made, in index order */
+    for (uint64_t pg = 0; pg < sv_dfs_npages(sv, b); pg++) {  /* the pages made, in index order */
         if (!(b->dtouch[pg >> 6] >> (pg & 63) & 1)) continue;
-        uint64_t i0 = pg * SV_DFS_PAGE_VALUES, i1 = i0 + SV_DFS_PAGE_VALUES;
+        uint64_t i0 = pg * sv_dfs_page_values(sv), i1 = i0 + sv_dfs_page_values(sv);
         for (uint64_t i = i0; i < i1 && i < b->size; i++) {
-            uint16_t x = b->dval[i];
+            uint16_t x = (uint16_t)sv_dv_get(sv, b, i);
             if (!x) continue;
             if (list) keys[d] = i;
             else reach[i >> 6] |= (uint64_t)1 << (i & 63);
@@ -400,7 +432,14 @@ static int sv_dfs(Sv *sv, const S *start) {
     sv->phase = 4;
     sv->phase_t0 = sv_now();
     for (int t = 0; t < SV_MAX_THREADS; t++) sv->work[t].done = sv->work[t].found = 0;
-    int r = sv_dfs_run(sv, start);
+    int r;
+    for (sv->dfs_wide = 0;; sv->dfs_wide = 1) {  /* values of a byte, unless one does not fit */
+        sv->dfs_overflow = 0;
+        sv->dfs_marks = (sv->dfs_wide ? 0x10000u : 0x100u) - (unsigned)sv->threads;
+        r = sv_dfs_run(sv, start);
+        if (r != 1 || !sv->dfs_overflow || sv->dfs_wide) break;
+        sv_dfs_forget(sv);
+    }
     sv->sparse_above = sparse_above;
     sv->tally_room = tally_room;
     if (r == 1 || sv_failed(sv) == RC_ERR_MEMORY) {
