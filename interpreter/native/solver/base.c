@@ -24,6 +24,7 @@
 #define SV_MAX_KIDS 32               /* child blocks a block may have for the one-pass solve */
 #define SV_MAX_REM 16383             /* the one-pass and un-move solves keep remoteness in 14 bits */
 #define SV_RECENT 4                  /* blocks a thread remembers finding */
+#define SV_ALONE_BITS 10             /* sv_alone_memo remembers 2^this placements */
 #define SV_FEW 64                    /* a block with no more positions lists its arcs (sv_few) */
 #define SV_COMBO_CELLS 22            /* placements among this many cells unranked by table (sv_combos) */
 #define SV_TALLY_MORE 252            /* a tally byte: more children than it keeps (sv_tally) */
@@ -127,6 +128,8 @@ typedef struct SvWork {
     SvBlock *edge_from, *edge_to;   /* the block edge recorded last (most repeat it) */
     SvBlock *recent[SV_RECENT];     /* blocks found lately */
     unsigned nrecent;
+    uint64_t alone_of[1 << SV_ALONE_BITS];  /* sv_alone_memo: cells, and 1 + sv_alone (0: none) */
+    uint8_t alone_is[1 << SV_ALONE_BITS];
     uint64_t arcs, ends, levels;    /* one-pass solve: distinct children, ended, levels */
     SvBlock **defer_b;    /* reachability: children in sparse blocks, their blocks and indices */
     uint64_t *defer_i;

@@ -250,7 +250,7 @@ static int sv_dfs_kids(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, int n) {
         if (!kid || !keys) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
         p->capkids = cap;
     }
-    int alone = sv->nperm > 1 && sv_alone(sv, &f->s), first = sv->cmp[0];
+    int alone = sv->nperm > 1 && sv_alone_memo(sv, w, &f->s), first = sv->cmp[0];
     size_t turn = n ? (size_t)w->tid * (size_t)n / (size_t)sv->threads : 0;  /* its own order */
     f->kid0 = p->nkids;
     for (int a = 0; a < n; a++) {

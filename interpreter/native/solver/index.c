@@ -207,6 +207,13 @@ static int sv_key_of(Sv *sv, const S *s, SvKey *k) {
     return 0;
 }
 
+/* the block of key `k` if it is one of those thread `w` found lately, else NULL */
+static inline SvBlock *sv_recent(SvWork *w, const SvKey *k) {
+    for (int r = 0; r < SV_RECENT; r++)
+        if (w->recent[r] && !memcmp(&w->recent[r]->key, k, sizeof *k)) return w->recent[r];
+    return NULL;
+}
+
 static SvBlock *sv_find(Sv *sv, const SvKey *k, uint64_t h) {
     for (uint64_t i = h & (sv->tcap - 1);; i = (i + 1) & (sv->tcap - 1)) {
         SvBlock *b = __atomic_load_n(&sv->table[i], __ATOMIC_ACQUIRE);

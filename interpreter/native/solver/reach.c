@@ -8,9 +8,7 @@ static SvBlock *sv_locate(Sv *sv, SvWork *w, S *s, uint64_t *idx, int canonical)
     SvKey k;
     if (!canonical) sv_canon(sv, s, sv->cmp);
     if (sv_key_of(sv, s, &k)) return NULL;
-    SvBlock *b = NULL;
-    for (int r = 0; r < SV_RECENT && w && !b; r++)  /* most children fall in a few blocks */
-        if (w->recent[r] && !memcmp(&w->recent[r]->key, &k, sizeof k)) b = w->recent[r];
+    SvBlock *b = w ? sv_recent(w, &k) : NULL;  /* most children fall in a few blocks */
     if (!b) {
         b = sv_block(sv, &k);
         if (w && b) w->recent[w->nrecent++ % SV_RECENT] = b;
@@ -39,7 +37,7 @@ static int sv_children(Sv *sv, SvWork *w, const S *s) {
         if (!cb || !ci || !kids || !vp) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return -1; }
         w->capkids = (size_t)n;
     }
-    int alone = sv->nperm > 1 && sv_alone(sv, s), first = sv->cmp[0];
+    int alone = sv->nperm > 1 && sv_alone_memo(sv, w, s), first = sv->cmp[0];
     for (int a = 0; a < n; a++) {
         S t;
         int e = rc_apply(s, &w->buf.a[a], &t);

@@ -187,3 +187,20 @@ static int sv_alone(const Sv *sv, const S *s) {
         if (!sv->identity[q] && m_eq(sv_image(sv, m, q), m)) return 0;
     return 1;
 }
+
+/* sv_alone, remembered by that slot's cells (on one-word boards): the same few placements
+   of the slot compared first recur from position to position */
+static int sv_alone_memo(const Sv *sv, SvWork *w, const S *s) {
+#if RC_W == 1
+    uint64_t m = s->c[sv->cmp[0]].w[0];
+    size_t h = (size_t)((m * 0x9E3779B97F4A7C15ull) >> (64 - SV_ALONE_BITS));
+    if (w->alone_is[h] && w->alone_of[h] == m) return w->alone_is[h] - 1;
+    int a = sv_alone(sv, s);
+    w->alone_of[h] = m;
+    w->alone_is[h] = (uint8_t)(1 + a);
+    return a;
+#else
+    (void)w;
+    return sv_alone(sv, s);
+#endif
+}

@@ -19,9 +19,7 @@ static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx) {
     SvKey k;
     sv_canon(sv, s, sv->cmp);
     if (sv_key_of(sv, s, &k)) return NULL;
-    SvBlock *b = NULL;
-    for (int r = 0; r < SV_RECENT && !b; r++)
-        if (w->recent[r] && !memcmp(&w->recent[r]->key, &k, sizeof k)) b = w->recent[r];
+    SvBlock *b = sv_recent(w, &k);
     if (!b) {
         b = sv_find(sv, &k, sv_hash(&k));
         if (b) w->recent[w->nrecent++ % SV_RECENT] = b;
