@@ -93,7 +93,7 @@ def main() -> int:
     args = ap.parse_args()
     games = args.game or list(GAMES)
     trees = {"before": args.before, "after": args.after}
-    files = {game: str(next(args.after.resolve().glob(f"rulesets/*/{game}.game"))) for game in games}
+    files = {game: str(next(args.after.resolve().glob(f"rulesets/**/{game}.game"))) for game in games}
     for tree in trees.values():
         for game in games:
             solve(tree, [files[game], *GAMES[game], "--max-positions", "10"], 600.0)
