@@ -298,6 +298,22 @@ static void *sv_alloc_as(Sv *sv, size_t bytes, int huge) {
 
 static void *sv_alloc(Sv *sv, size_t bytes) { return sv_alloc_as(sv, bytes, 1); }
 
+/* array `a` of `*cap` items of `size` bytes with room for `need` (doubling, from
+   `first`): the array, moved or not, and `*cap` its room; NULL on an error (kept), `a`
+   and `*cap` as they were. (Working arrays of a thread: not counted against the cap.) */
+static void *sv_grow(Sv *sv, void *a, size_t *cap, size_t need, size_t size, size_t first) {
+    if (need <= *cap) return a;
+    size_t c = *cap ? *cap : first;
+    while (c < need) c *= 2;
+    void *p = realloc(a, c * size);
+    if (!p) {
+        sv_fail(sv, RC_ERR_MEMORY, "out of memory");
+        return NULL;
+    }
+    *cap = c;
+    return p;
+}
+
 static void sv_free(Sv *sv, void *p, size_t bytes) {
     if (!p) return;
     if (!bytes) bytes = 8;

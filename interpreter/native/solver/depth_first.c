@@ -164,11 +164,9 @@ static int sv_dfs_slot(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, unsigned mark,
 /* a frame for `s` (canonical, at index `i` of `b`) pushed on the path; 0 or an error */
 static int sv_dfs_push(Sv *sv, SvPath *p, const S *s, SvBlock *b, uint64_t i) {
     if (p->depth == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 64;
-        SvFrame *f = realloc(p->f, cap * sizeof *f);
-        if (!f) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
+        SvFrame *f = sv_grow(sv, p->f, &p->cap, p->depth + 1, sizeof *f, 64);
+        if (!f) return RC_ERR_MEMORY;
         p->f = f;
-        p->cap = cap;
     }
     SvFrame *f = &p->f[p->depth++];
     f->s = *s;
@@ -240,16 +238,12 @@ static int sv_dfs_child(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, unsigned mark)
 /* the top frame's `n` children made and located above the others, their values asked of
    memory at once; 0 or an error */
 static int sv_dfs_kids(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, int n) {
-    if (p->nkids + (size_t)n > p->capkids) {
-        size_t cap = p->capkids ? 2 * p->capkids : 1024;
-        while (cap < p->nkids + (size_t)n) cap *= 2;
-        SvKid *kid = realloc(p->kid, cap * sizeof *kid);
-        if (kid) p->kid = kid;
-        uint64_t *keys = realloc(p->keys, cap * sizeof *keys);
-        if (keys) p->keys = keys;
-        if (!kid || !keys) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
-        p->capkids = cap;
-    }
+    size_t need = p->nkids + (size_t)n, room = p->capkids;  /* (the two grow alike) */
+    SvKid *kid = sv_grow(sv, p->kid, &room, need, sizeof *kid, 1024);
+    if (kid) p->kid = kid;
+    uint64_t *keys = kid ? sv_grow(sv, p->keys, &p->capkids, need, sizeof *keys, 1024) : NULL;
+    if (!keys) return RC_ERR_MEMORY;
+    p->keys = keys;
     int alone = sv->nperm > 1 && sv_alone_memo(sv, w, &f->s), first = sv->cmp[0];
     size_t turn = n ? (size_t)w->tid * (size_t)n / (size_t)sv->threads : 0;  /* its own order */
     f->kid0 = p->nkids;

@@ -127,13 +127,9 @@ static int sv_units(Sv *sv, int which) {
         }
         uint64_t step = keys ? 64 * SV_UNIT_WORDS : SV_UNIT_WORDS;  /* the same indices a unit */
         for (uint64_t w = 0; w < n; w += step) {
-            if (sv->nunits == sv->capunits) {
-                size_t cap = sv->capunits ? 2 * sv->capunits : 1024;
-                SvUnit *p = realloc(sv->units, cap * sizeof *p);
-                if (!p) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
-                sv->units = p;
-                sv->capunits = cap;
-            }
+            SvUnit *p = sv_grow(sv, sv->units, &sv->capunits, sv->nunits + 1, sizeof *p, 1024);
+            if (!p) return RC_ERR_MEMORY;
+            sv->units = p;
             SvUnit u = {b, w, w + step < n ? w + step : n, NULL, 0, 0, keys};
             sv->units[sv->nunits++] = u;
         }

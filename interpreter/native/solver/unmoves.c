@@ -53,13 +53,12 @@ static int sv_plies(const S *p, int rule, Buf *out) {
 /* `key` (block id << 40 | index) noted as a predecessor, the `*n`-th; -1 on an error */
 static int sv_push_pred(Sv *sv, SvWork *w, size_t *n, uint64_t key) {
     if (*n == w->cappk) {
-        size_t cap = w->cappk ? 2 * w->cappk : 256;
-        uint64_t *pk = realloc(w->pk, cap * sizeof *pk);
+        size_t room = w->cappk;  /* (the two grow alike) */
+        uint64_t *pk = sv_grow(sv, w->pk, &room, *n + 1, sizeof *pk, 256);
         if (pk) w->pk = pk;
-        uint16_t **slot = realloc(w->slot, cap * sizeof *slot);
-        if (slot) w->slot = slot;
-        if (!pk || !slot) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return -1; }
-        w->cappk = cap;
+        uint16_t **slot = pk ? sv_grow(sv, w->slot, &w->cappk, *n + 1, sizeof *slot, 256) : NULL;
+        if (!slot) return -1;
+        w->slot = slot;
     }
     w->pk[(*n)++] = key;
     return 0;
