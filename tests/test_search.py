@@ -656,6 +656,38 @@ def test_cli_solve_limit_is_a_usage_error(capsys):
     assert code == 2 and "more than 50 positions" in err
 
 
+@pytest.mark.parametrize("threads", ["1", "3"])
+def test_cli_solve_threads_reach_the_native_solver(capsys, monkeypatch, threads):
+    from interpreter.search import solver
+    asked = []
+    real = solver.solve_native
+    monkeypatch.setattr(solver, "solve_native",
+                        lambda *a, **kw: asked.append(kw["threads"]) or real(*a, **kw))
+    code = cli.main(["solve", "tic-tac-toe", "--backend", "native", "--threads", threads, "--json"])
+    data = json.loads(capsys.readouterr()[0])
+    assert code == 0 and asked == [int(threads)]
+    assert (data["value"], data["positions"]) == ("draw", 5478)
+
+
+@pytest.mark.parametrize("threads, message", [
+    ("0", "argument --threads: must be a whole number of at least 1, found '0'"),
+    ("65", "argument --threads: must be at most 64, found '65'"),
+    ("two", "argument --threads: must be a whole number of at least 1, found 'two'"),
+])
+def test_cli_solve_threads_out_of_range_is_a_usage_error(capsys, threads, message):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["solve", "tic-tac-toe", "--threads", threads])
+    assert e.value.code == 2
+    assert capsys.readouterr()[1].splitlines()[-1] == f"rulecraft solve: error: {message}"
+
+
+@pytest.mark.parametrize("threads", [0, 65, True, 2.0])
+def test_solve_refuses_threads_out_of_range(threads):
+    with pytest.raises(ValueError) as e:
+        solve(game_of("tic-tac-toe"), threads=threads)
+    assert str(e.value) == f"threads must be a whole number from 1 to 64, found {threads!r}"
+
+
 def test_cli_play_with_search_players(capsys):
     code = cli.main(["play", "tic-tac-toe", "--players", "alphabeta:9,perfect", "--seed", "1"])
     out, _ = capsys.readouterr()

@@ -24,8 +24,8 @@ from interpreter.apps.commands import (UsageError, add_command, emit_json, load_
 from interpreter.runtime.game import Game, State
 from interpreter.search.cluster import ClusterUnavailable
 from interpreter.search.proof import proof_value
-from interpreter.search.solver import (AUTO, OutOfMemory, Solution, SolveError, parse_size,
-    printable, solve)
+from interpreter.search.solver import (AUTO, MAX_THREADS, OutOfMemory, Solution, SolveError,
+    parse_size, printable, solve)
 from interpreter.search.symmetry import board_symmetries
 from interpreter.search.verify import verify
 
@@ -74,7 +74,7 @@ def _solve(game: Game, state: State, args) -> Solution:
                      max_memory=AUTO if args.max_memory is None else args.max_memory,
                      progress=not args.quiet and (args.progress or sys.stderr.isatty()),
                      out_of_core=True if args.out_of_core else None,
-                     cluster=args.cluster, tier_dir=args.tier_dir)
+                     cluster=args.cluster, tier_dir=args.tier_dir, threads=args.threads)
     except SolveError as e:
         raise _stopped(args, e) from None
     except ClusterUnavailable as e:
@@ -264,6 +264,13 @@ def _positive_count(text: str) -> int:
     return int(text)
 
 
+def _thread_count(text: str) -> int:
+    n = _positive_count(text)
+    if n > MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_THREADS}, found {text!r}")
+    return n
+
+
 def _memory_size(text: str) -> int:
     try:
         return parse_size(text)
@@ -297,6 +304,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="the solve by tiers keeps its files here (a directory every node "
                         "reaches, or an fsspec URL) and resumes from them; alone, it solves "
                         "by tiers in this process")
+    p.add_argument("--threads", type=_thread_count, default=None, metavar="N",
+                   help="the native solver's threads, 1 to 64 (default: 2, or 1 on a "
+                        "machine of one core; the same results)")
     p.add_argument("--progress", action="store_true",
                    help="report progress on stderr (the default when it is a terminal)")
 

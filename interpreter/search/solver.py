@@ -39,7 +39,7 @@ from interpreter.search.memory import (AUTO, FALLBACK_MEMORY, available_memory, 
 from interpreter.search import tiered
 from interpreter.search.cluster import ray_run as cluster_run
 from interpreter.search.levels import level_pass, reverse
-from interpreter.search.native_solve import NativeSolveUnsupported, solve_native
+from interpreter.search.native_solve import MAX_THREADS, NativeSolveUnsupported, solve_native
 from interpreter.search import block_solution  # noqa: F401 - reads solution files of format 6
 from interpreter.search.progress import Progress
 from interpreter.search.solution import PlyValue, Solution, SolveStats, Value
@@ -66,7 +66,7 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
           progress: bool = False, max_positions: int | None = None,
           max_memory: int | str | None = AUTO, stream: TextIO | None = None,
           out_of_core: bool | None = None, cluster: str | None = None,
-          tier_dir: str | None = None) -> Solution:
+          tier_dir: str | None = None, threads: int | None = None) -> Solution:
     """Solve every position reachable from `start` (the initial position by default).
 
     `symmetry`: False, True (the board's symmetries, see symmetry.py) or a list of cell
@@ -84,17 +84,23 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
     node reaches, or an fsspec URL; a run that stopped resumes from it; by default a
     temporary directory, removed after). `tier_dir` alone: the solve by tiers here. The
     solve by tiers has no memory cap: its driver holds the positions of one wave of tiers.
+    `threads` (native solver, in this process): how many threads solve, 1 to 64; by
+    default 2, or 1 on a machine of one core. The same results whatever their number.
     """
     if max_positions is not None and (isinstance(max_positions, bool)
                                       or not isinstance(max_positions, int) or max_positions < 1):
         raise ValueError(f"max_positions must be a whole number of at least 1, found "
                          f"{max_positions!r}")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                or not 1 <= threads <= MAX_THREADS):
+        raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, found {threads!r}")
     limit = memory_limit(max_memory)
     try:
         if cluster is not None or tier_dir is not None:
             return _solve_by_tiers(game, start, symmetry, progress, max_positions, stream,
                                    cluster, tier_dir)
-        return _solve(game, start, symmetry, progress, max_positions, limit, stream, out_of_core)
+        return _solve(game, start, symmetry, progress, max_positions, limit, stream, out_of_core,
+                      threads)
     except MemoryError:
         pass  # raised below, once this handler has let go of the solve's frames
     raise OutOfMemory("ran out of memory (the machine had less free memory than the cap "
@@ -103,7 +109,8 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
 
 def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progress: bool,
            max_positions: int | None, max_memory: int | None,
-           stream: TextIO | None, out_of_core: bool | None = None) -> Solution:
+           stream: TextIO | None, out_of_core: bool | None = None,
+           threads: int | None = None) -> Solution:
     """`solve` once its arguments are checked (a MemoryError passes through)."""
     two_players_only(game)
     start = game.initial_state() if start is None else start
@@ -121,7 +128,7 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
     if game.native is not None:
         try:
             sol = _solve_native(game, start, perms, prog, max_positions, max_memory, stream,
-                                out_of_core)
+                                out_of_core, threads)
         except NativeSolveUnsupported as e:
             # solved in Python below (which also gives a rule's error its exact message)
             if e.notice:
@@ -172,13 +179,14 @@ def _solve_by_tiers(game: Game, start: State | None, symmetry: bool | list[Perm]
 
 def _solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                   max_positions: int | None, max_memory: int | None, stream: TextIO | None,
-                  out_of_core: bool | None) -> Solution:
+                  out_of_core: bool | None, threads: int | None = None) -> Solution:
     """The native solve, in memory or out of core (see `solve`): by default, a solve the
     memory cap stopped while reaching, before any cycle, runs again out of core when the
     model gives it tiers (a tier at a time may then need less)."""
     mode = -1 if out_of_core is None else int(out_of_core)
     try:
-        return solve_native(game, start, perms, prog, max_positions, max_memory, out_of_core=mode)
+        return solve_native(game, start, perms, prog, max_positions, max_memory, threads=threads,
+                            out_of_core=mode)
     except SolveError as e:
         if (e.limit != "memory" or out_of_core is not None or max_memory is None
                 or not e.tiers_may_help or not any(tier_weights(game.ruleset))):
@@ -186,7 +194,8 @@ def _solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
     print(f"rulecraft: the solve would pass the memory cap of {format_bytes(max_memory)} in "
           "memory: solving again out of core, a tier at a time, its blocks in a temporary "
           "file ($TMPDIR; --out-of-core starts so)", file=stream if stream is not None else sys.stderr)
-    return solve_native(game, start, perms, prog, max_positions, max_memory, out_of_core=1)
+    return solve_native(game, start, perms, prog, max_positions, max_memory, threads=threads,
+                        out_of_core=1)
 
 
 class _Graph(NamedTuple):
