@@ -187,3 +187,10 @@ def test_a_chain_searchs_states_keep_their_numbers_as_the_set_grows(tmp_path):
     assert done.returncode == 0, done.stderr
     run = subprocess.run([str(exe)], capture_output=True, text=True)
     assert run.returncode == 0 and int(run.stdout) >= 2 * 300_000
+
+
+def test_the_python_thread_limit_is_the_solvers():
+    # solve() and --threads refuse past MAX_THREADS; the C solver would clamp silently
+    from interpreter.search.native_solve import MAX_THREADS
+    found = re.search(r"#define SV_MAX_THREADS (\d+)", (NATIVE / "solver" / "base.c").read_text())
+    assert found and int(found.group(1)) == MAX_THREADS

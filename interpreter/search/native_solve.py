@@ -43,7 +43,7 @@ MAX_KEY_BITS = 128
 # positions a solve copies into a Python `Solution` (about 13 bytes each, and 24 more while
 # sorting them); past it, a `NativeSolution` answers from the C tables
 COPY_LIMIT = 50_000_000
-MAX_THREADS = 64  # the native solver's most (solver/base.c, SV_MAX_THREADS)
+MAX_THREADS = 64  # the native solver's most (solver/base.c, SV_MAX_THREADS; tested the same)
 # solver.c's error codes
 ERR_MEMORY, ERR_STOP, ERR_POSITIONS = -4, -12, -13
 ERR_INDEX, ERR_BLOCKS = -10, -11  # what the index cannot hold: the Python solve says so
