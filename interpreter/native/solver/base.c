@@ -127,7 +127,7 @@ typedef struct SvWork {
     uint64_t done, found;
     SvBlock *edge_from, *edge_to;   /* the block edge recorded last (most repeat it) */
     SvBlock *recent[SV_RECENT];     /* blocks found lately */
-    unsigned nrecent;
+    unsigned nrecent, hit;          /* how many it found, and the one found last (sv_recent) */
     uint64_t alone_of[1 << SV_ALONE_BITS];  /* sv_alone_memo: cells, and 1 + sv_alone (0: none) */
     uint8_t alone_is[1 << SV_ALONE_BITS];
     uint64_t arcs, ends, levels;    /* one-pass solve: distinct children, ended, levels */
@@ -149,6 +149,7 @@ typedef struct Sv {
     int depth_first;   /* try the depth-first solve first (depth_first.c) */
     uint64_t max_memory, max_positions, sparse_above;
     int size[RC_NT], level[RC_NT], carrier[RC_NT], nplace[RC_NT], order[RC_NT];
+    int flat;          /* every type a cell a piece, on the board (sv_rank's short way) */
     int cmp[RC_NC], keycmp[RC_NC];  /* the orders sv_canon compares slots in */
     M *place[RC_NT];
     int64_t shift[RC_NI], low[RC_NI], high[RC_NI];

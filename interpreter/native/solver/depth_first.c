@@ -125,21 +125,17 @@ static void sv_dfs_close(Sv *sv, SvBlock *b) {
 }
 
 /* block `b`'s values, made once (under the lock); 0 or an error */
-static int sv_dfs_ready(Sv *sv, SvBlock *b) {
-    if (__atomic_load_n(&b->dval, __ATOMIC_ACQUIRE)) return 0;
+static int sv_dfs_make(Sv *sv, SvBlock *b) {
     pthread_mutex_lock(&sv->lock);
     int e = b->dval ? 0 : sv_dfs_open(sv, b);
     pthread_mutex_unlock(&sv->lock);
     return e;
 }
 
-/* index `i` of block `b` claimed for `mark` (`*fresh`) if it was not reached, a page made
-   for it counted against the cap; 0, 1 on an error, or with no error when the pages take
-   too much a position (sv->dfs_stop) */
-static int sv_dfs_slot(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, unsigned mark, int *fresh) {
-    if (sv_dfs_ready(sv, b)) return 1;
-    *fresh = sv_dv_claim(sv, b, i, mark);
-    if (!*fresh) return 0;
+/* position `i` of block `b`, just claimed: counted, and its page if new counted against
+   the cap; 0, 1 on an error, or with no error when the pages take too much a position
+   (sv->dfs_stop) */
+static int sv_dfs_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
     uint64_t pg = i / sv_dfs_page_values(sv), bit = (uint64_t)1 << (pg & 63);
     if (!(__atomic_load_n(&b->dtouch[pg >> 6], __ATOMIC_RELAXED) & bit) &&
         !(__atomic_fetch_or(&b->dtouch[pg >> 6], bit, __ATOMIC_RELAXED) & bit)) {
@@ -159,6 +155,14 @@ static int sv_dfs_slot(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, unsigned mark,
         return 1;
     }
     return 0;
+}
+
+/* index `i` of block `b` claimed for `mark` (`*fresh`) if it was not reached (most were:
+   the rest kept apart); 0, else as sv_dfs_count */
+static inline int sv_dfs_slot(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, unsigned mark, int *fresh) {
+    if (!__atomic_load_n(&b->dval, __ATOMIC_ACQUIRE) && sv_dfs_make(sv, b)) return 1;
+    *fresh = sv_dv_claim(sv, b, i, mark);
+    return *fresh ? sv_dfs_count(sv, w, b, i) : 0;
 }
 
 /* a frame for `s` (canonical, at index `i` of `b`) pushed on the path; 0 or an error */
@@ -316,8 +320,10 @@ static void *sv_dfs_thread(void *arg) {
         if (x) {  /* it ended, or the thread helped has solved it */
             p.nkids = f->kid0;
             if (--p.depth) sv_dfs_take(&p.f[p.depth - 1], (unsigned)x, f->s.v[RC_P]);
-        } else if (f->a < f->n) {  /* its next child: taken, or its frame pushed */
-            int e = sv_dfs_child(sv, w, &p, f, mark);
+        } else if (f->a < f->n) {  /* its next children taken, until one's frame is pushed */
+            int e;
+            do e = sv_dfs_child(sv, w, &p, f, mark);
+            while (!e && f->a < f->n);
             if (e < 0 || e == 2) r = e < 0 ? e : 1;
         } else {
             r = sv_dfs_done(sv, w, &p, f);
@@ -409,7 +415,7 @@ static void sv_dfs_forget(Sv *sv) {
     for (int t = 0; t < SV_MAX_THREADS; t++) {
         SvWork *w = &sv->work[t];
         memset(w->recent, 0, sizeof w->recent);
-        w->nrecent = 0;
+        w->nrecent = w->hit = 0;
         w->edge_from = w->edge_to = NULL;
         w->done = w->found = w->arcs = w->ends = w->levels = 0;
     }

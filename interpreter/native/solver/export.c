@@ -65,9 +65,11 @@ void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const
     for (int t = 0; t < RC_NT; t++) sv->tier_weight[t] = cfg->tier_weight[t];
     int64_t room = cfg->tally_room, most = cfg->tally_most;
     sv->nperm = cfg->nperm;
+    sv->flat = 1;
     for (int t = 0; t < RC_NT; t++) {
         sv->size[t] = cfg->types[t].size;
         sv->level[t] = cfg->types[t].level;
+        if (sv->size[t] > 1 || sv->level[t]) sv->flat = 0;
         sv->carrier[t] = cfg->types[t].carrier;
         sv->nplace[t] = cfg->types[t].nplace;
         sv->order[t] = cfg->order[t];

@@ -47,12 +47,21 @@ static inline uint64_t sv_pdep(uint64_t x, uint64_t u) {
 #endif
 }
 
-/* the colex rank of the cells of `m` (all in `u`) among the cells of `u`: a binomial a
-   cell of `m`, or a table lookup per SV_CHUNK cells of `u` (sv_chunk_ranks) where that
-   is fewer */
-static uint64_t sv_colex(const Sv *sv, M m, M u) {
+/* the colex rank of the cells of `m` (all in `u`) among the cells of `u`: a table lookup
+   per SV_CHUNK cells of `u` (sv_chunk_ranks), or a binomial a cell of `m` where that is
+   fewer. On boards of up to 32 cells, a lookup a byte, all of them (a byte with no piece
+   adds 0): with no branch, fewer instructions than choosing the way */
+static inline uint64_t sv_colex(const Sv *sv, M m, M u) {
     uint64_t x = sv_pext(m.w[0], u.w[0]), r = 0;
     const SvRank *t = sv->ctab;
+#if SV_CHUNK == 8
+    size_t c = 0;  /* cells chosen below the byte */
+#pragma GCC unroll 4
+    for (int j = 0; j < SV_CHUNKS; j++, x >>= 8) {
+        r += t[(((size_t)j * (RC_CELLS + 1) + c) << 8) + (x & 255)];
+        c += (size_t)__builtin_popcountll(x & 255);
+    }
+#else
     int chunks = x ? (64 - __builtin_clzll(x) + SV_CHUNK - 1) / SV_CHUNK : 0;
     if (__builtin_popcountll(x) <= chunks) {  /* few pieces among many cells: C(cell, i) */
         for (size_t i = 1; x; x &= x - 1, i++)
@@ -64,6 +73,7 @@ static uint64_t sv_colex(const Sv *sv, M m, M u) {
         int c = __builtin_popcountll(x & ((((uint64_t)1) << (SV_CHUNK * j)) - 1));
         r += t[(((size_t)j * (RC_CELLS + 1) + (size_t)c) << SV_CHUNK) + part];
     }
+#endif
     return r;
 }
 
@@ -187,17 +197,20 @@ static uint64_t sv_hash(const SvKey *k) {
     return h;
 }
 
+/* a type covering several cells with more than one piece: an error (kept apart) */
+static __attribute__((noinline, cold)) int sv_key_fail(Sv *sv, int t, int n) {
+    sv_fail(sv, SV_ERR_INDEX, "piece type %d covers %d cells: the index holds at most one piece of a "
+            "type covering %d cells", t, n, sv->size[t]);
+    return SV_ERR_INDEX;
+}
+
 /* the block key of a state; 0, or an error when the index cannot hold it */
-static int sv_key_of(Sv *sv, const S *s, SvKey *k) {
+static inline int sv_key_of(Sv *sv, const S *s, SvKey *k) {
     memset(k, 0, sizeof *k);
     for (int t = 0; t < RC_NT; t++) {
         int n = m_pop(s->c[t]);
         if (sv->size[t] > 1) {
-            if (n % sv->size[t] || n > sv->size[t]) {
-                sv_fail(sv, SV_ERR_INDEX, "piece type %d covers %d cells: the index holds at most "
-                        "one piece of a type covering %d cells", t, n, sv->size[t]);
-                return SV_ERR_INDEX;
-            }
+            if (n % sv->size[t] || n > sv->size[t]) return sv_key_fail(sv, t, n);
             n /= sv->size[t];
         }
         k->cnt[t] = n;
@@ -207,11 +220,23 @@ static int sv_key_of(Sv *sv, const S *s, SvKey *k) {
     return 0;
 }
 
-/* the block of key `k` if it is one of those thread `w` found lately, else NULL */
+/* the block of key `k` if it is one of those thread `w` found lately, else NULL: the one
+   it found last asked first (a position's children mostly fall in one or two blocks) */
 static inline SvBlock *sv_recent(SvWork *w, const SvKey *k) {
-    for (int r = 0; r < SV_RECENT; r++)
-        if (w->recent[r] && !memcmp(&w->recent[r]->key, k, sizeof *k)) return w->recent[r];
+    for (unsigned r = 0; r < SV_RECENT; r++) {
+        unsigned j = (w->hit + r) % SV_RECENT;
+        if (w->recent[j] && !memcmp(&w->recent[j]->key, k, sizeof *k)) {
+            w->hit = j;
+            return w->recent[j];
+        }
+    }
     return NULL;
+}
+
+/* block `b` remembered among those thread `w` found lately */
+static inline void sv_remember(SvWork *w, SvBlock *b) {
+    w->hit = w->nrecent++ % SV_RECENT;
+    w->recent[w->hit] = b;
 }
 
 static SvBlock *sv_find(Sv *sv, const SvKey *k, uint64_t h) {
@@ -403,7 +428,33 @@ static SvBlock *sv_block(Sv *sv, const SvKey *k) {
 }
 
 /* ------------------------------------------------------------------ rank, unrank */
-static int sv_rank(Sv *sv, const SvBlock *b, const S *s, uint64_t *out) {
+/* that type `t`'s cells are not a position of the index (sv_rank): off its placements or
+   on another piece (`placed`), else off the cells the analysis gave it, or sharing a cell
+   or off its carrier; an error (kept apart: the hot loop stays small) */
+static __attribute__((noinline, cold)) int sv_rank_fail(Sv *sv, int t, int placed, int off) {
+    if (placed)
+        sv_fail(sv, SV_ERR_INDEX, "piece type %d stands on cells that are not one of its placements, or "
+                "on another piece", t);
+    else if (off)
+        sv_fail(sv, SV_ERR_INDEX, "piece type %d stands on a cell the analysis of the rules says it "
+                "never reaches (dsl/domains.py)", t);
+    else
+        sv_fail(sv, SV_ERR_INDEX, "piece type %d shares a cell with another piece of its level, or "
+                "stands off its carrier", t);
+    return SV_ERR_INDEX;
+}
+
+/* the colex rank (`*rt`) of type `t`'s pieces `m` among its cells (dsl/domains.py) less
+   `used0`, those taken; 0, or an error when one stands elsewhere */
+static inline int sv_rank_cells(Sv *sv, int t, M m, M used0, uint64_t *rt) {
+    M u = m_andn(sv->cells[t], used0);
+    if (m_any(m_andn(m, u))) return sv_rank_fail(sv, t, 0, m_any(m_andn(m, sv->cells[t])));
+    *rt = sv_colex(sv, m, u);
+    return 0;
+}
+
+/* sv_rank where some type covers several cells or rides on another */
+static int sv_rank_any(Sv *sv, const SvBlock *b, const S *s, uint64_t *out) {
     M used0 = m_zero(), riders[RC_NT];
     uint64_t r = 0;
     for (int t = 0; t < RC_NT; t++) riders[t] = m_zero();
@@ -415,31 +466,35 @@ static int sv_rank(Sv *sv, const SvBlock *b, const S *s, uint64_t *out) {
             if (m_any(m)) {
                 int p = 0;
                 while (p < sv->nplace[t] && !m_eq(sv->place[t][p], m)) p++;
-                if (p == sv->nplace[t] || m_any(m_and(m, used0))) {
-                    sv_fail(sv, SV_ERR_INDEX, "piece type %d stands on cells that are not one of "
-                            "its placements, or on another piece", t);
-                    return SV_ERR_INDEX;
-                }
+                if (p == sv->nplace[t] || m_any(m_and(m, used0))) return sv_rank_fail(sv, t, 1, 0);
                 rt = (uint64_t)p;
                 used0 = m_or(used0, m);
             }
+        } else if (sv->level[t] == 0) {
+            if (sv_rank_cells(sv, t, m, used0, &rt)) return SV_ERR_INDEX;
+            used0 = m_or(used0, m);
         } else {
-            M u = sv->level[t] == 0 ? m_andn(sv->cells[t], used0)
-                                    : m_andn(s->c[sv->carrier[t]], riders[sv->carrier[t]]);
-            if (m_any(m_andn(m, u))) {
-                if (sv->level[t] == 0 && m_any(m_andn(m, sv->cells[t])))
-                    sv_fail(sv, SV_ERR_INDEX, "piece type %d stands on a cell the analysis of "
-                            "the rules says it never reaches (dsl/domains.py)", t);
-                else
-                    sv_fail(sv, SV_ERR_INDEX, "piece type %d shares a cell with another piece "
-                            "of its level, or stands off its carrier", t);
-                return SV_ERR_INDEX;
-            }
+            M u = m_andn(s->c[sv->carrier[t]], riders[sv->carrier[t]]);
+            if (m_any(m_andn(m, u))) return sv_rank_fail(sv, t, 0, 0);
             rt = sv_colex(sv, m, u);
-            if (sv->level[t] == 0) used0 = m_or(used0, m);
-            else riders[sv->carrier[t]] = m_or(riders[sv->carrier[t]], m);
+            riders[sv->carrier[t]] = m_or(riders[sv->carrier[t]], m);
         }
         r += rt * b->stride[t];
+    }
+    *out = r;
+    return 0;
+}
+
+/* the index of `s` in its block `b`; 0, or an error when it is not one of the index */
+static inline int sv_rank(Sv *sv, const SvBlock *b, const S *s, uint64_t *out) {
+    if (!sv->flat) return sv_rank_any(sv, b, s, out);
+    M used0 = m_zero();
+    uint64_t r = 0, rt = 0;
+    for (int i = 0; i < RC_NT; i++) {
+        int t = sv->order[i];
+        if (sv_rank_cells(sv, t, s->c[t], used0, &rt)) return SV_ERR_INDEX;
+        r += rt * b->stride[t];
+        used0 = m_or(used0, s->c[t]);
     }
     *out = r;
     return 0;

@@ -11,7 +11,7 @@ static SvBlock *sv_locate(Sv *sv, SvWork *w, S *s, uint64_t *idx, int canonical)
     SvBlock *b = w ? sv_recent(w, &k) : NULL;  /* most children fall in a few blocks */
     if (!b) {
         b = sv_block(sv, &k);
-        if (w && b) w->recent[w->nrecent++ % SV_RECENT] = b;
+        if (w && b) sv_remember(w, b);
     }
     if (!b || sv_rank(sv, b, s, idx)) return NULL;
     const uint64_t *reach = __atomic_load_n(&b->reach, __ATOMIC_RELAXED);

@@ -22,7 +22,7 @@ static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx) {
     SvBlock *b = sv_recent(w, &k);
     if (!b) {
         b = sv_find(sv, &k, sv_hash(&k));
-        if (b) w->recent[w->nrecent++ % SV_RECENT] = b;
+        if (b) sv_remember(w, b);
     }
     if (!b || b->ended || sv_rank(sv, b, s, idx)) return NULL;
     if (!b->keys) {
