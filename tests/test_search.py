@@ -681,6 +681,33 @@ def test_cli_solve_threads_out_of_range_is_a_usage_error(capsys, threads, messag
     assert capsys.readouterr()[1].splitlines()[-1] == f"rulecraft solve: error: {message}"
 
 
+@pytest.mark.parametrize("args, message", [
+    (["solve", "tic-tac-toe", "--proof"], "--proof searches in Python, on one thread"),
+    (["solve", "tic-tac-toe", "--tier-dir", "TIERS"],
+     "the solve by tiers (--cluster, --tier-dir) runs its tasks in Python"),
+    (["analyze", "tic-tac-toe", "--position", "X../.O./... X", "--cluster", "local"],
+     "the solve by tiers (--cluster, --tier-dir) runs its tasks in Python"),
+    (["analyze", "tic-tac-toe", "--position", "X../.O./... X", "--solution", "SOL"],
+     "with --solution nothing is solved"),
+])
+def test_cli_threads_where_nothing_takes_them_is_a_usage_error(capsys, tmp_path, args, message):
+    # a thread count that would be ignored says so, before anything runs (no tier files
+    # made, no solution opened)
+    args = [str(tmp_path / a) if a in ("TIERS", "SOL") else a for a in args]
+    code = cli.main([*args, "--threads", "2"])
+    assert code == 2 and not (tmp_path / "TIERS").exists()
+    assert capsys.readouterr()[1].splitlines()[-1] == (
+        f"rulecraft {args[0]}: error: --threads sets the native solver's threads; {message}")
+
+
+def test_solve_refuses_threads_for_the_solve_by_tiers(tmp_path):
+    with pytest.raises(ValueError) as e:
+        solve(game_of("tic-tac-toe"), tier_dir=str(tmp_path), threads=2)
+    assert str(e.value) == ("threads sets the native solver's threads; the solve by tiers "
+                            "(cluster, tier_dir) runs its tasks in Python")
+    assert not any(tmp_path.iterdir())
+
+
 @pytest.mark.parametrize("threads", [0, 65, True, 2.0])
 def test_solve_refuses_threads_out_of_range(threads):
     with pytest.raises(ValueError) as e:

@@ -85,7 +85,8 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
     temporary directory, removed after). `tier_dir` alone: the solve by tiers here. The
     solve by tiers has no memory cap: its driver holds the positions of one wave of tiers.
     `threads` (native solver, in this process): how many threads solve, 1 to 64; by
-    default 2, or 1 on a machine of one core. The same results whatever their number.
+    default 2, or 1 on a machine of one core. The same results whatever their number; a
+    ValueError with `cluster` or `tier_dir`.
     """
     if max_positions is not None and (isinstance(max_positions, bool)
                                       or not isinstance(max_positions, int) or max_positions < 1):
@@ -94,6 +95,9 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
                                 or not 1 <= threads <= MAX_THREADS):
         raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, found {threads!r}")
+    if threads is not None and (cluster is not None or tier_dir is not None):
+        raise ValueError("threads sets the native solver's threads; the solve by tiers (cluster, "
+                         "tier_dir) runs its tasks in Python")
     limit = memory_limit(max_memory)
     try:
         if cluster is not None or tier_dir is not None:
