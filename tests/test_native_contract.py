@@ -194,3 +194,16 @@ def test_the_python_thread_limit_is_the_solvers():
     from interpreter.search.native_solve import MAX_THREADS
     found = re.search(r"#define SV_MAX_THREADS (\d+)", (NATIVE / "solver" / "base.c").read_text())
     assert found and int(found.group(1)) == MAX_THREADS
+
+
+def test_the_python_error_codes_are_the_solvers():
+    # native_solve.py turns the solver's return codes into messages and fallbacks: a code
+    # renumbered on one side only would give the wrong message, or a silent fallback
+    enum = re.search(r"enum \{ (SV_ERR_INDEX[^}]*)\}", (NATIVE / "solver" / "base.c").read_text())
+    assert enum
+    codes = {name: int(value) for name, value in re.findall(r"SV_ERR_(\w+) = (-\d+)", enum.group(1))}
+    memory = re.search(r"#define RC_ERR_MEMORY \((-\d+)\)", (NATIVE / "rulecraft.h").read_text())
+    assert memory
+    codes["MEMORY"] = int(memory.group(1))
+    for name in ("MEMORY", "STOP", "POSITIONS", "INDEX", "BLOCKS", "DISK"):
+        assert getattr(native_solve, "ERR_" + name) == codes[name], name

@@ -633,3 +633,30 @@ def test_wide_keys_bytes_are_each_keys_little_endian_bytes():
         part = WideKeys(array("Q", [k & ((1 << 64) - 1) for k in fits]), array("Q", [k >> 64 for k in fits]))
         assert part.to_bytes(width) == b"".join(k.to_bytes(width, "little") for k in fits)
         assert list(WideKeys.from_bytes(part.to_bytes(width), width)) == fits
+
+
+class _Unbuildable:
+    """A library whose solver the compiler refuses (as a generator bug would make it)."""
+
+    def __init__(self, why: str):
+        self.why = why
+
+    @property
+    def solver(self):
+        raise native_build.NativeUnavailable(self.why)
+
+
+@pytest.mark.parametrize("why, notice", [
+    ("the C compiler refused the generated code (a rulecraft bug):\n"
+     "In function 'sv_rank',\n    inlined from 'sv_locate' at /root/.cache/x/tmp1/game.c:3516:15:\n"
+     "/root/.cache/x/tmp1/game.c:2640:17: error: 'rt' may be used uninitialized [-Werror=maybe-uninitialized]\n"
+     " 2640 |         r += rt * b->stride[t];\ncc1: all warnings being treated as errors\n",
+     "the C compiler refused the generated code (a rulecraft bug); its first error: game.c:2640:17: "
+     "'rt' may be used uninitialized [-Werror=maybe-uninitialized]"),
+    ("the C compiler did not finish within 60 s", "the C compiler did not finish within 60 s"),
+])
+def test_a_solver_that_cannot_be_built_says_why_on_one_line(why, notice):
+    # the notice is one line; a compiler's refusal keeps its first error, for the bug report
+    with pytest.raises(native_solve.NativeSolveUnsupported) as e:
+        native_solve._configure(_Unbuildable(why))
+    assert str(e.value) == f"its solver cannot be built: {notice}"

@@ -44,7 +44,7 @@ MAX_KEY_BITS = 128
 # sorting them); past it, a `NativeSolution` answers from the C tables
 COPY_LIMIT = 50_000_000
 MAX_THREADS = 64  # the native solver's most (solver/base.c, SV_MAX_THREADS; tested the same)
-# solver.c's error codes
+# the solver's error codes (rulecraft.h's RC_ERR_MEMORY, solver/base.c's SV_ERR_*; tested the same)
 ERR_MEMORY, ERR_STOP, ERR_POSITIONS = -4, -12, -13
 ERR_INDEX, ERR_BLOCKS = -10, -11  # what the index cannot hold: the Python solve says so
 ERR_DISK = -16  # the file of a solve out of core could not be made or grown
@@ -113,6 +113,17 @@ class NativeSolveUnsupported(Exception):
         self.notice = notice
 
 
+def _build_failure(e: NativeUnavailable) -> str:
+    """Why a build failed, on one line: the compiler's first error, if it gave one, after
+    the reason (the notice is a line; the error is what a bug report needs)."""
+    lines = str(e).splitlines()
+    first = next((line for line in lines[1:] if ": error: " in line), None)
+    if first is None:
+        return lines[0].rstrip(":")
+    where, error = first.split(": error: ", 1)
+    return f"{lines[0].rstrip(':')}; its first error: {os.path.basename(where)}: {error}"
+
+
 def _configure(lib: NativeLibrary) -> None:
     """The solver's functions typed for ctypes, once a library; its configuration struct's
     mirror checked against the C's layout. NativeSolveUnsupported if the solver's library
@@ -120,7 +131,7 @@ def _configure(lib: NativeLibrary) -> None:
     try:
         c = lib.solver
     except NativeUnavailable as e:
-        raise NativeSolveUnsupported(f"its solver cannot be built: {str(e).splitlines()[0]}") from None
+        raise NativeSolveUnsupported(f"its solver cannot be built: {_build_failure(e)}") from None
     if getattr(c, "_solve_ready", False):
         return
     c.rc_solve_config_layout.restype = ctypes.c_int
