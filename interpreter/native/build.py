@@ -36,6 +36,17 @@ class NativeUnavailable(Exception):
     """The native back-end cannot be used here (no C compiler, or the build failed)."""
 
 
+def one_line(e: NativeUnavailable) -> str:
+    """Why a build failed, on one line: the reason, and the compiler's first error if it
+    gave one (a notice is a line; that error is what a bug report needs)."""
+    lines = str(e).splitlines()
+    first = next((line for line in lines[1:] if ": error: " in line), None)
+    if first is None:
+        return lines[0].rstrip(":")
+    where, error = first.split(": error: ", 1)
+    return f"{lines[0].rstrip(':')}; its first error: {os.path.basename(where)}: {error}"
+
+
 class NativeTooLarge(NativeUnavailable):
     """The ruleset's C would take too long to build (csource's limits): not built."""
 

@@ -36,7 +36,7 @@ from interpreter.search.solution_file import (COMPRESS_ABOVE, DRAW, INDEX_FORMAT
                                               uint32_array, write_index)
 from interpreter.search.symmetry import Canonicalizer, Perm
 from interpreter.search.wide_keys import WideKeys
-from interpreter.native.build import NativeUnavailable
+from interpreter.native.build import NativeUnavailable, one_line
 from interpreter.native.library import WORD, NativeLibrary
 
 MAX_KEY_BITS = 128
@@ -113,17 +113,6 @@ class NativeSolveUnsupported(Exception):
         self.notice = notice
 
 
-def _build_failure(e: NativeUnavailable) -> str:
-    """Why a build failed, on one line: the compiler's first error, if it gave one, after
-    the reason (the notice is a line; the error is what a bug report needs)."""
-    lines = str(e).splitlines()
-    first = next((line for line in lines[1:] if ": error: " in line), None)
-    if first is None:
-        return lines[0].rstrip(":")
-    where, error = first.split(": error: ", 1)
-    return f"{lines[0].rstrip(':')}; its first error: {os.path.basename(where)}: {error}"
-
-
 def _configure(lib: NativeLibrary) -> None:
     """The solver's functions typed for ctypes, once a library; its configuration struct's
     mirror checked against the C's layout. NativeSolveUnsupported if the solver's library
@@ -131,7 +120,7 @@ def _configure(lib: NativeLibrary) -> None:
     try:
         c = lib.solver
     except NativeUnavailable as e:
-        raise NativeSolveUnsupported(f"its solver cannot be built: {_build_failure(e)}") from None
+        raise NativeSolveUnsupported(f"its solver cannot be built: {one_line(e)}") from None
     if getattr(c, "_solve_ready", False):
         return
     c.rc_solve_config_layout.restype = ctypes.c_int
