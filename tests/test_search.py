@@ -681,23 +681,32 @@ def test_cli_solve_threads_out_of_range_is_a_usage_error(capsys, threads, messag
     assert capsys.readouterr()[1].splitlines()[-1] == f"rulecraft solve: error: {message}"
 
 
+TIERS_WHY = ("the solve by tiers (--cluster, --tier-dir) runs its tasks in Python, its tiers on "
+             "disk, with no memory cap")
+
+
 @pytest.mark.parametrize("args, message", [
-    (["solve", "tic-tac-toe", "--proof"], "--proof searches in Python, on one thread"),
-    (["solve", "tic-tac-toe", "--tier-dir", "TIERS"],
-     "the solve by tiers (--cluster, --tier-dir) runs its tasks in Python"),
-    (["analyze", "tic-tac-toe", "--position", "X../.O./... X", "--cluster", "local"],
-     "the solve by tiers (--cluster, --tier-dir) runs its tasks in Python"),
-    (["analyze", "tic-tac-toe", "--position", "X../.O./... X", "--solution", "SOL"],
-     "with --solution nothing is solved"),
+    (["solve", "tic-tac-toe", "--proof", "--threads", "2"],
+     "--threads does nothing here: --proof searches in Python, in this process, on one thread"),
+    (["solve", "tic-tac-toe", "--proof", "--out-of-core"],
+     "--out-of-core does nothing here: --proof searches in Python, in this process, on one thread"),
+    (["solve", "tic-tac-toe", "--tier-dir", "TIERS", "--threads", "2"], f"--threads does nothing here: {TIERS_WHY}"),
+    (["solve", "tic-tac-toe", "--tier-dir", "TIERS", "--max-memory", "1G"],
+     f"--max-memory does nothing here: {TIERS_WHY}"),
+    (["analyze", "tic-tac-toe", "--position", "X../.O./... X", "--cluster", "local", "--threads", "1"],
+     f"--threads does nothing here: {TIERS_WHY}"),
+    (["analyze", "tic-tac-toe", "--position", "X../.O./... X", "--solution", "SOL", "--threads", "2"],
+     "--threads does nothing here: with --solution nothing is solved"),
+    (["analyze", "tic-tac-toe", "--position", "X../.O./... X", "--solution", "SOL", "--symmetry"],
+     "--symmetry does nothing here: with --solution nothing is solved"),
 ])
-def test_cli_threads_where_nothing_takes_them_is_a_usage_error(capsys, tmp_path, args, message):
-    # a thread count that would be ignored says so, before anything runs (no tier files
-    # made, no solution opened)
+def test_cli_solving_options_where_nothing_takes_them_are_a_usage_error(capsys, tmp_path, args, message):
+    # an option that would be ignored says so, before anything runs (no tier files made,
+    # no solution opened)
     args = [str(tmp_path / a) if a in ("TIERS", "SOL") else a for a in args]
-    code = cli.main([*args, "--threads", "2"])
+    code = cli.main(args)
     assert code == 2 and not (tmp_path / "TIERS").exists()
-    assert capsys.readouterr()[1].splitlines()[-1] == (
-        f"rulecraft {args[0]}: error: --threads sets the native solver's threads; {message}")
+    assert capsys.readouterr()[1].splitlines()[-1] == f"rulecraft {args[0]}: error: {message}"
 
 
 def test_solve_refuses_threads_for_the_solve_by_tiers(tmp_path):

@@ -67,21 +67,29 @@ def _symmetry(game: Game, state: State, args) -> bool | list:
     return args.symmetry
 
 
-# what takes no --threads (the native solver's, in this process): an error, not a silence
-NO_THREADS = {"proof": "--proof searches in Python, on one thread",
-              "tiers": "the solve by tiers (--cluster, --tier-dir) runs its tasks in Python",
-              "solution": "with --solution nothing is solved"}
+# the options of a solve (_common's), and why each set of them does nothing where it is
+# given: an error that says so rather than a silence
+SOLVING = ("symmetry", "all_symmetries", "max_positions", "max_memory", "out_of_core", "cluster",
+           "tier_dir", "threads")
+UNUSED = {"proof": (("out_of_core", "cluster", "tier_dir", "threads"),
+                    "--proof searches in Python, in this process, on one thread"),
+          "tiers": (("max_memory", "out_of_core", "threads"),
+                    "the solve by tiers (--cluster, --tier-dir) runs its tasks in Python, its "
+                    "tiers on disk, with no memory cap"),
+          "solution": (SOLVING, "with --solution nothing is solved")}
 
 
-def _no_threads(args, what: str) -> None:
-    """A usage error when --threads is given to what does not use it (NO_THREADS)."""
-    if args.threads is not None:
-        raise _fail(args, f"--threads sets the native solver's threads; {NO_THREADS[what]}")
+def _unused(args, where: str) -> None:
+    """A usage error for the first option given that does nothing `where` (UNUSED)."""
+    names, why = UNUSED[where]
+    for name in names:
+        if getattr(args, name) not in (None, False):
+            raise _fail(args, f"--{name.replace('_', '-')} does nothing here: {why}")
 
 
 def _solve(game: Game, state: State, args) -> Solution:
     if args.cluster is not None or args.tier_dir is not None:
-        _no_threads(args, "tiers")
+        _unused(args, "tiers")
     try:
         return solve(game, state, symmetry=_symmetry(game, state, args),
                      max_positions=args.max_positions,
@@ -144,7 +152,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.proof:
         if args.save:
             raise UsageError("--proof finds a value only; it has no solution to --save")
-        _no_threads(args, "proof")
+        _unused(args, "proof")
         return cmd_solve_by_proof(game, state, args)
     if args.save:
         _check_writable(args.save)
@@ -195,7 +203,7 @@ def _winning(sol: Solution, state: State) -> list[tuple[str, int]]:
 def cmd_analyze(args: argparse.Namespace) -> int:
     game, state = _setup(args)
     if args.solution:
-        _no_threads(args, "solution")
+        _unused(args, "solution")
         try:
             sol = Solution.load(args.solution, game)
         except ValueError as e:  # SolutionFileError: the message names the file
