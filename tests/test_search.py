@@ -681,8 +681,7 @@ def test_cli_solve_threads_out_of_range_is_a_usage_error(capsys, threads, messag
     assert capsys.readouterr()[1].splitlines()[-1] == f"rulecraft solve: error: {message}"
 
 
-TIERS_WHY = ("the solve by tiers (--cluster, --tier-dir) runs its tasks in Python, its tiers on "
-             "disk, with no memory cap")
+TIERS_WHY = "the solve by tiers runs its tasks in Python, its tiers on disk, with no memory cap"
 
 
 @pytest.mark.parametrize("args, message", [
@@ -709,11 +708,13 @@ def test_cli_solving_options_where_nothing_takes_them_are_a_usage_error(capsys, 
     assert capsys.readouterr()[1].splitlines()[-1] == f"rulecraft {args[0]}: error: {message}"
 
 
-def test_solve_refuses_threads_for_the_solve_by_tiers(tmp_path):
+@pytest.mark.parametrize("option", [{"threads": 2}, {"out_of_core": True}, {"out_of_core": False},
+                                    {"max_memory": 2**30}, {"max_memory": None}])
+def test_solve_refuses_what_the_solve_by_tiers_takes_no_notice_of(tmp_path, option):
     with pytest.raises(ValueError) as e:
-        solve(game_of("tic-tac-toe"), tier_dir=str(tmp_path), threads=2)
-    assert str(e.value) == ("threads sets the native solver's threads; the solve by tiers "
-                            "(cluster, tier_dir) runs its tasks in Python")
+        solve(game_of("tic-tac-toe"), tier_dir=str(tmp_path), **option)
+    assert str(e.value) == (f"{next(iter(option))} does nothing with cluster or tier_dir: the solve "
+                            "by tiers runs its tasks in Python, its tiers on disk, with no memory cap")
     assert not any(tmp_path.iterdir())
 
 

@@ -24,8 +24,8 @@ from interpreter.apps.commands import (UsageError, add_command, emit_json, load_
 from interpreter.runtime.game import Game, State
 from interpreter.search.cluster import ClusterUnavailable
 from interpreter.search.proof import proof_value
-from interpreter.search.solver import (AUTO, MAX_THREADS, OutOfMemory, Solution, SolveError,
-    parse_size, printable, solve)
+from interpreter.search.solver import (AUTO, BY_TIERS, MAX_THREADS, NOT_BY_TIERS, OutOfMemory,
+    Solution, SolveError, parse_size, printable, solve)
 from interpreter.search.symmetry import board_symmetries
 from interpreter.search.verify import verify
 
@@ -73,9 +73,7 @@ SOLVING = ("symmetry", "all_symmetries", "max_positions", "max_memory", "out_of_
            "tier_dir", "threads")
 UNUSED = {"proof": (("out_of_core", "cluster", "tier_dir", "threads"),
                     "--proof searches in Python, in this process, on one thread"),
-          "tiers": (("max_memory", "out_of_core", "threads"),
-                    "the solve by tiers (--cluster, --tier-dir) runs its tasks in Python, its "
-                    "tiers on disk, with no memory cap"),
+          "tiers": (NOT_BY_TIERS, BY_TIERS),
           "solution": (SOLVING, "with --solution nothing is solved")}
 
 

@@ -62,6 +62,12 @@ BYTES_PER_POSITION = 150
 BYTES_PER_EDGE = 8
 
 
+# what the solve by tiers takes no notice of (solve's names; the command line's are the
+# same with dashes): given with `cluster` or `tier_dir`, an error that says why
+NOT_BY_TIERS = ("max_memory", "out_of_core", "threads")
+BY_TIERS = "the solve by tiers runs its tasks in Python, its tiers on disk, with no memory cap"
+
+
 def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm] = False,
           progress: bool = False, max_positions: int | None = None,
           max_memory: int | str | None = AUTO, stream: TextIO | None = None,
@@ -85,8 +91,9 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
     temporary directory, removed after). `tier_dir` alone: the solve by tiers here. The
     solve by tiers has no memory cap: its driver holds the positions of one wave of tiers.
     `threads` (native solver, in this process): how many threads solve, 1 to 64; by
-    default 2, or 1 on a machine of one core. The same results whatever their number; a
-    ValueError with `cluster` or `tier_dir`.
+    default 2, or 1 on a machine of one core. The same results whatever their number.
+    `max_memory`, `out_of_core` or `threads` with `cluster` or `tier_dir`: a ValueError
+    (NOT_BY_TIERS).
     """
     if max_positions is not None and (isinstance(max_positions, bool)
                                       or not isinstance(max_positions, int) or max_positions < 1):
@@ -95,9 +102,12 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
                                 or not 1 <= threads <= MAX_THREADS):
         raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, found {threads!r}")
-    if threads is not None and (cluster is not None or tier_dir is not None):
-        raise ValueError("threads sets the native solver's threads; the solve by tiers (cluster, "
-                         "tier_dir) runs its tasks in Python")
+    if cluster is not None or tier_dir is not None:
+        given = {"max_memory": max_memory is not AUTO, "out_of_core": out_of_core is not None,
+                 "threads": threads is not None}
+        for name in NOT_BY_TIERS:
+            if given[name]:
+                raise ValueError(f"{name} does nothing with cluster or tier_dir: {BY_TIERS}")
     limit = memory_limit(max_memory)
     try:
         if cluster is not None or tier_dir is not None:
