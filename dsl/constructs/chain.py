@@ -110,7 +110,7 @@ def emit_moves(g: RuleGen) -> None:
     where = w.expr(g.ply.where, whole) if g.ply.where is not None else None
     g.hoisted("outer", whole_hoist)
     with w.each_type(g.types):
-        w.let("cells", "pieces", w.pieces("s", "t"))
+        w.let("cells", "pieces", w.movers("s", "t"))
         with w.each_bit("pieces", "frm", "c0", eager=True):
             g.hoisted("piece", whole_hoist)
             with w.each_chain(g.code, "final", "removed"):

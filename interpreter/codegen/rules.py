@@ -152,7 +152,7 @@ class RuleGen:
         w = self.w
         with w.each_type(self.types):
             self.base()
-            w.let("cells", "pieces", w.pieces("s", "t"))
+            w.let("cells", "pieces", w.movers("s", "t"))
             if before is not None:
                 before(self)
             with w.each_bit("pieces", "frm", "c", eager=True):

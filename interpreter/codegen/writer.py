@@ -77,6 +77,8 @@ class Writer(Expressions):
     def bit(self, cell: str) -> str: raise NotImplementedError  # a cell's one-cell set
     def cell(self, name: str) -> str: raise NotImplementedError  # a loop's cell index, by name
     def pieces(self, s: str, t: str) -> str: raise NotImplementedError  # type t's cells in s
+    def movers(self, s: str, t: str) -> str:  # the cells of type t whose plies a generator makes
+        return self.pieces(s, t)
     def number_slot(self, slot: int) -> int: raise NotImplementedError  # a slot's index among numbers
     def number_at(self, s: str, slot: str) -> str: raise NotImplementedError  # that number in s
 

@@ -187,6 +187,11 @@ class CWriter(Writer):
     def pieces(self, s: str, t: str) -> str:
         return f"{s}->c[{t}]"
 
+    def movers(self, s: str, t: str) -> str:
+        # a list generator makes the plies of the pieces on `only` (the un-move solver's
+        # check of one candidate ply; FULL from rc_legal)
+        return f"m_and({s}->c[{t}], only)" if self.sink is Sink.LIST else self.pieces(s, t)
+
     def number_slot(self, slot: int) -> int:
         return self.int_index[slot]
 
@@ -434,7 +439,7 @@ class CWriter(Writer):
     def generator(self, code: int, sink: Sink) -> Iterator[None]:
         self.sink = sink
         if sink is Sink.LIST:
-            self.out.function(f"int moves_{code}(const S *s, Buf *out)")
+            self.out.function(f"int moves_{code}(const S *s, Buf *out, M only)")
         else:
             self.out.function(f"int has_{code}(const S *s)")
         self.depth = 1

@@ -94,6 +94,8 @@ static int rc_chains(const S *s, int r, int t, int c0);
    RC_PLAYERS for a draw (a player to move who is stuck settled as the rules say) */
 static int rc_outcome(const S *s);
 
+static const M FULL;  /* every cell */
+
 #if RC_UNDO
 /* The un-move tables (cundo.emit_undo; the solver's "UN-MOVES"). An entry e is one rule
    and piece type that moves one piece from a cell to an empty one, or puts one down on an
@@ -114,8 +116,9 @@ static const unsigned char UNDO_TAKES[RC_PLAYERS * UNDO_NPH * RC_RULES];
 static const int UNDO_PASS;                  /* some phase allows a pass */
 static const int UNDO_PLAIN;                 /* no compulsory capture: a rule's plies are its
                                                 generator's alone (else rc_legal's) */
-/* [rule]: the generator of a rule's legal plies (appended to the list; 0 or an error) */
-static int (*const UNDO_MOVES[RC_RULES - 1])(const S *, Buf *);
+/* [rule]: the generator of a rule's legal plies, those of the pieces on the mask given
+   (appended to the list; 0 or an error) */
+static int (*const UNDO_MOVES[RC_RULES - 1])(const S *, Buf *, M);
 #endif
 
 /* ------------------------------------------------------------------ 4. the library's exports

@@ -38,15 +38,16 @@ static int sv_same(const S *a, const S *b) {
     return 1;
 }
 
-/* the legal plies of `p` that `rule` may make, in `out` (all of them when a compulsory
-   capture decides among the rules); their number, or an error */
-static int sv_plies(const S *p, int rule, Buf *out) {
+/* the legal plies of `p` that `rule` may make, in `out`: those of the piece on cell `o`
+   when o >= 0 (all of them when a compulsory capture decides among the rules); their
+   number, or an error */
+static int sv_plies(const S *p, int rule, int o, Buf *out) {
     if (!UNDO_PLAIN) return rc_legal(p, out);
     out->n = 0;
     int64_t ph = p->v[RC_P] * UNDO_NPH + p->v[RC_PH];
     if (ph < 0 || ph >= RC_PLAYERS * UNDO_NPH || !UNDO_TAKES[ph * RC_RULES + rule]) return 0;
     if (rule == RC_RULES - 1) return buf_push(out, act(rule, 0, 0, 0, m_zero())) ? RC_ERR_MEMORY : 1;
-    int e = UNDO_MOVES[rule](p, out);
+    int e = UNDO_MOVES[rule](p, out, o >= 0 ? m_bit(o) : FULL);
     return e < 0 ? e : out->n;
 }
 
@@ -68,7 +69,7 @@ static int sv_push_pred(Sv *sv, SvWork *w, size_t *n, uint64_t key) {
    `o` to cell `x`; any, for a pass) leads to `c`; -1 on an error */
 static int sv_pred_try(Sv *sv, SvWork *w, S *p, int rule, int o, int x, const S *c, size_t *n) {
     if (rc_outcome(p) >= 0) return 0;
-    int k = sv_plies(p, rule, &w->ubuf);
+    int k = sv_plies(p, rule, o, &w->ubuf);
     if (k < 0) return 0;  /* not a position the rules reach: none of them stops on an error */
     for (int a = 0; a < k; a++) {
         const A *ply = &w->ubuf.a[a];
