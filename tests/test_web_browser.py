@@ -85,6 +85,11 @@ def page(browser, server):
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.set_default_timeout(15_000)
+    from playwright.sync_api import expect
+
+    # the same wait for assertions (5 s by default): under a loaded test run the server's
+    # check and replay of an edited ruleset after a reload took longer than 5 s
+    expect.set_options(timeout=15_000)
     yield pg
     context.close()
     assert not errors, f"errors in the page: {errors}"
