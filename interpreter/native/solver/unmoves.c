@@ -68,7 +68,10 @@ static int sv_push_pred(Sv *sv, SvWork *w, size_t *n, uint64_t key) {
 /* `p` noted as a predecessor of `c` if one of its legal plies of rule `rule` (from cell
    `o` to cell `x`; any, for a pass) leads to `c`; -1 on an error */
 static int sv_pred_try(Sv *sv, SvWork *w, S *p, int rule, int o, int x, const S *c, size_t *n) {
-    if (rc_outcome(p) >= 0) return 0;
+    /* an ended candidate has no plies; rc_outcome's question whether a candidate is stuck
+       is not asked: a stuck one has no plies either (a phase that allows a pass is never
+       stuck) */
+    if (p->v[RC_OUT] >= 0) return 0;
     int k = sv_plies(p, rule, o, &w->ubuf);
     if (k < 0) return 0;  /* not a position the rules reach: none of them stops on an error */
     for (int a = 0; a < k; a++) {
