@@ -222,6 +222,18 @@ def test_the_one_pass_solve_matches_the_retrograde_ones(name):
         assert len(one) == 33776 and one.lookup(nat.initial_state()) == ("win", 17)
 
 
+def test_few_pieces_among_many_cells_unrank_by_their_table(native_calls):
+    # the 3 Musketeers among 25 cells: past 22 cells, placements of up to 7 pieces are
+    # unranked by a table of their own (sv_few_combos); the keys the native solve copies
+    # out are its positions unranked
+    text = "M.o.M/.o.o./o.M.o/...../o...o Enemy"
+    py_game, nat_game = Game(load("three-musketeers")), Game(load("three-musketeers"), backend="native")
+    py = solve(py_game, start=py_game.state_from_text(text))
+    nat = solve(nat_game, start=nat_game.state_from_text(text))
+    assert native_calls == [len(py)] and len(py) == 27_529
+    same_solution(py, nat)
+
+
 def test_games_that_repeat_a_block_take_the_retrograde_solve():
     for name in ("3-spot", "force-3"):
         g = Game(load(name), backend="native")

@@ -27,6 +27,8 @@
 #define SV_ALONE_BITS 10             /* sv_alone_memo remembers 2^this placements */
 #define SV_FEW 64                    /* a block with no more positions lists its arcs (sv_few) */
 #define SV_COMBO_CELLS 22            /* placements among this many cells unranked by table (sv_combos) */
+#define SV_FEW_PIECES 7              /* among more cells, placements of up to this many pieces */
+#define SV_FEW_PLACES 65536          /* unranked by table when there are at most this many */
 #define SV_TALLY_MORE 252            /* a tally byte: more children than it keeps (sv_tally) */
 #define SV_TALLY_END 252             /* a tally byte: SV_TALLY_END + an ended position's value */
 #define SV_SPARSE_ABOVE ((uint64_t)1 << 16)  /* blocks of more indices start sparse (sparse.c) */
@@ -162,6 +164,7 @@ typedef struct Sv {
     SvRank *ctab;      /* sv_chunk_ranks */
     uint32_t *combo[SV_COMBO_CELLS + 1];  /* sv_combos */
     uint32_t combo_start[(SV_COMBO_CELLS + 1) * (SV_COMBO_CELLS + 2)];
+    uint64_t *few[65][SV_FEW_PIECES + 1];  /* [n][k]: sv_combos, past SV_COMBO_CELLS cells */
     int bn;
     SvCallback cb;
     /* blocks */

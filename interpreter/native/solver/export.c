@@ -477,6 +477,9 @@ void rc_solve_free(void *h) {
     free(sv->units);
     free(sv->blocks);
     sv_free(sv, sv->table, sv->tcap * sizeof *sv->table);
+    for (int n = SV_COMBO_CELLS + 1; n <= 64; n++)
+        for (int k = 1; k <= SV_FEW_PIECES; k++)
+            if (sv->few[n][k]) sv_free(sv, sv->few[n][k], sv_c(sv, n, k) * sizeof(uint64_t));
     sv_free(sv, sv->binom, (size_t)sv->bn * (size_t)sv->bn * 8);
     for (int n = 0; n <= SV_COMBO_CELLS; n++) sv_free(sv, sv->combo[n], ((size_t)1 << n) * sizeof(uint32_t));
     if (sv->ctab) sv_free(sv, sv->ctab, SV_CHUNK_TAB * sizeof(SvRank));

@@ -85,6 +85,11 @@ static M sv_uncolex(const Sv *sv, uint64_t r, int k, int n, M u) {
         m.w[0] = sv_pdep(tab[sv->combo_start[n * (SV_COMBO_CELLS + 2) + k] + r], u.w[0]);
         return m;
     }
+    const uint64_t *few = k <= SV_FEW_PIECES ? __atomic_load_n(&sv->few[n][k], __ATOMIC_ACQUIRE) : NULL;
+    if (few) {
+        m.w[0] = sv_pdep(few[r], u.w[0]);
+        return m;
+    }
     uint64_t x = 0;
     int q = n - 1;
     for (int i = k; i >= 1; i--) {
@@ -142,26 +147,49 @@ static M sv_uncolex(const Sv *sv, uint64_t r, int k, int n, M u) {
 }
 #endif
 
+/* one-word boards of more than SV_COMBO_CELLS cells: the placements of k pieces (at most
+   SV_FEW_PIECES) among n cells in colex order, which is the order of their masks as
+   numbers, where there are at most SV_FEW_PLACES of them (3 men among 35 cells: 6,545);
+   0 or an error */
+#if RC_W == 1
+static int sv_few_combos(Sv *sv, int n, int k) {
+    uint64_t count = sv_c(sv, n, k);
+    if (k < 1 || k > SV_FEW_PIECES || n > 64 || sv->few[n][k] || count > SV_FEW_PLACES) return 0;
+    uint64_t *tab = sv_alloc(sv, count * sizeof *tab);
+    if (!tab) return RC_ERR_MEMORY;
+    uint64_t x = ((uint64_t)1 << k) - 1;
+    for (uint64_t i = 0; i < count; i++) {  /* the next mask with k bits (Gosper's) */
+        tab[i] = x;
+        uint64_t low = x & -x, up = x + low;
+        x = up | (((x ^ up) >> 2) / low);
+    }
+    __atomic_store_n(&sv->few[n][k], tab, __ATOMIC_RELEASE);
+    return 0;
+}
+#endif
+
 /* one-word boards: every placement of pieces among n cells, listed by piece count, each
    count's in colex order (which is the order of the packed masks as numbers), so an
    unrank is one lookup; the positions of a block are read in index order and so the
    list in order. Made for each n a block places pieces among (under the lock), unless
    it would take more than a 16th of the memory cap (up to 16 MB: a small cap stays for
-   the positions); 0 or an error. */
-static int sv_combos(Sv *sv, int n) {
+   the positions); past SV_COMBO_CELLS cells, those of its k pieces (sv_few_combos); 0
+   or an error. */
+static int sv_combos(Sv *sv, int n, int k) {
 #if RC_W == 1
+    if (n > SV_COMBO_CELLS) return sv_few_combos(sv, n, k);
     size_t bytes = ((size_t)1 << n) * sizeof(uint32_t);
-    if (n > SV_COMBO_CELLS || sv->combo[n] || (sv->max_memory && bytes > sv->max_memory / 16)) return 0;
+    if (sv->combo[n] || (sv->max_memory && bytes > sv->max_memory / 16)) return 0;
     uint32_t *tab = sv_alloc(sv, bytes);
     if (!tab) return RC_ERR_MEMORY;
     uint32_t *at = &sv->combo_start[n * (SV_COMBO_CELLS + 2)], next[SV_COMBO_CELLS + 2];
     at[0] = 0;
-    for (int k = 0; k <= n; k++) at[k + 1] = at[k] + (uint32_t)sv_c(sv, n, k);
+    for (int j = 0; j <= n; j++) at[j + 1] = at[j] + (uint32_t)sv_c(sv, n, j);
     memcpy(next, at, sizeof next);
     for (uint32_t x = 0; x < (uint32_t)1 << n; x++) tab[next[__builtin_popcount(x)]++] = x;
     __atomic_store_n(&sv->combo[n], tab, __ATOMIC_RELEASE);
 #else
-    (void)sv; (void)n;
+    (void)sv; (void)n; (void)k;
 #endif
     return 0;
 }
@@ -265,7 +293,7 @@ static int sv_shape(Sv *sv, SvBlock *b) {
                     "(pieces sharing a cell at one level)", t, n, among);
             return SV_ERR_INDEX;
         }
-        if (sv->size[t] <= 1 && sv_combos(sv, among)) return RC_ERR_MEMORY;
+        if (sv->size[t] <= 1 && sv_combos(sv, among, n)) return RC_ERR_MEMORY;
     }
     uint64_t stride = 1;
     for (int i = RC_NT - 1; i >= 0; i--) {
