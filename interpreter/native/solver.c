@@ -47,7 +47,8 @@
 
        base.c        constants, the solver's types, errors, memory
        arena.c       out of core: the blocks' large arrays in a file, mapped
-       index.c       combinations (colex), blocks, rank and unrank
+       combos.c      combinations: colex ranks and their unranking, by table where it pays
+       index.c       blocks, rank and unrank
        symmetry.c    packed keys, canonical forms
        bits.c        the blocks' bitsets, counts and dense ids
        sparse.c      sparse blocks: hash sets, then sorted lists
@@ -63,6 +64,7 @@
 
 #include "solver/base.c"
 #include "solver/arena.c"
+#include "solver/combos.c"
 #include "solver/index.c"
 #include "solver/symmetry.c"
 #include "solver/bits.c"
