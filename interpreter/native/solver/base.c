@@ -164,7 +164,7 @@ typedef struct Sv {
     SvRank *ctab;      /* sv_chunk_ranks */
     uint32_t *combo[SV_COMBO_CELLS + 1];  /* sv_combos */
     uint32_t combo_start[(SV_COMBO_CELLS + 1) * (SV_COMBO_CELLS + 2)];
-    uint64_t *few[65][SV_FEW_PIECES + 1];  /* [n][k]: sv_combos, past SV_COMBO_CELLS cells */
+    uint64_t *few[64 + 1][SV_FEW_PIECES + 1];  /* [n][k]: sv_few_combos (one-word boards) */
     int bn;
     SvCallback cb;
     /* blocks */
