@@ -769,3 +769,19 @@ def test_a_solution_missing_a_child_of_what_it_holds(tmp_path):
                                                  r"the position after b2: it is not a whole solution "
                                                  r"\(was it edited\?\)$"):
         sol.analyze(start)
+
+
+@pytest.mark.parametrize("swap, message", [
+    ([1, 0], 'must be an object of "cells" and "types"'),
+    ({"cells": IDENTITY}, 'must be an object of "cells" and "types"'),
+    ({"cells": IDENTITY, "types": [1, 0], "more": 1}, 'must be an object of "cells" and "types"'),
+    ({"cells": IDENTITY[:8], "types": [1, 0]},
+     "its cells are not a permutation of the board's 9 cells"),
+    ({"cells": IDENTITY, "types": [0, 0]},
+     "its types do not exchange the game's 2 piece types in pairs"),
+    ({"cells": IDENTITY, "types": [1, True]},
+     "its types do not exchange the game's 2 piece types in pairs"),
+])
+def test_bad_swap_of_the_players(tmp_path, swap, message):
+    expected = "header field 'swap'" + (" " if message.startswith("must") else ": ") + message
+    assert load_error(tmp_path, build(header_with(swap=swap))) == expected

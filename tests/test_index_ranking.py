@@ -71,7 +71,7 @@ def test_the_cells_are_closed_under_the_symmetries():
 
 def test_a_file_written_before_rankings_reads_as_it_was(small, tmp_path, monkeypatch):
     copied = _native(small, [])
-    monkeypatch.setattr(native_solve, "index_ranking", lambda game, perms, start=None: index_ranking.unknown(
+    monkeypatch.setattr(native_solve, "index_ranking", lambda game, perms, start=None, swap=None: index_ranking.unknown(
         game.ruleset, [1, 1, 1], [0, 0, 0]))
     old = _native(small, [], copy_limit=0)
     assert {s.size for s in block_shapes(small.native.solver, old._handle)} == {19 * 18 * 17}

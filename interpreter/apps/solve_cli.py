@@ -69,10 +69,11 @@ def _symmetry(game: Game, state: State, args) -> bool | list:
 
 # the options of a solve (_common's), and why each set of them does nothing where it is
 # given: an error that says so rather than a silence
-SOLVING = ("symmetry", "all_symmetries", "max_positions", "max_memory", "out_of_core", "cluster",
-           "tier_dir", "threads")
+SOLVING = ("symmetry", "all_symmetries", "swap_players", "max_positions", "max_memory",
+           "out_of_core", "cluster", "tier_dir", "threads")
 UNUSED = {"proof": (("out_of_core", "cluster", "tier_dir", "threads"),
                     "--proof searches in Python, in this process, on one thread"),
+          "proof_swap": (("swap_players",), "--proof keeps the players apart"),
           "tiers": (NOT_BY_TIERS, BY_TIERS),
           "solution": (SOLVING, "with --solution nothing is solved")}
 
@@ -94,7 +95,8 @@ def _solve(game: Game, state: State, args) -> Solution:
                      max_memory=AUTO if args.max_memory is None else args.max_memory,
                      progress=not args.quiet and (args.progress or sys.stderr.isatty()),
                      out_of_core=True if args.out_of_core else None,
-                     cluster=args.cluster, tier_dir=args.tier_dir, threads=args.threads)
+                     cluster=args.cluster, tier_dir=args.tier_dir, threads=args.threads,
+                     swap_players=args.swap_players)
     except SolveError as e:
         raise _stopped(args, e) from None
     except ClusterUnavailable as e:
@@ -151,6 +153,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.save:
             raise UsageError("--proof finds a value only; it has no solution to --save")
         _unused(args, "proof")
+        _unused(args, "proof_swap")
         return cmd_solve_by_proof(game, state, args)
     if args.save:
         _check_writable(args.save)
@@ -174,7 +177,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         return 0
     st = sol.stats
     print(f"{game.title}: {_describe(game, state, value, remoteness)}")
-    sym = f", {st.symmetries} symmetries" if args.symmetry or args.all_symmetries else ""
+    sym = (f", {st.symmetries} symmetries" if args.symmetry or args.all_symmetries or args.swap_players
+           else "")
     reach = "" if st.depth_first else f"enumerate {st.enumerate_seconds:.2f} s, "
     print(f"positions: {len(sol):,}{sym}; {seconds:.2f} s ({reach}"
           f"{_method(st)} {st.retrograde_seconds:.2f} s; "
@@ -308,6 +312,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--all-symmetries", action="store_true",
                    help="as --symmetry, with the board symmetries that move the setup too "
                         "(fewer positions; the same values)")
+    p.add_argument("--swap-players", action="store_true",
+                   help="store a position and its image with the players exchanged as "
+                        "one, when the rules treat the players alike (fewer positions; the "
+                        "same values)")
     p.add_argument("--max-positions", type=_positive_count, default=None, metavar="N",
                    help="give up past N reachable positions (with --proof: N positions in "
                         "the proof tables; default: no limit)")

@@ -187,6 +187,10 @@ struct rc_solve_config {
                                  arcs_only */
     int32_t nperm;            /* symmetries in rc_solve_new's `perm` (the identity among
                                  them); 0 or 1: none */
+    int32_t swap;             /* 1: positions with the players exchanged are one (player
+                                 0 to move in the one kept): the swap's cell permutation
+                                 follows the symmetries in `perm`, an involution */
+    int32_t swap_type[RC_NT]; /* with swap: the type each type's pieces become */
     int32_t order[RC_NT];     /* the types in ranking order: wide types first, then by level
                                  (a carrier before its riders) */
     int32_t tier_weight[RC_NT];  /* a block's tier is the sum of its piece counts by these

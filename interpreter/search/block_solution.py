@@ -20,6 +20,7 @@ from interpreter.search.native_solve import (NativeSolution, block_shapes, heade
                                              opened, solver_arguments)
 from interpreter.search.solution_file import (BLOCKS_FORMAT, VALUE_NAMES, Bad, SolutionFileError,
                                               register_index_reader, write_index)
+from interpreter.search.player_swap import PlayerSwap, swap_of
 from interpreter.search.symmetry import Perm
 from interpreter.native.library import NativeLibrary
 
@@ -31,8 +32,9 @@ class BlockSolution(NativeSolution):
     them (`chunks_read` says how many it read)."""
 
     def __init__(self, game: Game, lib: NativeLibrary, handle: int, n: int, start: State, stats: None,
-                 perms: list[Perm], ranking: Ranking, fp: str, blocks: BlockFile):
-        super().__init__(game, lib, handle, n, start, stats, perms, ranking, fp)
+                 perms: list[Perm], ranking: Ranking, fp: str, blocks: BlockFile,
+                 swap: PlayerSwap | None = None):
+        super().__init__(game, lib, handle, n, start, stats, perms, ranking, fp, swap)
         self._c, self._blocks = lib.solver, blocks
         blocks.set_shapes(block_shapes(self._c, handle), self._tally)
         self._starts = [0, *accumulate(s.count for s in blocks.shapes)]
@@ -132,7 +134,7 @@ def open_blocks(f: BinaryIO, size: int, start: int, header: dict, perms: list[Pe
         lib = index_library(game)
         rk = header_ranking(game, header)
         handle = lib.solver.rc_solve_open_lazy(
-            *solver_arguments(game, lib, Codec(game), perms, rk, threads=1, tally_most=-1),
+            *solver_arguments(game, lib, Codec(game), perms, rk, swap_of(header), threads=1, tally_most=-1),
             blocks.directory, len(blocks.directory))
         return opened(game, lib, handle, perms, root, header, rk, BlockSolution, blocks=blocks)
     except SolutionFileError:

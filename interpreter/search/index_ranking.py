@@ -17,6 +17,7 @@ that files of either kind read back the same.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from dsl import model
 from dsl.domains import stand_cells
@@ -37,11 +38,14 @@ class Ranking:
 
 
 def ranking(rs: model.Ruleset, sizes: list[int], levels: list[int], wide: int,
-            perms: list[Perm], start: list[int] | None = None) -> Ranking:
+            perms: list[Perm], start: list[int] | None = None, swap: Any = None) -> Ranking:
     """The ranking of a solve of `rs` from the position whose piece masks are `start`
-    (None: the setup), canonical under `perms`; `wide`: every cell the placements of the
-    types covering several cells cover."""
+    (None: the setup), canonical under `perms` and `swap` (a player_swap.PlayerSwap: a
+    type's pieces also stand where the swap puts its partner's); `wide`: every cell the
+    placements of the types covering several cells cover."""
     stand = [_closed(m, perms) for m in stand_cells(rs, start)]
+    if swap is not None:  # (the swap maps sets closed under `perms` to such sets)
+        stand = [m | _image(stand[swap.types[t]], swap.cells) for t, m in enumerate(stand)]
     return _nested(rs, sizes, levels, stand, wide)
 
 
@@ -85,6 +89,10 @@ def from_header(value: object, rs: model.Ruleset) -> Ranking:
 
 def _hex(text: str) -> bool:
     return all(ch in "0123456789abcdef" for ch in text)
+
+
+def _image(mask: int, perm: Perm) -> int:
+    return sum(1 << perm[c] for c in range(len(perm)) if mask >> c & 1)
 
 
 def _closed(mask: int, perms: list[Perm]) -> int:

@@ -15,9 +15,11 @@ from interpreter.search.solution_file import DRAW, LOSE, WIN, uint32_array
 Later = dict[int, list[int]]  # level -> the nodes solved elsewhere that enter at it
 
 
-def reverse(n: int, offsets: array, edges: array) -> tuple[array, array]:
+def reverse(n: int, offsets: array, edges: array,
+            turns: bytes | None = None) -> tuple[array, array, bytearray | None]:
     """Arcs in CSR form (node p's children are edges[offsets[p]:offsets[p+1]]) reversed:
-    node c's parents are parents[start[c]:start[c+1]]."""
+    node c's parents are parents[start[c]:start[c+1]]; `turns` (a byte an arc, if given)
+    in the order of `parents`."""
     start = uint32_array(n + 1)
     for j in edges:
         start[j + 1] += 1
@@ -25,19 +27,25 @@ def reverse(n: int, offsets: array, edges: array) -> tuple[array, array]:
         start[k + 1] += start[k]
     fill = array(start.typecode, start)
     parents = uint32_array(len(edges))
+    back = bytearray(len(edges)) if turns is not None else None
     for p in range(n):
         for k in range(offsets[p], offsets[p + 1]):
             c = edges[k]
             parents[fill[c]] = p
+            if back is not None:
+                back[fill[c]] = turns[k]
             fill[c] += 1
-    return start, parents
+    return start, parents, back
 
 
 def level_pass(movers: bytes, status: bytes, remaining: array, start: array, parents: array,
-               later: Later | None = None, prog: Progress | None = None) -> tuple[bytearray, array, int]:
+               later: Later | None = None, prog: Progress | None = None,
+               turns: bytes | None = None) -> tuple[bytearray, array, int]:
     """The value and remoteness of each node, and the number of levels. `status`: each
     node's end value for its mover (0: going on); `remaining`: its count of distinct
-    children (counted down here); `start`, `parents`: its parents in CSR form. `later`:
+    arcs out (counted down here); `start`, `parents`: its parents in CSR form; whether the
+    mover changes on an arc: `turns` (aligned with `parents`) if given, else whether the
+    two nodes' `movers` differ. `later`:
     nodes solved elsewhere (the last ones, past `remaining`; their status is their value),
     by the level at which they enter; only the others get a value here."""
     n = len(remaining)
@@ -64,7 +72,8 @@ def level_pass(movers: bytes, status: bytes, remaining: array, start: array, par
                 p = parents[k]
                 if values[p]:
                     continue
-                if c_wins == (movers[p] == mc):  # the parent's mover wins by moving to c
+                same = movers[p] == mc if turns is None else not turns[k]
+                if c_wins == same:  # the parent's mover wins by moving to c
                     values[p] = WIN
                     rem[p] = r1
                     nxt.append(p)

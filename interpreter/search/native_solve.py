@@ -15,7 +15,6 @@ which then gives the exact message of a rule's error.
 from __future__ import annotations
 
 import ctypes
-import functools
 import os
 import weakref
 from array import array
@@ -34,6 +33,8 @@ from interpreter.search.block_file import BlockShape, write_blocks
 from interpreter.search.solution_file import (COMPRESS_ABOVE, DRAW, INDEX_FORMAT, VALUE_NAMES,
                                               fingerprint, index_header, register_index_reader,
                                               uint32_array, write_index)
+from interpreter.search.native_config import SolveSlot, SolveType, config_layout, solve_config
+from interpreter.search.player_swap import KeySwap, PlayerSwap, swap_of
 from interpreter.search.symmetry import Canonicalizer, Perm
 from interpreter.search.wide_keys import WideKeys
 from interpreter.native.build import NativeUnavailable, one_line
@@ -50,55 +51,6 @@ ERR_INDEX, ERR_BLOCKS = -10, -11  # what the index cannot hold: the Python solve
 ERR_DISK = -16  # the file of a solve out of core could not be made or grown
 
 _CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p)
-
-
-class SolveType(ctypes.Structure):
-    """rulecraft.h's struct rc_solve_type: a piece type, as the index places its pieces."""
-    _fields_ = [("size", ctypes.c_int32),     # cells a piece covers (more than 1: a wide type)
-                ("level", ctypes.c_int32),    # 0: on the board; else on its carrier
-                ("carrier", ctypes.c_int32),  # the type it stands on; -1: none
-                ("nplace", ctypes.c_int32)]   # a wide type's placements in `place`; else 0
-
-
-class SolveSlot(ctypes.Structure):
-    """rulecraft.h's struct rc_solve_slot: an int slot's field of a packed key."""
-    _fields_ = [("shift", ctypes.c_int64),    # its lowest bit in the key
-                ("low", ctypes.c_int64),      # the values it may hold
-                ("high", ctypes.c_int64)]
-
-
-@functools.cache
-def solve_config(n_types: int, n_ints: int) -> type[ctypes.Structure]:
-    """rulecraft.h's struct rc_solve_config for a game of `n_types` piece types (RC_NT) and
-    `n_ints` int slots (RC_NI): the solver's configuration, passed by pointer. Its field
-    comments are in rulecraft.h; `_configure` checks it against the C compiler's layout."""
-    class SolveConfig(ctypes.Structure):
-        _fields_ = [("threads", ctypes.c_int32),
-                    ("arcs_only", ctypes.c_int32),
-                    ("max_memory", ctypes.c_uint64),
-                    ("max_positions", ctypes.c_uint64),
-                    ("tally_room", ctypes.c_int64),
-                    ("tally_most", ctypes.c_int64),
-                    ("sparse_above", ctypes.c_int64),
-                    ("sparse_stays", ctypes.c_int32),
-                    ("out_of_core", ctypes.c_int32),
-                    ("depth_first", ctypes.c_int32),
-                    ("nperm", ctypes.c_int32),
-                    ("order", ctypes.c_int32 * n_types),
-                    ("tier_weight", ctypes.c_int32 * n_types),
-                    ("types", SolveType * n_types),
-                    ("slots", SolveSlot * n_ints)]
-    return SolveConfig
-
-
-def config_layout(config: type[ctypes.Structure], n_types: int, n_ints: int) -> list[int]:
-    """The numbers rc_solve_config_layout writes, as ctypes lays `config` out: RC_NT, RC_NI,
-    then each struct's size and its fields' offsets (rc_solve_config, rc_solve_type,
-    rc_solve_slot)."""
-    out = [n_types, n_ints]
-    for struct in (config, SolveType, SolveSlot):
-        out += [ctypes.sizeof(struct)] + [getattr(struct, name).offset for name, _ in struct._fields_]
-    return out
 
 
 class NativeSolveUnsupported(Exception):
@@ -187,9 +139,10 @@ def _types(game: Game) -> tuple[list[int], list[int], list[int]]:
     return sizes, levels, carriers
 
 
-def index_ranking(game: Game, perms: list[Perm], start: State | None = None) -> Ranking:
+def index_ranking(game: Game, perms: list[Perm], start: State | None = None,
+                  swap: PlayerSwap | None = None) -> Ranking:
     """The ranking of an index of `game`'s positions from `start` (None: the setup) under
-    `perms` (search/index_ranking.py)."""
+    `perms` and `swap` (search/index_ranking.py)."""
     sizes, levels, _ = _types(game)
     wide = 0
     for s in sizes:
@@ -197,7 +150,7 @@ def index_ranking(game: Game, perms: list[Perm], start: State | None = None) -> 
             for cs in placements(game.board, s):
                 wide |= sum(1 << c for c in cs)
     masks = None if start is None else [start[t] for t in range(len(sizes))]
-    return ranking(game.ruleset, sizes, levels, wide, perms, masks)
+    return ranking(game.ruleset, sizes, levels, wide, perms, masks, swap)
 
 
 def header_ranking(game: Game, header: dict) -> Ranking:
@@ -213,7 +166,8 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                  max_positions: int | None, max_memory: int | None,
                  threads: int | None = None, arcs_only: bool = False, copy_limit: int = COPY_LIMIT,
                  tally_room: int = -1, tally_most: int = -1, sparse_above: int = -1,
-                 sparse_stays: bool = False, out_of_core: int = -1, depth_first: int = -1) -> Solution:
+                 sparse_stays: bool = False, out_of_core: int = -1, depth_first: int = -1,
+                 swap: PlayerSwap | None = None) -> Solution:
     """Solve every position reachable from `start` in C (see the module docstring).
 
     `arcs_only`: the retrograde solve over stored arcs, whatever the game. Up to `copy_limit`
@@ -225,7 +179,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
     held a tier at a time (solver/tiers.c); -1: so for the one-pass solve when its values
     would pass `max_memory`. `depth_first` 1: the depth-first solve first (solver/depth_first.c;
     reachability after it if it meets a cycle or the cap), 0: never, -1: unless out of core
-    or `arcs_only`. Each way, the same results."""
+    or `arcs_only`. `swap`: the players' swap (player_swap.py). Each way, the same results."""
     lib = game.native or NativeLibrary(game.ruleset, game.rule_infos)
     _configure(lib)
     codec = Codec(game)
@@ -233,8 +187,8 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
         raise NativeSolveUnsupported(f"a position takes {codec.bits} bits, past the "
                                      f"{MAX_KEY_BITS} the native solver packs")
     c = lib.solver
-    rk = index_ranking(game, perms, start)
-    handle = c.rc_solve_new(*solver_arguments(game, lib, codec, perms, rk,
+    rk = index_ranking(game, perms, start, swap)
+    handle = c.rc_solve_new(*solver_arguments(game, lib, codec, perms, rk, swap,
                                         threads=threads or min(2, os.cpu_count() or 1),
                                         max_memory=max_memory or 0, max_positions=max_positions or 0,
                                         arcs_only=int(arcs_only), tally_room=tally_room, tally_most=tally_most,
@@ -257,14 +211,14 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
         err = c.rc_solve_run(handle, lib.flat(start), _CALLBACK(report))
         if interrupted or err == ERR_STOP:
             raise KeyboardInterrupt
-        stats, st = _stats(c, handle, len(perms) or 1)
+        stats, st = _stats(c, handle, (len(perms) or 1) * (2 if swap else 1))
         if err:
             raise _error(err, c.rc_solve_error(handle).decode(), stats, max_positions, max_memory)
         n = st.positions
         if n > copy_limit:
             kept = True
-            return NativeSolution(game, lib, handle, n, start, st, perms, rk)
-        return _copy(game, lib, handle, codec, perms, start, st)
+            return NativeSolution(game, lib, handle, n, start, st, perms, rk, swap=swap)
+        return _copy(game, lib, handle, codec, perms, start, st, swap)
     finally:
         if not kept:
             c.rc_solve_free(handle)
@@ -280,7 +234,7 @@ def _stats(c: ctypes.CDLL, handle: int, symmetries: int) -> tuple[Any, SolveStat
 
 
 def _copy(game: Game, lib: NativeLibrary, handle: int, codec: Codec, perms: list[Perm],
-          start: State, st: SolveStats) -> Solution:
+          start: State, st: SolveStats, swap: PlayerSwap | None = None) -> Solution:
     """A solve's positions copied into a `Solution`: keys sorted, values, remoteness."""
     n = st.positions
     lo, hi = (ctypes.c_uint64 * max(1, n))(), (ctypes.c_uint64 * max(1, n))()
@@ -295,7 +249,9 @@ def _copy(game: Game, lib: NativeLibrary, handle: int, codec: Codec, perms: list
         keys = WideKeys.from_words(memoryview(lo), memoryview(hi), n)
     remoteness = uint32_array()
     remoteness.frombytes(memoryview(rems).cast("B")[:4 * n])
-    canon = Canonicalizer(perms, codec.masks, codec.cells) if len(perms) > 1 else None
+    key_swap = KeySwap(swap, codec, game.layout.types) if swap is not None else None
+    canon = (Canonicalizer(perms, codec.masks, codec.cells, key_swap)
+             if len(perms) > 1 or swap is not None else None)
     return Solution(game, codec, canon, keys, bytearray(bytes(vals)[:n]), remoteness, start, st,
                     fingerprint(game))
 
@@ -306,10 +262,12 @@ class NativeSolution(Solution):
     live as long as this object."""
 
     def __init__(self, game: Game, lib: NativeLibrary, handle: int, n: int, start: State,
-                 stats: SolveStats | None, perms: list[Perm], ranking: Ranking, fp: str = ""):
+                 stats: SolveStats | None, perms: list[Perm], ranking: Ranking, fp: str = "",
+                 swap: PlayerSwap | None = None):
         super().__init__(game, Codec(game), None, array("Q"), bytearray(), uint32_array(),
                          start, stats, fp or fingerprint(game))
         self._lib, self._handle, self._n, self.perms = lib, handle, n, list(perms)
+        self.swap = swap
         self.ranking = ranking
         weakref.finalize(self, lib.solver.rc_solve_free, handle)
 
@@ -368,6 +326,8 @@ class NativeSolution(Solution):
         index ranks otherwise than before there were rankings."""
         sizes, levels, _ = _types(self.game)
         head = index_header(self, self.perms)
+        if self.swap is not None:
+            head["swap"] = {"cells": list(self.swap.cells), "types": list(self.swap.types)}
         if self.ranking != unknown(self.game.ruleset, sizes, levels):
             head["ranking"] = self.ranking.header()
         return head
@@ -418,7 +378,8 @@ def opened(game: Game, lib: NativeLibrary, handle: int, perms: list[Perm], root:
         raise ValueError(f"damaged: {message}")
     stats = (ctypes.c_uint64 * 11)()
     lib.solver.rc_solve_stats(handle, stats, (ctypes.c_double * 2)())
-    return cls(game, lib, handle, stats[0], root, None, perms, ranking, header["fingerprint"], **more)
+    return cls(game, lib, handle, stats[0], root, None, perms, ranking, header["fingerprint"],
+               swap=swap_of(header), **more)
 
 
 def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm], root: State,
@@ -428,7 +389,8 @@ def open_index(game: Game, path: str, offset: int, size: int, perms: list[Perm],
     the native back-end is missing."""
     lib = index_library(game)
     rk = header_ranking(game, header)
-    handle = lib.solver.rc_solve_open(*solver_arguments(game, lib, Codec(game), perms, rk, threads=1, tally_most=-1),
+    handle = lib.solver.rc_solve_open(*solver_arguments(game, lib, Codec(game), perms, rk, swap_of(header),
+                                                        threads=1, tally_most=-1),
                                       os.fsencode(path), offset, size)
     return opened(game, lib, handle, perms, root, header, rk)
 
@@ -437,16 +399,20 @@ register_index_reader(INDEX_FORMAT, open_index)
 
 
 def solver_arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[Perm],
-                     rk: Ranking | None = None, **solve: int) -> tuple:
+                     rk: Ranking | None = None, swap: PlayerSwap | None = None,
+                     **solve: int) -> tuple:
     """rc_solve_new's four arguments (see solver/export.c), for an index ranked by `rk`
     (None: `index_ranking` from the setup): the configuration, a struct
     rc_solve_config (`solve`: its fields threads, max_memory, max_positions, arcs_only,
     tally_room, tally_most, sparse_above, sparse_stays, out_of_core and depth_first; those not
-    given 0), completed with the symmetries' count,
-    the piece types and the int slots' key fields; the symmetries, the wide types'
-    placements, the cells each type is ranked among."""
+    given 0), completed with the symmetries' count, the swap of the players (`swap`),
+    the piece types and the int slots' key fields; the symmetries (and the swap's cell
+    permutation after them), the wide types' placements, the cells each type is ranked
+    among."""
+    if swap is not None and not swap.involution:
+        raise NativeSolveUnsupported("its swap of the players is not its own inverse (sv_swap)")
     sizes, levels, carriers = _types(game)
-    rk = rk or index_ranking(game, perms)
+    rk = rk or index_ranking(game, perms, swap=swap)
     board = game.board
     places = [[sum(1 << c for c in cs) for cs in placements(board, s)] if s > 1 else []
               for s in sizes]
@@ -454,17 +420,21 @@ def solver_arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[P
     if (len(cfg.types), len(cfg.slots)) != (len(sizes), len(lib.int_slots)):
         raise AssertionError("the native solver's configuration does not fit the game's types and slots")
     cfg.nperm = len(perms)
+    cfg.swap = int(swap is not None)
     weights = tier_weights(game.ruleset)
+    if swap is not None and any(weights[t] != weights[swap.types[t]] for t in range(len(weights))):
+        weights = [0] * len(weights)  # a swapped position's tier would not be its own: no tiers
     for t in range(len(sizes)):
         cfg.types[t] = SolveType(sizes[t], levels[t], carriers[t], len(places[t]))
         cfg.order[t] = rk.order[t]
+        cfg.swap_type[t] = swap.types[t] if swap is not None else t
         cfg.tier_weight[t] = weights[t]
     by_slot = {f.slot: f for f in codec.fields}
     for j, slot in enumerate(lib.int_slots):
         low, high = slot_range(game, game.layout.slots[slot])
         cfg.slots[j] = SolveSlot(by_slot[slot].shift, low, high)
     words = lib.words
-    flat_perm = [c for p in perms for c in p]
+    flat_perm = [c for p in perms for c in p] + (list(swap.cells) if swap is not None else [])
     flat_place = [(m >> (64 * w)) & WORD for ps in places for m in ps for w in range(words)]
     flat_cells = [(m >> (64 * w)) & WORD for m in rk.cells for w in range(words)]
     return (ctypes.byref(cfg),

@@ -8,7 +8,9 @@ A solution file is plain binary, little-endian:
               the ruleset's source texts and state layout), root (the start position's
               text), positions N, key_bytes K, codec (`Codec.describe`: which slots are
               cell masks, each other slot's shift, bias and width), symmetries (the cell
-              permutations used), seconds
+              permutations used), seconds; and swap when positions with the players
+              exchanged are kept as one (player_swap.py): {"cells": its cell permutation,
+              "types": its piece-type permutation}
     N * K     keys, ascending, each K bytes unsigned
     N         values, one byte each: 1 win, 2 lose, 3 draw (for the player to move)
     N * 4     remoteness, unsigned 32-bit (0 for draws)
@@ -55,6 +57,7 @@ from typing import TYPE_CHECKING, BinaryIO, Callable
 from interpreter.runtime.game import Game, State
 from interpreter.search.codec import Codec
 from interpreter.search.compressed import decompressed
+from interpreter.search.player_swap import KeySwap, swap_of
 from interpreter.search.symmetry import MAX_CANDIDATES, Canonicalizer, Perm
 from interpreter.search.wide_keys import WideKeys
 from interpreter.search.words import from_little, little_endian
@@ -130,6 +133,9 @@ def _header(solution: Solution, version: int, perms: list[Perm]) -> dict:
 def write_solution(solution: Solution, path: str) -> None:
     """Write `solution` to `path` in the format of this module's docstring."""
     header = _header(solution, FORMAT, solution.canon.perms if solution.canon else [])
+    if solution.canon is not None and solution.canon.swap is not None:
+        sw = solution.canon.swap.swap
+        header["swap"] = {"cells": list(sw.cells), "types": list(sw.types)}
     blob = json.dumps(header).encode("utf-8")
     kb = solution.codec.key_bytes
     if kb == 8 and isinstance(solution.keys, array):
@@ -220,6 +226,10 @@ def _read(f: BinaryIO, size: int, path: str, game: Game, cls: type[Solution]) ->
     codec = Codec(game)
     _check_game(header, game, codec, bad)
     perms = _check_symmetries(header["symmetries"], codec.cells, bad)
+    try:
+        swap = swap_of(header, codec.cells, game.layout.types)
+    except ValueError as e:
+        raise bad(str(e)) from None
     root = _check_root(header["root"], game, bad)
     if header["format"] == INDEX_FORMAT:
         return _read_index(f, size, 12 + hlen, header, perms, root, game, bad)
@@ -247,7 +257,9 @@ def _read(f: BinaryIO, size: int, path: str, game: Game, cls: type[Solution]) ->
     keys, values, rem = _columns(body, n, kb, bad)
     if keys[-1] >> codec.bits:
         raise bad(f"key {n - 1:,} does not fit the state layout")
-    canon = Canonicalizer(perms, codec.masks, codec.cells) if len(perms) > 1 else None
+    key_swap = KeySwap(swap, codec, game.layout.types) if swap is not None else None
+    canon = (Canonicalizer(perms, codec.masks, codec.cells, key_swap)
+             if len(perms) > 1 or swap is not None else None)
     sol = cls(game, codec, canon, keys, values, rem, root, None, header["fingerprint"])
     if root not in sol:
         raise bad("its start position (header field 'root') is not among its positions")
@@ -415,9 +427,9 @@ _HEADER_FIELDS: dict = {
 # the fields only formats 5 and 6 have, beyond the common ones (byte_order is checked
 # where the index is read, ranking by search/index_ranking.py, format 6's own fields by
 # block_file.py)
-_FORMAT_FIELDS = {INDEX_FORMAT: {"byte_order", "compression", "body_bytes", "ranking"},
+_FORMAT_FIELDS = {FORMAT: {"swap"}, INDEX_FORMAT: {"byte_order", "compression", "body_bytes", "ranking", "swap"},
                   BLOCKS_FORMAT: {"byte_order", "compression", "blocks", "directory_bytes", "chunk_bytes",
-                                  "chunks", "reach_chunks", "ranking"}}
+                                  "chunks", "reach_chunks", "ranking", "swap"}}
 _INDEX_FIELDS: dict = {
     "byte_order": None,
     "compression": (lambda v: v == "zlib", '"zlib"'),

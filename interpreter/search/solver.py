@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from array import array
+from itertools import repeat
 from typing import NamedTuple, TextIO
 
 from dsl.monotone import tier_weights
@@ -46,6 +47,7 @@ from interpreter.search.solution import PlyValue, Solution, SolveStats, Value
 from interpreter.search.solution_file import (CHECKSUM_BYTES, DRAW, FORMAT, LOSE, MAGIC,
     MAGIC_STEM, MAX_HEADER, OLD_FORMATS, VALUE_NAMES, WIN, SolutionFileError, fingerprint,
     printable, uint32_array)
+from interpreter.search.player_swap import KeySwap, PlayerSwap, player_swap
 from interpreter.search.symmetry import Canonicalizer, Perm, board_symmetries, canonicalizer_bytes
 
 __all__ = ["AUTO", "BYTES_PER_EDGE", "BYTES_PER_POSITION", "CHECKSUM_BYTES", "DRAW",
@@ -64,7 +66,7 @@ BYTES_PER_EDGE = 8
 
 # what the solve by tiers takes no notice of (solve's names; the command line's are the
 # same with dashes): given with `cluster` or `tier_dir`, an error that says why
-NOT_BY_TIERS = ("max_memory", "out_of_core", "threads")
+NOT_BY_TIERS = ("max_memory", "out_of_core", "threads", "swap_players")
 BY_TIERS = "the solve by tiers runs its tasks in Python, its tiers on disk, with no memory cap"
 
 
@@ -72,11 +74,14 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
           progress: bool = False, max_positions: int | None = None,
           max_memory: int | str | None = AUTO, stream: TextIO | None = None,
           out_of_core: bool | None = None, cluster: str | None = None,
-          tier_dir: str | None = None, threads: int | None = None) -> Solution:
+          tier_dir: str | None = None, threads: int | None = None,
+          swap_players: bool = False) -> Solution:
     """Solve every position reachable from `start` (the initial position by default).
 
     `symmetry`: False, True (the board's symmetries, see symmetry.py) or a list of cell
-    permutations. `max_positions`: raise SolveError past this many positions.
+    permutations. `swap_players`: also keep a position and its image with the players
+    exchanged as one (player_swap.py), when the rules treat the players alike (else a
+    notice, and none). `max_positions`: raise SolveError past this many positions.
     `max_memory`: raise SolveError once the solve's estimated peak memory would pass this
     many bytes; "auto" (the default) is `default_memory_cap()`, None no cap. Running out
     of memory all the same (MemoryError) is a SolveError too.
@@ -92,8 +97,8 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
     solve by tiers has no memory cap: its driver holds the positions of one wave of tiers.
     `threads` (native solver, in this process): how many threads solve, 1 to 64; by
     default 2, or 1 on a machine of one core. The same results whatever their number.
-    `max_memory`, `out_of_core` or `threads` with `cluster` or `tier_dir`: a ValueError
-    (NOT_BY_TIERS).
+    `max_memory`, `out_of_core`, `threads` or `swap_players` with `cluster` or `tier_dir`:
+    a ValueError (NOT_BY_TIERS).
     """
     if max_positions is not None and (isinstance(max_positions, bool)
                                       or not isinstance(max_positions, int) or max_positions < 1):
@@ -104,7 +109,7 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
         raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, found {threads!r}")
     if cluster is not None or tier_dir is not None:
         given = {"max_memory": max_memory is not AUTO, "out_of_core": out_of_core is not None,
-                 "threads": threads is not None}
+                 "threads": threads is not None, "swap_players": swap_players}
         for name in NOT_BY_TIERS:
             if given[name]:
                 raise ValueError(f"{name} does nothing with cluster or tier_dir: {BY_TIERS}")
@@ -114,7 +119,7 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
             return _solve_by_tiers(game, start, symmetry, progress, max_positions, stream,
                                    cluster, tier_dir)
         return _solve(game, start, symmetry, progress, max_positions, limit, stream, out_of_core,
-                      threads)
+                      threads, swap_players)
     except MemoryError:
         pass  # raised below, once this handler has let go of the solve's frames
     raise OutOfMemory("ran out of memory (the machine had less free memory than the cap "
@@ -124,7 +129,7 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
 def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progress: bool,
            max_positions: int | None, max_memory: int | None,
            stream: TextIO | None, out_of_core: bool | None = None,
-           threads: int | None = None) -> Solution:
+           threads: int | None = None, swap_players: bool = False) -> Solution:
     """`solve` once its arguments are checked (a MemoryError passes through)."""
     two_players_only(game)
     start = game.initial_state() if start is None else start
@@ -134,6 +139,10 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
         perms = board_symmetries(game, start=start)
     elif symmetry:
         perms = list(symmetry)
+    swap = player_swap(game, perms, start=start) if swap_players else None
+    if swap_players and swap is None:
+        print(f"rulecraft: the rules of {game.title} do not treat the two players alike: "
+              "solving without exchanging them", file=stream if stream is not None else sys.stderr)
     tables = canonicalizer_bytes(perms, codec.masks, codec.cells) if len(perms) > 1 else 0
     if max_memory is not None and tables > max_memory:
         raise SolveError(f"the symmetry tables alone would need more than the memory cap of "
@@ -142,7 +151,7 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
     if game.native is not None:
         try:
             sol = _solve_native(game, start, perms, prog, max_positions, max_memory, stream,
-                                out_of_core, threads)
+                                out_of_core, threads, swap)
         except NativeSolveUnsupported as e:
             # solved in Python below (which also gives a rule's error its exact message)
             if e.notice:
@@ -151,7 +160,9 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
         else:
             prog.done()
             return sol
-    canon = Canonicalizer(perms, codec.masks, codec.cells) if len(perms) > 1 else None
+    key_swap = KeySwap(swap, codec, game.layout.types) if swap is not None else None
+    canon = (Canonicalizer(perms, codec.masks, codec.cells, key_swap)
+             if len(perms) > 1 or key_swap is not None else None)
     t0 = time.perf_counter()
     graph = _enumerate(game, start, codec, canon, prog, max_positions, max_memory, tables)
     t1 = time.perf_counter()
@@ -170,7 +181,7 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
     srem = uint32_array()
     srem.extend(rem[k] for k in order)
     terminal = len(keys) - graph.status.count(0)
-    stats = SolveStats(len(keys), len(graph.edges), terminal, len(perms) or 1, t1 - t0,
+    stats = SolveStats(len(keys), len(graph.edges), terminal, canon.order if canon else 1, t1 - t0,
                        t2 - t1, level)
     return Solution(game, codec, canon, skeys, svalues, srem, start, stats, fingerprint(game))
 
@@ -193,14 +204,15 @@ def _solve_by_tiers(game: Game, start: State | None, symmetry: bool | list[Perm]
 
 def _solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                   max_positions: int | None, max_memory: int | None, stream: TextIO | None,
-                  out_of_core: bool | None, threads: int | None = None) -> Solution:
+                  out_of_core: bool | None, threads: int | None = None,
+                  swap: PlayerSwap | None = None) -> Solution:
     """The native solve, in memory or out of core (see `solve`): by default, a solve the
     memory cap stopped while reaching, before any cycle, runs again out of core when the
     model gives it tiers (a tier at a time may then need less)."""
     mode = -1 if out_of_core is None else int(out_of_core)
     try:
         return solve_native(game, start, perms, prog, max_positions, max_memory, threads=threads,
-                            out_of_core=mode)
+                            out_of_core=mode, swap=swap)
     except SolveError as e:
         if (e.limit != "memory" or out_of_core is not None or max_memory is None
                 or not e.tiers_may_help or not any(tier_weights(game.ruleset))):
@@ -209,7 +221,7 @@ def _solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
           "memory: solving again out of core, a tier at a time, its blocks in a temporary "
           "file ($TMPDIR; --out-of-core starts so)", file=stream if stream is not None else sys.stderr)
     return solve_native(game, start, perms, prog, max_positions, max_memory, threads=threads,
-                        out_of_core=1)
+                        out_of_core=1, swap=swap)
 
 
 class _Graph(NamedTuple):
@@ -220,6 +232,7 @@ class _Graph(NamedTuple):
     status: bytearray  # 0 going on, else WIN / LOSE / DRAW for the player to move
     offsets: array
     edges: array
+    turns: bytearray | None  # with the players swapped: per arc, 1 if the mover changes on it
 
 
 def _enumerate(game: Game, start: State, codec: Codec, canon: Canonicalizer | None,
@@ -244,6 +257,7 @@ def _enumerate(game: Game, start: State, codec: Codec, canon: Canonicalizer | No
     index: dict[int, int] = {root_key: 0}  # freed on return, before the parents are built
     keys: list[int] = [root_key]
     movers, status = bytearray(), bytearray()
+    turns = bytearray() if canon is not None and canon.swap is not None else None
     offsets, edges = uint32_array(), uint32_array()
     offsets.append(0)
     get = index.get
@@ -256,13 +270,19 @@ def _enumerate(game: Game, start: State, codec: Codec, canon: Canonicalizer | No
             status.append(DRAW if is_draw(s) else WIN if winner(s) == me else LOSE)
         else:
             status.append(0)
-            for ck in {canonical(pack(apply(s, a))) for a in legal(s)}:
+            # with the players' swap an arc is a child and whether the mover changes on it
+            kids = ({(canonical(pack(c)), to_move(c) != me) for c in map(apply, repeat(s), legal(s))}
+                    if turns is not None else {canonical(pack(apply(s, a))) for a in legal(s)})
+            for kid in kids:
+                ck = kid if turns is None else kid[0]
                 j = get(ck)
                 if j is None:
                     j = len(keys)
                     index[ck] = j
                     keys.append(ck)
                 edges.append(j)
+                if turns is not None:
+                    turns.append(kid[1])
             if max_positions is not None and len(keys) > max_positions:
                 raise SolveError(f"more than {max_positions:,} positions are reachable",
                                  "positions")
@@ -273,13 +293,13 @@ def _enumerate(game: Game, start: State, codec: Codec, canon: Canonicalizer | No
             if not i & 4095:
                 prog.update(f"enumerating: {i:,} expanded, {len(keys):,} found")
     check_memory()
-    return _Graph(keys, movers, status, offsets, edges)
+    return _Graph(keys, movers, status, offsets, edges, turns)
 
 
 def _retrograde(graph: _Graph, prog: Progress) -> tuple[bytearray, array, int]:
     """Values and remoteness of every node, and the number of levels (levels.py)."""
     n, offsets = len(graph.keys), graph.offsets
-    start, parents = reverse(n, offsets, graph.edges)
+    start, parents, turns = reverse(n, offsets, graph.edges, graph.turns)
     remaining = uint32_array()
     remaining.extend(offsets[k + 1] - offsets[k] for k in range(n))
-    return level_pass(graph.movers, graph.status, remaining, start, parents, prog=prog)
+    return level_pass(graph.movers, graph.status, remaining, start, parents, prog=prog, turns=turns)

@@ -115,6 +115,18 @@ def candidate_symmetries(game: Game, setups: bool = True) -> list[Perm]:
         regions = tuple(sorted(name for name, cs in rs.regions.items() if c in cs))
         setup = tuple(sorted(t for t, cs in rs.setup.items() if c in cs)) if setups else ()
         colour.append((regions, setup, c if c in fixed else -1))
+    out = list(automorphisms(game, colour, dir_sets))
+    identity = tuple(range(n))
+    out.sort(key=lambda p: p != identity)  # identity first
+    return out
+
+
+def automorphisms(game: Game, colour: list, dir_sets: list[frozenset[str]]) -> Iterable[Perm]:
+    """The board's automorphisms that keep each cell's `colour`, relabel the directions
+    consistently, keep each of `dir_sets` setwise and map the placements of wide pieces
+    onto themselves (at most MAX_CANDIDATES are looked at)."""
+    board, rs = game.board, game.ruleset
+    n = board.size
     g = board.graph.to_networkx()  # a copy: the colours below are ours, the board is shared
     for c in range(n):
         g.nodes[c]["_rc_colour"] = colour[c]
@@ -128,7 +140,6 @@ def candidate_symmetries(game: Game, setups: bool = True) -> list[Perm]:
     for t in rs.types:
         if t.size > 1 and t.size not in placements:
             placements[t.size] = {sum(1 << c for c in cs) for cs in all_placements(board, t.size)}
-    out: list[Perm] = []
     for k, mapping in enumerate(matcher.isomorphisms_iter()):
         if k >= MAX_CANDIDATES:
             break
@@ -141,10 +152,7 @@ def candidate_symmetries(game: Game, setups: bool = True) -> list[Perm]:
         if any({_permute_mask(mk, perm) for mk in masks} != masks
                for masks in placements.values()):
             continue
-        out.append(perm)
-    identity = tuple(range(n))
-    out.sort(key=lambda p: p != identity)  # identity first
-    return out
+        yield perm
 
 
 def _permute_mask(mask: int, perm: Perm) -> int:
@@ -217,7 +225,8 @@ class Canonicalizer:
     a byte at a time from tables.
     """
 
-    def __init__(self, perms: list[Perm], masks: int, cells: int):
+    def __init__(self, perms: list[Perm], masks: int, cells: int, swap: Any = None):
+        self.swap = swap  # player_swap.KeySwap: applied first when the second player is to move
         self.perms = [tuple(p) for p in perms]
         self.bits = masks * cells
         self.chunks = (self.bits + 7) // 8
@@ -245,10 +254,13 @@ class Canonicalizer:
 
     @property
     def order(self) -> int:
-        return len(self.perms)
+        return max(1, len(self.perms)) * (2 if self.swap is not None else 1)
 
     def canonical(self, key: int) -> int:
-        """The least key among the images of `key`."""
+        """The least key among the images of `key` (under a swap of the players, among those
+        with the first player to move)."""
+        if self.swap is not None and self.swap.second(key):
+            key = self.swap.apply(key)
         best = key
         high = key & self.high_mask
         for tabs in self.tables:

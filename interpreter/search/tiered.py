@@ -429,7 +429,7 @@ def _levels(keys: list[int], rows: list) -> tuple[bytearray, array]:
             beyond += 1
         offsets.append(len(edges))
     offsets.extend([len(edges)] * (beyond - n))  # (those children have none)
-    start, parents = reverse(beyond, offsets, edges)
+    start, parents, _ = reverse(beyond, offsets, edges)
     remaining = uint32_array()
     remaining.extend(len(r[2]) + len(r[3]) for r in rows)
     values, rem, _ = level_pass(movers, status, remaining, start, parents, later)

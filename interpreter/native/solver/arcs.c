@@ -12,9 +12,9 @@ static void sv_dense_ids(Sv *sv) {
         total += b->count;
     }
     sv->ndense = total;
-    if (total >= UINT32_MAX)
-        sv_fail(sv, SV_ERR_POSITIONS, "%llu positions: the native solver numbers them in 32 bits",
-                (unsigned long long)total);
+    if (total >= (sv->swap ? SV_ARC_TURN : UINT32_MAX))
+        sv_fail(sv, SV_ERR_POSITIONS, "%llu positions: the native solver numbers them in %d bits",
+                (unsigned long long)total, sv->swap ? 31 : 32);
 }
 
 static int sv_cmp_u32(const void *a, const void *b) {
@@ -22,7 +22,8 @@ static int sv_cmp_u32(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* each reached position's mover, status and distinct children, in the unit's arc buffer */
+/* each reached position's mover, status and distinct children, in the unit's arc buffer
+   (with the players' swap, SV_ARC_TURN marks an arc on which the mover changes) */
 static void sv_arcs_unit(Sv *sv, SvWork *w, SvUnit *u) {
     SvBlock *b = u->b;
     SV_EACH_IN_UNIT(u, i) {
@@ -39,7 +40,8 @@ static void sv_arcs_unit(Sv *sv, SvWork *w, SvUnit *u) {
         }
         int n = sv_children(sv, w, &s);
         if (n < 0) return;
-        for (int a = 0; a < n; a++) w->kids[a] = (uint32_t)sv_dense(w->cb[a], w->ci[a]);
+        for (int a = 0; a < n; a++)
+            w->kids[a] = (uint32_t)sv_dense(w->cb[a], w->ci[a]) | (sv->swap && w->turn[a] ? SV_ARC_TURN : 0);
         qsort(w->kids, (size_t)n, sizeof *w->kids, sv_cmp_u32);
         int m = 0;
         for (int a = 0; a < n; a++)

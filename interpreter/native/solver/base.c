@@ -23,6 +23,9 @@
 #define SV_MAX_THREADS 64
 #define SV_MAX_KIDS 32               /* child blocks a block may have for the one-pass solve */
 #define SV_MAX_REM 16383             /* the one-pass and un-move solves keep remoteness in 14 bits */
+#define SV_TURN_BIT 63               /* a child key's bit: the mover changes on the way (sv_distinct) */
+#define SV_TURN ((uint64_t)1 << SV_TURN_BIT)
+#define SV_ARC_TURN ((uint32_t)1 << 31)  /* the same, of a stored arc (arcs.c) */
 #define SV_RECENT 4                  /* blocks a thread remembers finding */
 #define SV_ALONE_BITS 10             /* sv_alone_memo remembers 2^this placements */
 #define SV_FEW 64                    /* a block with no more positions lists its arcs (sv_few) */
@@ -76,7 +79,11 @@ typedef struct SvBlock {
     uint64_t count;                    /* its reached positions */
     int cur_any, id, ended, height, nkids, loop, npar;  /* loop: a child in itself */
     struct SvBlock *kids[SV_MAX_KIDS]; /* the blocks its positions' children are in */
+    uint8_t kturn[SV_MAX_KIDS + 1];    /* with the players' swap, per child block (the last:
+                                          itself) bit 1 << turn for the arcs into it whose
+                                          mover changes (turn 1) or not (turn 0) */
     struct SvBlock **par;              /* un-move solve: the blocks with children in it */
+    uint8_t *pturn;                    /* un-move solve: each one's kturn for this block */
     uint64_t *reach, *cur, *next;
     uint64_t *prefix;                  /* reached positions before each 8 words of `reach` */
     uint16_t *val;                     /* one-pass solve: value | remoteness << 2, dense */
@@ -121,6 +128,7 @@ typedef struct SvWork {
     uint64_t *ci;
     uint32_t *kids;
     const uint16_t **vp;  /* one-pass solve: where each child's value is */
+    uint8_t *turn;        /* whether the player to move changes on the way to each child */
     size_t capkids;
     Buf ubuf;             /* un-move solve: a candidate's legal plies */
     uint64_t *pk;         /* un-move solve: the predecessors found, block id << 40 | index */
@@ -128,6 +136,7 @@ typedef struct SvWork {
     size_t cappk;
     uint64_t done, found;
     SvBlock *edge_from, *edge_to;   /* the block edge recorded last (most repeat it) */
+    int edge_turn;
     SvBlock *recent[SV_RECENT];     /* blocks found lately */
     unsigned nrecent, hit;          /* how many it found, and the one found last (sv_recent) */
     uint64_t alone_of[1 << SV_ALONE_BITS];  /* sv_alone_memo: cells, and 1 + sv_alone (0: none) */
@@ -156,6 +165,9 @@ typedef struct Sv {
     M *place[RC_NT];
     int64_t shift[RC_NI], low[RC_NI], high[RC_NI];
     int32_t *perm;
+    int swap;          /* positions with the players exchanged are one (symmetry.c, sv_swap) */
+    int swap_type[RC_NT];
+    M *stab;           /* the swap's image of each byte value of each byte of a mask */
     SvImg *ptab;       /* per symmetry, per byte of a mask, per byte value: its image */
     uint8_t *identity; /* per symmetry: whether it moves no cell (sv_alone; sv_canon's loop) */
     M cells[RC_NT];    /* per type, the cells it is ranked among (its own and those of the

@@ -40,10 +40,11 @@ typedef struct {
     int own;              /* whether this thread claimed it (else it helps the one that did) */
     uint32_t win, lose;   /* the quickest win among its children so far, the longest loss */
     int draw;
+    int turn;             /* whether the player to move changed on the way from its parent */
     size_t kid0;          /* where its children start in SvPath.kid */
 } SvFrame;
 
-typedef struct { S t; SvBlock *c; uint64_t ci; } SvKid;  /* a child, located */
+typedef struct { S t; SvBlock *c; uint64_t ci; int turn; } SvKid;  /* a child, located */
 
 typedef struct {  /* the path from the start, and its frames' children */
     SvFrame *f;
@@ -182,16 +183,18 @@ static int sv_dfs_push(Sv *sv, SvPath *p, const S *s, SvBlock *b, uint64_t i) {
     f->lose = 0;
     f->draw = 0;
     f->own = 1;
+    f->turn = 0;
     f->kid0 = p->nkids;
     return 0;
 }
 
-/* a child's value for the player to move in it (`mover`), taken into frame `f`'s */
-static inline void sv_dfs_take(SvFrame *f, unsigned x, int64_t mover) {
+/* a child's value for the player to move in it, taken into frame `f`'s (`turn`: whether
+   that player is the other) */
+static inline void sv_dfs_take(SvFrame *f, unsigned x, int turn) {
     uint8_t v = (uint8_t)(x & 3);
     uint32_t r = x >> 2;
     if (v == SV_DRAW) f->draw = 1;
-    else if ((v == SV_WIN) == (mover == f->s.v[RC_P])) { if (r < f->win) f->win = r; }
+    else if ((v == SV_WIN) == !turn) { if (r < f->win) f->win = r; }
     else if (r > f->lose) f->lose = r;
 }
 
@@ -232,10 +235,11 @@ static int sv_dfs_child(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, unsigned mark)
         if (!fresh && sv_dfs_on_path(p, c, k->ci)) return 2;
         if (sv_dfs_push(sv, p, &k->t, c, k->ci)) return RC_ERR_MEMORY;
         p->f[p->depth - 1].own = fresh;
+        p->f[p->depth - 1].turn = k->turn;
         return 1;
     }
     if (x == mark) return 2;
-    sv_dfs_take(f, x, c->key.v[RC_P]);
+    sv_dfs_take(f, x, k->turn);
     return 0;
 }
 
@@ -248,7 +252,7 @@ static int sv_dfs_kids(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, int n) {
     uint64_t *keys = kid ? sv_grow(sv, p->keys, &p->capkids, need, sizeof *keys, 1024) : NULL;
     if (!keys) return RC_ERR_MEMORY;
     p->keys = keys;
-    int alone = sv->nperm > 1 && sv_alone_memo(sv, w, &f->s), first = sv->cmp[0];
+    int alone = sv->nperm > 1 && sv_alone_memo(sv, w, &f->s);
     size_t turn = n ? (size_t)w->tid * (size_t)n / (size_t)sv->threads : 0;  /* its own order */
     f->kid0 = p->nkids;
     for (int a = 0; a < n; a++) {
@@ -256,9 +260,11 @@ static int sv_dfs_kids(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, int n) {
         size_t j = (size_t)a + turn;
         int e = rc_apply(&f->s, &p->plies.a[j < (size_t)n ? j : j - (size_t)n], &k->t);
         if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return e; }
-        k->c = sv_locate(sv, w, &k->t, &k->ci, alone && m_eq(k->t.c[first], f->s.c[first]));
+        k->turn = k->t.v[RC_P] != f->s.v[RC_P];
+        k->c = sv_locate(sv, w, &k->t, &k->ci, sv_kept(sv, alone, &f->s, &k->t));
         if (!k->c) return SV_ERR_INDEX;
-        p->keys[p->nkids + (size_t)a] = (uint64_t)k->c->id << 40 | k->ci;
+        p->keys[p->nkids + (size_t)a] = (uint64_t)k->c->id << 40 | k->ci |
+                                        (sv->swap ? (uint64_t)k->turn << SV_TURN_BIT : 0);
         if (__atomic_load_n(&k->c->dval, __ATOMIC_ACQUIRE)) __builtin_prefetch(sv_dv_at(sv, k->c, k->ci));
     }
     p->nkids += (size_t)n;
@@ -294,7 +300,7 @@ static int sv_dfs_done(Sv *sv, SvWork *w, SvPath *p, SvFrame *f) {
         sv_dv_put(sv, f->b, f->i, x);
     }
     p->nkids = f->kid0;
-    if (--p->depth) sv_dfs_take(&p->f[p->depth - 1], x, f->s.v[RC_P]);
+    if (--p->depth) sv_dfs_take(&p->f[p->depth - 1], x, f->turn);
     return 0;
 }
 
@@ -319,7 +325,7 @@ static void *sv_dfs_thread(void *arg) {
         if (x < 0) { r = x; break; }
         if (x) {  /* it ended, or the thread helped has solved it */
             p.nkids = f->kid0;
-            if (--p.depth) sv_dfs_take(&p.f[p.depth - 1], (unsigned)x, f->s.v[RC_P]);
+            if (--p.depth) sv_dfs_take(&p.f[p.depth - 1], (unsigned)x, f->turn);
         } else if (f->a < f->n) {  /* its next children taken, until one's frame is pushed */
             int e;
             do e = sv_dfs_child(sv, w, &p, f, mark);

@@ -22,6 +22,8 @@ int rc_solve_config_layout(int64_t *out) {
     out[n++] = (int64_t)offsetof(struct rc_solve_config, out_of_core);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, depth_first);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, nperm);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, swap);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, swap_type);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, order);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, tier_weight);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, types);
@@ -65,6 +67,8 @@ void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const
     for (int t = 0; t < RC_NT; t++) sv->tier_weight[t] = cfg->tier_weight[t];
     int64_t room = cfg->tally_room, most = cfg->tally_most;
     sv->nperm = cfg->nperm;
+    sv->swap = cfg->swap != 0;
+    for (int t = 0; t < RC_NT; t++) sv->swap_type[t] = sv->swap ? cfg->swap_type[t] : t;
     sv->flat = 1;
     for (int t = 0; t < RC_NT; t++) {
         sv->size[t] = cfg->types[t].size;
@@ -86,6 +90,7 @@ void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const
     sv->perm = sv_alloc(sv, np * sizeof(int32_t));
     if (sv->perm && sv->nperm > 0) memcpy(sv->perm, perm, (size_t)sv->nperm * RC_CELLS * sizeof(int32_t));
     if (sv->perm) sv_tables(sv);
+    if (sv->swap) sv_swap_tables(sv, perm + (size_t)(sv->nperm > 0 ? sv->nperm : 0) * RC_CELLS);
     for (int t = 0; t < RC_NT; t++) {
         if (sv->size[t] <= 1) continue;
         sv->place[t] = sv_alloc(sv, (size_t)(sv->nplace[t] + 1) * sizeof(M));
@@ -148,6 +153,7 @@ static void sv_work_free(SvWork *w) {
     free(w->cb);
     free(w->ci);
     free(w->vp);
+    free(w->turn);
     free(w->pk);
     free(w->slot);
     free(w->defer_b);
@@ -159,6 +165,7 @@ static void sv_work_free(SvWork *w) {
     w->slot = NULL;
     w->cappk = 0;
     w->vp = NULL;
+    w->turn = NULL;
     w->kids = NULL;
     w->cb = NULL;
     w->ci = NULL;
@@ -464,6 +471,7 @@ void rc_solve_free(void *h) {
         pthread_mutex_destroy(&b->mu);
         free(b->few);
         free(b->par);
+        free(b->pturn);
         sv_free(sv, b, sizeof *b);
     }
     uint64_t n = sv->ndense;
@@ -486,6 +494,7 @@ void rc_solve_free(void *h) {
     for (int t = 0; t < RC_NT; t++) sv_free(sv, sv->place[t], (size_t)(sv->nplace[t] + 1) * sizeof(M));
     sv_free(sv, sv->perm, (size_t)(sv->nperm > 0 ? sv->nperm : 1) * RC_CELLS * sizeof(int32_t));
     sv_free(sv, sv->ptab, sv_tables_size(sv));
+    if (sv->stab) sv_free(sv, sv->stab, SV_SWAP_BYTES * 256 * sizeof(M));
     sv_free(sv, sv->identity, (size_t)(sv->nperm ? sv->nperm : 1));
     if (sv->map) munmap(sv->map, sv->map_bytes);
     sv_arena_close(sv);

@@ -195,30 +195,37 @@ static uint64_t *sv_frontier(Sv *sv, SvBlock *b) {
     return f;
 }
 
-/* that some position of `from` has a child in `to` (for the order of the one-pass solve);
-   0, or an error when the ply raised the tier (tiered reachability, tiers.c) */
-static int sv_edge(Sv *sv, SvBlock *from, SvBlock *to) {
+/* that some position of `from` has a child in `to` (for the order of the one-pass solve),
+   `turn` whether the mover changed on the way (kturn); 0, or an error when the ply raised
+   the tier (tiered reachability, tiers.c) */
+static int sv_edge(Sv *sv, SvBlock *from, SvBlock *to, int turn) {
     if (sv->tiered && to->tier > from->tier) {  /* (tiers.c: its blocks may be let go) */
         sv_fail(sv, SV_ERR_INDEX, "a ply raised the tier the model gave (dsl/monotone.py)");
         return SV_ERR_INDEX;
     }
+    uint8_t bit = (uint8_t)(1 << turn);
     if (from == to) {
         __atomic_store_n(&sv->cyclic, 1, __ATOMIC_RELAXED);
         __atomic_store_n(&from->loop, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_or(&from->kturn[SV_MAX_KIDS], bit, __ATOMIC_RELAXED);
         return 0;
     }
     int n = __atomic_load_n(&from->nkids, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < n; i++) if (from->kids[i] == to) return 0;
+    for (int i = 0; i < n; i++)
+        if (from->kids[i] == to) {
+            __atomic_fetch_or(&from->kturn[i], bit, __ATOMIC_RELAXED);
+            return 0;
+        }
     pthread_mutex_lock(&sv->lock);
     n = from->nkids;
     int i = 0;
     while (i < n && from->kids[i] != to) i++;
-    if (i == n) {
-        if (n == SV_MAX_KIDS) sv->cyclic = sv->overflow = 1;  /* too many to follow: arcs */
-        else {
-            from->kids[n] = to;
-            __atomic_store_n(&from->nkids, n + 1, __ATOMIC_RELEASE);
-        }
+    if (i < n) __atomic_fetch_or(&from->kturn[i], bit, __ATOMIC_RELAXED);
+    else if (n == SV_MAX_KIDS) sv->cyclic = sv->overflow = 1;  /* too many to follow: arcs */
+    else {
+        from->kids[n] = to;
+        __atomic_fetch_or(&from->kturn[n], bit, __ATOMIC_RELAXED);
+        __atomic_store_n(&from->nkids, n + 1, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&sv->lock);
     return 0;

@@ -86,7 +86,7 @@ static void sv_solve_unit(Sv *sv, SvWork *w, SvUnit *u) {
             else v = sv_kid_value(c, w->ci[a], &r);
             if (v == SV_DRAW) draw = 1;
             else if (!v) { sv_fail(sv, SV_ERR_INDEX, "a child was not solved before its parent"); return; }
-            else if ((v == SV_WIN) == (c->key.v[RC_P] == s.v[RC_P])) { if (r < win) win = r; }
+            else if ((v == SV_WIN) == !w->turn[a]) { if (r < win) win = r; }
             else if (r > lose) lose = r;
         }
         w->arcs += sv_distinct(w, n);

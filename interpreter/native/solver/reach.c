@@ -20,8 +20,16 @@ static SvBlock *sv_locate(Sv *sv, SvWork *w, S *s, uint64_t *idx, int canonical)
     return b;
 }
 
+/* whether child `t` of `s` (in canonical form) is in canonical form as it stands: `alone`
+   (sv_alone of `s`) and the slot compared first left as it is, and no swap of the players
+   due */
+static inline int sv_kept(const Sv *sv, int alone, const S *s, const S *t) {
+    return alone && m_eq(t->c[sv->cmp[0]], s->c[sv->cmp[0]]) && !(sv->swap && t->v[RC_P]);
+}
+
 /* the children of `s` (in canonical form; one a legal ply, in order) located in w->cb,
-   w->ci; their number, or -1 after an error */
+   w->ci, and in w->turn whether the player to move changes on the way (with the players'
+   swap, the child kept does not tell); their number, or -1 after an error */
 static int sv_children(Sv *sv, SvWork *w, const S *s) {
     int n = rc_legal(s, &w->buf);
     if (n < 0) { sv_fail(sv, n, "the rules stopped on an error"); return -1; }
@@ -34,15 +42,18 @@ static int sv_children(Sv *sv, SvWork *w, const S *s) {
         if (kids) w->kids = kids;
         const uint16_t **vp = realloc(w->vp, (size_t)n * sizeof *vp);
         if (vp) w->vp = vp;
-        if (!cb || !ci || !kids || !vp) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return -1; }
+        uint8_t *turn = realloc(w->turn, (size_t)n);
+        if (turn) w->turn = turn;
+        if (!cb || !ci || !kids || !vp || !turn) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return -1; }
         w->capkids = (size_t)n;
     }
-    int alone = sv->nperm > 1 && sv_alone_memo(sv, w, s), first = sv->cmp[0];
+    int alone = sv->nperm > 1 && sv_alone_memo(sv, w, s);
     for (int a = 0; a < n; a++) {
         S t;
         int e = rc_apply(s, &w->buf.a[a], &t);
         if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return -1; }
-        w->cb[a] = sv_locate(sv, w, &t, &w->ci[a], alone && m_eq(t.c[first], s->c[first]));
+        w->turn[a] = t.v[RC_P] != s->v[RC_P];
+        w->cb[a] = sv_locate(sv, w, &t, &w->ci[a], sv_kept(sv, alone, s, &t));
         if (!w->cb[a]) return -1;
     }
     return n;
@@ -67,8 +78,9 @@ static void sv_sort_u64(uint64_t *k, size_t n) {
     }
 }
 
-/* how many distinct keys among the `n` of `k` (children as block id << 40 | index: the
-   arcs the retrograde solve would keep): each put in a small open-addressed set (3x to 10x
+/* how many distinct keys among the `n` of `k` (children as block id << 40 | index, and
+   with the players' swap SV_TURN where the mover changes: the arcs the retrograde solve
+   would keep): each put in a small open-addressed set (3x to 10x
    faster than sorting them at 12 to 100 children, as fast at 4 to 8), sorted in place past
    SV_DISTINCT_SET / 2 */
 #define SV_DISTINCT_SET 512
@@ -92,9 +104,11 @@ static uint64_t sv_distinct_keys(uint64_t *k, int n) {
     return m;
 }
 
-/* the same, of the children in w->cb, w->ci */
+/* the same, of the children in w->cb, w->ci (and w->turn) */
 static uint64_t sv_distinct(SvWork *w, int n) {
     for (int a = 0; a < n; a++) w->ci[a] |= (uint64_t)w->cb[a]->id << 40;  /* (ids < 2^21: never all ones) */
+    if (w->sv->swap)
+        for (int a = 0; a < n; a++) w->ci[a] |= (uint64_t)w->turn[a] << SV_TURN_BIT;
     return sv_distinct_keys(w->ci, n);
 }
 
@@ -195,10 +209,12 @@ static void sv_expand(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
     if (n < 0) return;
     for (int a = 0; a < n; a++) {
         SvBlock *c = w->cb[a];
-        if (c != w->edge_to || b != w->edge_from) {
-            if (sv_edge(sv, b, c)) return;
+        int turn = sv->swap && w->turn[a];
+        if (c != w->edge_to || b != w->edge_from || turn != w->edge_turn) {
+            if (sv_edge(sv, b, c, turn)) return;
             w->edge_from = b;
             w->edge_to = c;
+            w->edge_turn = turn;
         }
         if (__atomic_load_n(&c->sparse, __ATOMIC_ACQUIRE)) {
             if (sv_defer(sv, w, c, w->ci[a])) return;

@@ -14,10 +14,14 @@ static void sv_retrograde(Sv *sv) {
     sv->rem = sv_alloc(sv, n * 4 + 4);
     if (sv_failed(sv)) goto out;
     sv_tick(sv, "parents");
-    for (uint64_t e = 0; e < sv->narcs; e++) pstart[sv->arcs[e] + 1]++;
+    /* with the players' swap, an arc's SV_ARC_TURN (whether the mover changes on it) goes
+       with it to its parent's entry */
+    uint32_t id = sv->swap ? ~SV_ARC_TURN : UINT32_MAX;
+    for (uint64_t e = 0; e < sv->narcs; e++) pstart[(sv->arcs[e] & id) + 1]++;
     for (uint64_t d = 0; d < n; d++) pstart[d + 1] += pstart[d];
     for (uint64_t p = 0; p < n; p++)
-        for (uint64_t e = sv->offsets[p]; e < sv->offsets[p + 1]; e++) parents[pstart[sv->arcs[e]]++] = (uint32_t)p;
+        for (uint64_t e = sv->offsets[p]; e < sv->offsets[p + 1]; e++)
+            parents[pstart[sv->arcs[e] & id]++] = (uint32_t)p | (sv->arcs[e] & ~id);
     for (uint64_t d = n; d > 0; d--) pstart[d] = pstart[d - 1];
     pstart[0] = 0;
     uint64_t nf = 0, solved;
@@ -44,9 +48,10 @@ static void sv_retrograde(Sv *sv) {
             int c_wins = sv->values[c] == SV_WIN;
             uint8_t mc = sv->mover[c];
             for (uint64_t k = pstart[c]; k < pstart[c + 1]; k++) {
-                uint32_t p = parents[k];
+                uint32_t p = parents[k] & id;
                 if (sv->values[p]) continue;
-                if (c_wins == (sv->mover[p] == mc)) {  /* the parent's mover wins by moving to c */
+                int same = sv->swap ? !(parents[k] & SV_ARC_TURN) : sv->mover[p] == mc;
+                if (c_wins == same) {  /* the parent's mover wins by moving to c */
                     sv->values[p] = SV_WIN;
                     sv->rem[p] = r1;
                     next[nn++] = p;

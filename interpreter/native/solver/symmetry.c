@@ -28,6 +28,47 @@ static inline int sv_mcmp(M a, M b) {
     return 0;
 }
 
+/* ------------------------------------------------------------------ the players' swap */
+/* With sv->swap, a position and its image with the players exchanged (each type's pieces
+   become sv->swap_type's, the cells go through the swap's permutation, the other player
+   is to move, a winner becomes the other) are one; the one kept has player 0 to move.
+   Player 1's positions are swapped first, then put in canonical form under the board's
+   symmetries (the swap is an involution that maps them onto themselves: player_swap.py). */
+#define SV_SWAP_BYTES (RC_W * 8)
+
+/* the swap's image of each byte value of each byte of a mask, from its cell permutation */
+static void sv_swap_tables(Sv *sv, const int32_t *p) {
+    sv->stab = sv_alloc(sv, SV_SWAP_BYTES * 256 * sizeof(M));
+    if (!sv->stab) return;
+    for (int j = 0; j < SV_SWAP_BYTES; j++)
+        for (int v = 0; v < 256; v++) {
+            M m = m_zero();
+            for (int b = 0; b < 8; b++) {
+                int c = 8 * j + b;
+                if (v >> b & 1 && c < RC_CELLS) m.w[p[c] >> 6] |= (uint64_t)1 << (p[c] & 63);
+            }
+            sv->stab[j * 256 + v] = m;
+        }
+}
+
+static inline M sv_swap_mask(const Sv *sv, M m) {
+    M out = m_zero();
+    for (int w = 0; w < RC_W; w++)
+        for (uint64_t x = m.w[w], j = (uint64_t)w * 8; x; x >>= 8, j++)
+            if (x & 255) out = m_or(out, sv->stab[j * 256 + (x & 255)]);
+    return out;
+}
+
+/* `s` as the swap keeps it: its image if player 1 is to move */
+static inline void sv_swap(const Sv *sv, S *s) {
+    if (!sv->swap || s->v[RC_P] != 1) return;
+    M c[RC_NC];
+    for (int i = 0; i < RC_NC; i++) c[i] = sv_swap_mask(sv, s->c[i]);
+    for (int i = 0; i < RC_NC; i++) s->c[i < RC_NT ? sv->swap_type[i] : i] = c[i];
+    s->v[RC_P] = 0;
+    if (s->v[RC_OUT] == 0 || s->v[RC_OUT] == 1) s->v[RC_OUT] = 1 - s->v[RC_OUT];
+}
+
 /* sv_canon: the image of `s` under the symmetries that is least, its cell slots compared
    in the order `ord` (a slot's mask as a number). The index compares in sv->cmp: the
    previous ply's cells, then the piece types in the order they are placed (sv_shape), so
@@ -43,6 +84,7 @@ static inline int sv_mcmp(M a, M b) {
 #define SV_LANES 8
 
 static void sv_canon(const Sv *sv, S *s, const int *ord) {
+    sv_swap(sv, s);
     if (sv->nperm < 2) return;
     const __m256i lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     uint32_t best[RC_NC];  /* the least image so far: at first, `s` itself */
@@ -124,6 +166,7 @@ static void sv_img_set(Sv *sv, int q, int j, int v, M m) {
 
 /* images are compared from the first slot of `ord`, and most are dropped after it */
 static void sv_canon(const Sv *sv, S *s, const int *ord) {
+    sv_swap(sv, s);
     if (sv->nperm < 2) return;
     M best[RC_NC], img[RC_NC];
     for (int i = 0; i < RC_NC; i++) best[i] = s->c[i];

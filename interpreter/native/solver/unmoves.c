@@ -79,35 +79,49 @@ static int sv_pred_try(Sv *sv, SvWork *w, S *p, int rule, int o, int x, const S 
         if (ply->r != rule || (o >= 0 && (ply->x[1] != o || ply->x[2] != x))) continue;
         S t;
         if (rc_apply(p, ply, &t) || !sv_same(&t, c)) continue;
-        uint64_t idx;
+        uint64_t idx, turn = sv->swap && p->v[RC_P] != c->v[RC_P] ? SV_TURN : 0;
         SvBlock *b = sv_indexed(sv, w, p, &idx);
-        return b ? sv_push_pred(sv, w, n, (uint64_t)b->id << 40 | idx) : 0;
+        return b ? sv_push_pred(sv, w, n, (uint64_t)b->id << 40 | idx | turn) : 0;
     }
     return 0;
 }
 
 /* the positions of `pb` (a block of few positions, sv_few) with a child `kid` (block id
-   << 40 | index) noted as predecessors; -1 on an error */
+   << 40 | index; with the players' swap, on arcs where the mover changes or not) noted
+   as predecessors; -1 on an error */
 static int sv_few_preds(Sv *sv, SvWork *w, const SvBlock *pb, uint64_t kid, size_t *n) {
-    size_t lo = 0, hi = pb->nfew;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (pb->few[mid].kid < kid) lo = mid + 1;
-        else hi = mid;
+    for (int turn = 0; turn <= sv->swap; turn++) {
+        uint64_t want = kid | (turn ? SV_TURN : 0);
+        size_t lo = 0, hi = pb->nfew;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (pb->few[mid].kid < want) lo = mid + 1;
+            else hi = mid;
+        }
+        for (; lo < pb->nfew && pb->few[lo].kid == want; lo++)
+            if (sv_push_pred(sv, w, n, (uint64_t)pb->id << 40 | pb->few[lo].at | (want & SV_TURN)))
+                return -1;
     }
-    for (; lo < pb->nfew && pb->few[lo].kid == kid; lo++)
-        if (sv_push_pred(sv, w, n, (uint64_t)pb->id << 40 | pb->few[lo].at)) return -1;
     return 0;
 }
 
-/* the candidates of parent block `pb` (its slots in `p`) whose plies of entry `e` put a
+/* the key of the positions whose swap of the players (sv_swap) block `k` holds */
+static void sv_swap_key(const Sv *sv, const SvKey *k, SvKey *out) {
+    *out = *k;
+    for (int t = 0; t < RC_NT; t++) out->cnt[sv->swap_type[t]] = k->cnt[t];
+    out->v[RC_P] = 1 - k->v[RC_P];
+    if (k->v[RC_OUT] == 0 || k->v[RC_OUT] == 1) out->v[RC_OUT] = 1 - k->v[RC_OUT];
+    for (int h = 0; h < RC_NC - RC_NT; h++) out->hist[h] = sv_swap_mask(sv, k->hist[h]);
+}
+
+/* the candidates of parent key `pk` (its slots in `p`) whose plies of entry `e` put a
    piece down or took one off (UNDO_DELTA) and may lead to `c`: that piece lifted, or put
    back on an empty cell; -1 on an error */
-static int sv_count_preds(Sv *sv, SvWork *w, const SvBlock *pb, const SvBlock *cb, int e,
+static int sv_count_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvBlock *cb, int e,
                           const S *p, const S *c, M occ, size_t *n) {
     int t = UNDO_TYPE[e], delta = UNDO_DELTA[e];
     for (int u = 0; u < RC_NT; u++)  /* the parent has one piece of type t fewer, or more */
-        if (pb->key.cnt[u] - cb->key.cnt[u] != (u == t ? -delta : 0)) return 0;
+        if (pk->cnt[u] - cb->key.cnt[u] != (u == t ? -delta : 0)) return 0;
     M cells = delta > 0 ? c->c[t] : m_andn(m_and(sv->cells[t], UNDO_REV[(size_t)e * RC_CELLS]), occ);
     while (m_any(cells)) {
         int o = m_poplow(&cells);
@@ -118,8 +132,47 @@ static int sv_count_preds(Sv *sv, SvWork *w, const SvBlock *pb, const SvBlock *c
     return 0;
 }
 
-/* the distinct reached predecessors of `c` (index `ci` of block `cb`), in w->pk; their
-   number or -1 */
+/* the predecessors of `c` (in block `cb`; `occ` its occupied cells) with the key `pk`
+   (a parent block's, or its swap's) noted; -1 on an error */
+static int sv_key_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvBlock *cb, const S *c,
+                        M occ, size_t *n) {
+    S p = *c;
+    for (int j = 0; j < RC_NI; j++) p.v[j] = pk->v[j];
+    for (int h = 0; h < RC_NC - RC_NT; h++) p.c[RC_NT + h] = pk->hist[h];
+    if (UNDO_PASS) {
+        S same = p;
+        if (sv_pred_try(sv, w, &same, RC_RULES - 1, -1, -1, c, n)) return -1;
+    }
+    int same = !memcmp(pk->cnt, cb->key.cnt, sizeof cb->key.cnt);
+    for (int e = 0; e < UNDO_N; e++) {
+        if (UNDO_PLAYER[e] != pk->v[RC_P]) continue;
+        if (UNDO_DELTA[e]) {
+            if (sv_count_preds(sv, w, pk, cb, e, &p, c, occ, n)) return -1;
+            continue;
+        }
+        if (!same) continue;
+        int t = UNDO_TYPE[e];
+        M pieces = c->c[t];
+        while (m_any(pieces)) {
+            int x = m_poplow(&pieces);
+            /* (a piece moved back off the cells it can stand on makes no position) */
+            M from = m_andn(m_and(UNDO_REV[(size_t)e * RC_CELLS + (size_t)x], sv->cells[t]), occ);
+            while (m_any(from)) {
+                int o = m_poplow(&from);
+                S back = p;
+                back.c[t] = m_or(m_andn(c->c[t], m_bit(x)), m_bit(o));
+                if (sv_pred_try(sv, w, &back, UNDO_RULE[e], o, x, c, n)) return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* the distinct reached predecessors of `c` (index `ci` of block `cb`), in w->pk (with
+   the players' swap, SV_TURN set where the mover changes on the way: a parent may reach
+   `c`'s class both ways); their number or -1. A parent block's positions are made from
+   its key, and with the swap from the key of their swaps too: a predecessor of `c` whose
+   image under the swap the block holds has that key. */
 static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, uint64_t ci, const S *c) {
     size_t n = 0;
     M occ = m_zero();
@@ -130,41 +183,20 @@ static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, uint64_t ci, const S *
             if (sv_few_preds(sv, w, pb, (uint64_t)cb->id << 40 | ci, &n)) return -1;
             continue;
         }
-        S p = *c;
-        for (int j = 0; j < RC_NI; j++) p.v[j] = pb->key.v[j];
-        for (int h = 0; h < RC_NC - RC_NT; h++) p.c[RC_NT + h] = pb->key.hist[h];
-        if (UNDO_PASS) {
-            S same = p;
-            if (sv_pred_try(sv, w, &same, RC_RULES - 1, -1, -1, c, &n)) return -1;
-        }
-        int same = !memcmp(pb->key.cnt, cb->key.cnt, sizeof cb->key.cnt);
-        for (int e = 0; e < UNDO_N; e++) {
-            if (UNDO_PLAYER[e] != pb->key.v[RC_P]) continue;
-            if (UNDO_DELTA[e]) {
-                if (sv_count_preds(sv, w, pb, cb, e, &p, c, occ, &n)) return -1;
-                continue;
-            }
-            if (!same) continue;
-            int t = UNDO_TYPE[e];
-            M pieces = c->c[t];
-            while (m_any(pieces)) {
-                int x = m_poplow(&pieces);
-                /* (a piece moved back off the cells it can stand on makes no position) */
-                M from = m_andn(m_and(UNDO_REV[(size_t)e * RC_CELLS + (size_t)x], sv->cells[t]), occ);
-                while (m_any(from)) {
-                    int o = m_poplow(&from);
-                    S back = p;
-                    back.c[t] = m_or(m_andn(c->c[t], m_bit(x)), m_bit(o));
-                    if (sv_pred_try(sv, w, &back, UNDO_RULE[e], o, x, c, &n)) return -1;
-                }
-            }
+        /* (with the swap: parents of each key only where reachability met arcs of them) */
+        if ((!sv->swap || cb->pturn[q] & 1) && sv_key_preds(sv, w, &pb->key, cb, c, occ, &n))
+            return -1;
+        if (sv->swap && cb->pturn[q] & 2) {
+            SvKey sk;
+            sv_swap_key(sv, &pb->key, &sk);
+            if (sv_key_preds(sv, w, &sk, cb, c, occ, &n)) return -1;
         }
     }
     uint64_t *k = w->pk;
     sv_sort_u64(k, n);
     size_t m = 0;
     for (size_t a = 0; a < n; a++) {  /* the distinct ones reachability met */
-        const SvBlock *b = sv->blocks[k[a] >> 40];
+        const SvBlock *b = sv->blocks[(k[a] & ~SV_TURN) >> 40];
         uint64_t i = k[a] & (((uint64_t)1 << 40) - 1);
         if ((m == 0 || k[a] != k[m - 1]) && sv_reached(b, i)) k[m++] = k[a];
     }
@@ -179,13 +211,18 @@ static int sv_parents(Sv *sv) {
     for (int k = 0; k < sv->nblocks; k++) {
         SvBlock *b = sv->blocks[k];
         b->par = calloc((size_t)b->npar + 1, sizeof *b->par);
-        if (!b->par) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
+        b->pturn = calloc((size_t)b->npar + 1, 1);
+        if (!b->par || !b->pturn) { sv_fail(sv, RC_ERR_MEMORY, "out of memory"); return RC_ERR_MEMORY; }
         b->npar = 0;
-        if (b->loop) b->par[b->npar++] = b;
+        if (b->loop) {
+            b->pturn[b->npar] = b->kturn[SV_MAX_KIDS];
+            b->par[b->npar++] = b;
+        }
     }
     for (int j = 0; j < sv->nblocks; j++)
         for (int i = 0; i < sv->blocks[j]->nkids; i++) {
             SvBlock *c = sv->blocks[j]->kids[i];
+            c->pturn[c->npar] = sv->blocks[j]->kturn[i];
             c->par[c->npar++] = sv->blocks[j];
         }
     return 0;
@@ -220,7 +257,8 @@ static int sv_few(Sv *sv) {
                     b->few = p;
                     cap *= 2;
                 }
-                b->few[n++] = (SvArc){(uint64_t)w->cb[a]->id << 40 | w->ci[a], i};
+                b->few[n++] = (SvArc){(uint64_t)w->cb[a]->id << 40 | w->ci[a] |
+                                      (sv->swap && w->turn[a] ? SV_TURN : 0), i};
             }
         }
         qsort(b->few, n, sizeof *b->few, sv_cmp_arc);
@@ -319,15 +357,16 @@ static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
     int n = sv_preds(sv, w, b, i, &c);
     if (n < 0) return;
     for (int a = 0; a < n; a++) {  /* where the slots are, all asked of memory at once */
-        SvBlock *pb = sv->blocks[w->pk[a] >> 40];
+        SvBlock *pb = sv->blocks[(w->pk[a] & ~SV_TURN) >> 40];
         w->slot[a] = &pb->val[sv_local(pb, w->pk[a] & (((uint64_t)1 << 40) - 1))];
         __builtin_prefetch(w->slot[a]);
     }
     for (int a = 0; a < n; a++) {
-        SvBlock *pb = sv->blocks[w->pk[a] >> 40];
+        SvBlock *pb = sv->blocks[(w->pk[a] & ~SV_TURN) >> 40];
         uint64_t pi = w->pk[a] & (((uint64_t)1 << 40) - 1);
         uint16_t *slot = w->slot[a];
-        int wins = c_wins == (pb->key.v[RC_P] == c.v[RC_P]);  /* its mover wins by it */
+        int turn = sv->swap ? (w->pk[a] & SV_TURN) != 0 : pb->key.v[RC_P] != c.v[RC_P];
+        int wins = c_wins == !turn;  /* its mover wins by it */
         uint16_t old = __atomic_load_n(slot, __ATOMIC_RELAXED), nv;
         do {
             if (old & 3) break;

@@ -1,0 +1,211 @@
+"""The symmetry that exchanges the players: each player's pieces become the other's, the
+board is turned onto itself, and the other player is to move.
+
+In a game whose rules treat the two players alike (3-A-Side: South's men and goal mirror
+North's), a position and its image have the same value for their player to move, so a
+solve keeps one of the two: the one with the first player to move (`KeySwap.canonical`).
+Half the positions, as the hand-written solvers of such games do ("colour swap").
+
+A swap is a cell permutation and a piece-type permutation (each owned type to the other
+player's type of its kind; neutral types kept). It is found as the board symmetries are
+(symmetry.py): candidates that map the regions onto regions, each type's setup onto its
+partner's, and the cells the rules name onto themselves; then each is checked on positions from seeded
+random playouts (the children of the image are the images of the children, the winner
+the other player). Games with slots a swap would have to map beyond these (reserves,
+per-player variables, counts, a first turn of one player's) get none.
+
+A ply's value is for the player to move, so across a ply the solve needs to know whether
+the mover changed; with swapped positions kept as one, that is a property of the ply,
+not of the two positions (the solver records it per arc).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from interpreter.runtime.game import Game, State
+from interpreter.runtime.layout import SlotKind
+from interpreter.search.codec import Codec
+from interpreter.search.symmetry import (Perm, _permute_mask, automorphisms, referenced,
+    sample_positions, CHECK_POSITIONS)
+
+# the slots a swap maps (masks by type and cells, the player, the outcome) or keeps
+SWAPPABLE = {SlotKind.PIECES, SlotKind.PLAYER, SlotKind.PHASE, SlotKind.LAST_RULE,
+             SlotKind.LAST_CELLS, SlotKind.OUTCOME}
+
+
+class PlayerSwap(NamedTuple):
+    """Cell c goes to cells[c]; a piece of type t becomes one of type types[t]."""
+
+    cells: Perm
+    types: tuple[int, ...]
+
+    @property
+    def involution(self) -> bool:
+        """Whether the swap twice is the identity (its cells too)."""
+        return all(self.cells[self.cells[c]] == c for c in range(len(self.cells)))
+
+
+def partner_types(game: Game) -> tuple[int, ...] | None:
+    """Each type's partner under a swap (the other player's type of the same kind), or None
+    when some owned type has none."""
+    rs = game.ruleset
+    out = []
+    for t in rs.types:
+        if t.owner is None:
+            out.append(rs.types.index(t))
+            continue
+        match = [u for u, x in enumerate(rs.types)
+                 if x.owner == 1 - t.owner and (x.kind, x.size, x.level, x.cover, x.reserve)
+                 == (t.kind, t.size, t.level, t.cover, t.reserve)]
+        if len(match) != 1:
+            return None
+        out.append(match[0])
+    sigma = tuple(out)
+    if any(sigma[sigma[t]] != t for t in range(len(sigma))):
+        return None
+    if any((t.carrier is None) != (rs.types[sigma[i]].carrier is None)
+           or (t.carrier is not None and sigma[t.carrier] != rs.types[sigma[i]].carrier)
+           for i, t in enumerate(rs.types)):
+        return None
+    return sigma
+
+
+def swap_state(game: Game, state: State, sw: PlayerSwap) -> State:
+    """The image of `state` under the swap."""
+    out = list(state)
+    for slot in game.layout.slots:
+        i, v = slot.index, state[slot.index]
+        if slot.kind is SlotKind.PIECES:
+            out[sw.types[i]] = _permute_mask(v, sw.cells)
+        elif slot.kind is SlotKind.LAST_CELLS:
+            out[i] = _permute_mask(v, sw.cells)
+        elif slot.kind in (SlotKind.PLAYER, SlotKind.OUTCOME) and v in (0, 1):
+            out[i] = 1 - v
+    return tuple(out)
+
+
+def _commutes(game: Game, state: State, sw: PlayerSwap) -> bool:
+    image = swap_state(game, state, sw)
+    if game.is_terminal(state) != game.is_terminal(image) or game.is_draw(state) != game.is_draw(image):
+        return False
+    w, wi = game.winner(state), game.winner(image)
+    if (w is None) != (wi is None) or (w is not None and wi != 1 - w):
+        return False
+    mapped = {swap_state(game, game.apply_unchecked(state, a), sw) for a in game.legal_actions(state)}
+    direct = {game.apply_unchecked(image, a) for a in game.legal_actions(image)}
+    return mapped == direct
+
+
+def _compose(p: Perm, q: Perm) -> Perm:
+    """Cell c to p[q[c]]: q, then p."""
+    return tuple(p[q[c]] for c in range(len(q)))
+
+
+def _closes(g: Perm, board: list[Perm]) -> bool:
+    """Whether `g` with the board symmetries `board` makes a group in which the swaps are
+    `board` composed with `g`: g twice is among them, and g maps them onto themselves."""
+    group = set(board) | {tuple(range(len(g)))}
+    inv = tuple(sorted(range(len(g)), key=g.__getitem__))
+    return _compose(g, g) in group and all(_compose(_compose(g, b), inv) in group for b in group)
+
+
+def player_swap(game: Game, board: list[Perm], setups: bool = True, start: State | None = None,
+                check_positions: int = CHECK_POSITIONS) -> PlayerSwap | None:
+    """A swap of the players that the rules cannot tell apart and that closes with the board
+    symmetries `board` into a group (see `_closes`), or None."""
+    rs = game.ruleset
+    if len(game.players) != 2 or rs.counts or rs.tracks or rs.first_turn:
+        return None
+    if any(s.kind not in SWAPPABLE for s in game.layout.slots):
+        return None
+    sigma = partner_types(game)
+    if sigma is None or sigma == tuple(range(len(sigma))):
+        return None
+    fixed, dir_sets = referenced(game)
+    n = game.board.size
+    # the cells the rules name may change places (North's goal for South's): kept setwise
+    colour = [(sum(c in cs for cs in rs.regions.values()), c in fixed) for c in range(n)]
+    regions = {frozenset(cs) for cs in rs.regions.values()}
+    setup = {t: sum(1 << c for c in rs.setup.get(t, ())) for t in range(len(rs.types))}
+    cands = []
+    for perm in automorphisms(game, colour, dir_sets):
+        if any(frozenset(perm[c] for c in cs) not in regions for cs in regions):
+            continue
+        if setups and any(_permute_mask(setup[t], perm) != setup[sigma[t]] for t in setup):
+            continue
+        if _closes(perm, board):
+            cands.append(PlayerSwap(perm, sigma))
+    if not cands:
+        return None
+    samples = sample_positions(game, check_positions, seed=1, start=start)
+    for sw in sorted(cands, key=lambda s: not s.involution):
+        if all(_commutes(game, s, sw) for s in samples):
+            return sw
+    return None
+
+
+class KeySwap:
+    """The swap on packed keys (codec.Codec): the cell masks through byte tables, the
+    player and the outcome fields exchanged; `canonical` keeps the first player's side."""
+
+    def __init__(self, sw: PlayerSwap, codec: Codec, types: int):
+        cells = codec.cells
+        self.swap = sw
+        self.bits = codec.masks * cells
+        where = [(sw.types[m] if m < types else m) * cells + sw.cells[c]
+                 for m in range(codec.masks) for c in range(cells)]
+        self.tables = []
+        for j in range((self.bits + 7) // 8):
+            table = []
+            for byte in range(256):
+                v = 0
+                for b in range(8):
+                    if byte >> b & 1 and 8 * j + b < self.bits:
+                        v |= 1 << where[8 * j + b]
+                table.append(v)
+            self.tables.append(table)
+        # a field's packed values of players 0 and 1 exchanged: (shift, mask, value 0, value 1)
+        self.fields = [(f.shift, (1 << f.width) - 1, -f.low, 1 - f.low) for f in codec.fields
+                       if f.kind in (SlotKind.PLAYER, SlotKind.OUTCOME)]
+        self.turn = next((f.shift, (1 << f.width) - 1, -f.low) for f in codec.fields
+                         if f.kind is SlotKind.PLAYER)
+
+    def apply(self, key: int) -> int:
+        """The image of `key`."""
+        out = key >> self.bits << self.bits
+        k = key
+        for tab in self.tables:
+            out |= tab[k & 255]
+            k >>= 8
+        for shift, mask, zero, one in self.fields:
+            v = out >> shift & mask
+            if v in (zero, one):
+                out ^= (v ^ (one if v == zero else zero)) << shift
+        return out
+
+    def second(self, key: int) -> bool:
+        """Whether the second player is to move in `key`."""
+        shift, mask, zero = self.turn
+        return (key >> shift & mask) != zero
+
+
+def swap_of(header: dict, cells: int | None = None, types: int | None = None) -> PlayerSwap | None:
+    """The swap a solution file's header records, if any; given the board's `cells` and the
+    game's piece `types`, checked first (a ValueError saying what is wrong)."""
+    field = header.get("swap")
+    if field is None:
+        return None
+    if cells is not None and types is not None:
+        if not isinstance(field, dict) or set(field) != {"cells", "types"}:
+            raise ValueError("header field 'swap' must be an object of \"cells\" and \"types\"")
+        perm, kinds = field["cells"], field["types"]
+        if not (isinstance(perm, list) and all(type(c) is int for c in perm)
+                and sorted(perm) == list(range(cells))):
+            raise ValueError(f"header field 'swap': its cells are not a permutation of the "
+                             f"board's {cells} cells")
+        if not (isinstance(kinds, list) and all(type(t) is int for t in kinds)
+                and sorted(kinds) == list(range(types)) and all(kinds[t] == u for u, t in enumerate(kinds))):
+            raise ValueError(f"header field 'swap': its types do not exchange the game's {types} "
+                             "piece types in pairs")
+    return PlayerSwap(tuple(field["cells"]), tuple(field["types"]))

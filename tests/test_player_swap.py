@@ -1,0 +1,168 @@
+"""The swap of the players (search/player_swap.py): which games have one, and solves that
+keep a position and its image as one against solves that keep both."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+from dsl.load import load
+from interpreter.apps import cli
+from interpreter.native import build as native_build
+from interpreter.runtime.game import Game
+from interpreter.search import native_solve
+from interpreter.search.progress import Progress
+from interpreter.search.player_swap import player_swap, swap_state
+from interpreter.search.solver import Solution, solve
+from interpreter.search.symmetry import board_symmetries
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.test_native import ruleset_files, load_text  # noqa: E402,F401 - the fixture
+from tests.test_unmoves import SMALL_3_A_SIDE  # noqa: E402
+
+
+def small() -> Game:
+    return Game(load_text(SMALL_3_A_SIDE, "small.game"))
+
+
+def test_3_a_side_swaps_north_and_south_across_the_middle_row():
+    g = Game(load("3-a-side"))
+    sw = player_swap(g, board_symmetries(g))
+    assert sw is not None
+    assert sw.types == (1, 0, 2)  # South's men and North's exchanged, the ball kept
+    b = g.board
+    # each vertex to the one in the same column of the mirrored row, each goal to the other
+    assert {b.names[c]: b.names[sw.cells[c]] for c in range(b.size)
+            if b.names[c] in ("e2", "g4", "d1", "b3", "north_goal")} == \
+        {"e2": "e6", "g4": "g4", "d1": "d7", "b3": "b5", "north_goal": "south_goal"}
+    start = g.initial_state()
+    image = swap_state(g, start, sw)
+    assert g.state_to_text(image) == g.state_to_text(start).replace(" South", " North")
+
+
+@pytest.mark.parametrize("name", ["three-musketeers", "force-3", "dodgem", "kalah"])
+def test_games_whose_players_differ_have_none(name):
+    # the musketeers are not the enemy, Force 3's squares move, Dodgem's cars drive
+    # different ways, Kalah keeps stores (counts)
+    g = Game(load(name))
+    assert player_swap(g, board_symmetries(g)) is None
+
+
+def test_a_rule_for_one_player_only_leaves_no_swap():
+    # North's men may not kick along the links: the players differ
+    text = SMALL_3_A_SIDE.replace(
+        "where count(own man & adjacent(from)) >= 1",
+        "where count(own man & adjacent(from)) >= 1 and mover == South")
+    g = Game(load_text(text, "one-sided.game"))
+    assert player_swap(g, board_symmetries(g)) is None
+
+
+@pytest.mark.parametrize("symmetry", [False, True])
+def test_a_swapped_solve_holds_half_the_positions_with_the_same_values(symmetry):
+    g = small()
+    both = solve(g, symmetry=symmetry)
+    one = solve(g, symmetry=symmetry, swap_players=True)
+    # a position and its image differ (the other player moves), and the image of a
+    # reachable position is reachable here: the classes are pairs
+    assert len(both) == 2 * len(one) == (17_184 if not symmetry else 8_612)
+    assert one.stats.symmetries == 2 * both.stats.symmetries
+    for key in both.keys:
+        s = both.codec.unpack(key)
+        assert one.lookup(s) == both.lookup(s), g.state_to_text(s)
+    s = g.initial_state()
+    assert [(p.text, p.value, p.remoteness) for p in one.analyze(s)] == \
+        [(p.text, p.value, p.remoteness) for p in both.analyze(s)]
+
+
+def test_a_swapped_solution_is_saved_and_read(tmp_path):
+    g = small()
+    one = solve(g, symmetry=True, swap_players=True)
+    path = str(tmp_path / "s.sol")
+    one.save(path)
+    back = Solution.load(path, g)
+    assert back.canon.swap.swap == one.canon.swap.swap
+    assert list(back.keys) == list(one.keys)
+    assert all(back.lookup(s) == one.lookup(s) for s in map(one.codec.unpack, one.keys))
+
+
+def test_the_command_line_says_when_the_players_differ(capsys):
+    assert cli.main(["solve", "tic-tac-toe-misere", "--swap-players", "--symmetry", "-q",
+                     "--backend", "python"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""  # X and O play alike: swapped positions are kept as one
+    assert "16 symmetries" in out
+    assert cli.main(["solve", "three-musketeers", "--swap-players", "--max-positions", "10",
+                     "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        "rulecraft: the rules of Three Musketeers do not treat the two players alike: solving "
+        "without exchanging them",
+        "rulecraft solve: error: more than 10 positions are reachable (--max-positions)"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--proof"], "--swap-players does nothing here: --proof keeps the players apart"),
+    (["--tier-dir", "x"], "--swap-players does nothing here: the solve by tiers runs its tasks "
+                          "in Python, its tiers on disk, with no memory cap"),
+])
+def test_where_the_swap_does_nothing(capsys, args, message):
+    assert cli.main(["solve", "tic-tac-toe", "--swap-players", "-q"] + args) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"rulecraft solve: error: {message}"
+
+
+def test_the_solve_by_tiers_refuses_it():
+    with pytest.raises(ValueError, match="^swap_players does nothing with cluster or tier_dir"):
+        solve(small(), swap_players=True, tier_dir="x")
+
+
+NATIVE_WAYS = [{}, {"arcs_only": True}, {"depth_first": 0}, {"threads": 1}]
+
+
+@pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
+@pytest.mark.parametrize("ways", NATIVE_WAYS)
+@pytest.mark.parametrize("name, symmetry, counts", [
+    # by un-moves (or over arcs): half of 17,184 and of 8,612
+    ("small-3-a-side", False, (8_592, 40_528)), ("small-3-a-side", True, (4_306, 20_264)),
+    # depth first (or in one pass): no swap of a reached Connect Four position is reached
+    # (its other player would have the disc more), so as many as with the mirror alone
+    ("connect-four-4x4", True, (80_541, 152_287)),
+])
+def test_the_native_solver_swaps_the_players_as_the_python_solver(name, symmetry, counts, ways):
+    rs = load_text(SMALL_3_A_SIDE, "small.game") if name == "small-3-a-side" else load(name)
+    py, nat = Game(rs), Game(rs, backend="native")
+    plain = solve(py, symmetry=symmetry)
+    if name != "small-3-a-side":
+        assert (len(plain), plain.stats.edges) == counts
+    perms = board_symmetries(py) if symmetry else []
+    sw = player_swap(py, perms)
+    sol = native_solve.solve_native(nat, nat.initial_state(), perms, Progress(False), None, None,
+                                    swap=sw, **ways)
+    assert (len(sol), sol.stats.edges) == counts
+    ref = solve(py, symmetry=symmetry, swap_players=True)
+    assert (len(ref), ref.stats.edges) == counts
+    assert list(sol.keys) == list(ref.keys)
+    for key in plain.keys:
+        s = plain.codec.unpack(key)
+        assert sol.lookup(s) == plain.lookup(s), py.state_to_text(s)
+
+
+@pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
+@pytest.mark.parametrize("compress", [False, True])
+def test_the_native_index_of_a_swapped_solve_is_saved_and_read(tmp_path, compress):
+    # format 5 (mapped) and 6 (in chunks): the swap in the header, lookups through it
+    rs = load_text(SMALL_3_A_SIDE, "small.game")
+    py, nat = Game(rs), Game(rs, backend="native")
+    perms = board_symmetries(py)
+    sol = native_solve.solve_native(nat, nat.initial_state(), perms, Progress(False), None, None,
+                                    swap=player_swap(py, perms), copy_limit=0)
+    assert isinstance(sol, native_solve.NativeSolution) and len(sol) == 4_306
+    path = str(tmp_path / "s.sol")
+    sol.save(path, compress=compress)
+    back = Solution.load(path, nat)
+    assert back.header()["swap"] == {"cells": list(sol.swap.cells), "types": [1, 0, 2]}
+    plain = solve(py, symmetry=True)
+    for key in plain.keys:
+        s = plain.codec.unpack(key)
+        assert back.lookup(s) == plain.lookup(s)
