@@ -3,7 +3,7 @@
 
     git worktree add /tmp/before COMMIT
     python benchmarks/solve_before_after.py --before /tmp/before [--after .] [--timeout S]
-                                            [--game NAME] ...
+                                            [--game NAME] [--after-option OPTION] ...
 
 For each game (by default the four of issue #34: Three Musketeers with all 8 symmetries,
 3-A-Side with its symmetry, Dodgem 5 x 5, Domineering 5 x 5), `rulecraft solve` runs in
@@ -14,6 +14,8 @@ CPU time (user + system, every thread's) and peak resident memory from the kerne
 accounting of the child, with the solve's first line (the value) and its positions line,
 as a Markdown table. A run past `--timeout` seconds is stopped and reported so. Each tree
 solves each game once with `--max-positions 10` first, so that building its C is not timed.
+`--after-option` gives the after tree's solves an option more (a new one, such as
+`--swap-players`, that the before tree does not know).
 """
 
 from __future__ import annotations
@@ -90,23 +92,29 @@ def main() -> int:
     ap.add_argument("--after", type=Path, default=Path(__file__).resolve().parent.parent)
     ap.add_argument("--timeout", type=float, default=3600.0, help="seconds a solve may take")
     ap.add_argument("--game", action="append", choices=sorted(GAMES), help="only these (repeatable)")
+    ap.add_argument("--after-option", action="append", default=[], metavar="OPTION",
+                    help="an option of `rulecraft solve` the after tree's solves get too, such as "
+                         "--swap-players (repeatable)")
     args = ap.parse_args()
     games = args.game or list(GAMES)
     trees = {"before": args.before, "after": args.after}
     files = {game: str(next(args.after.resolve().glob(f"rulesets/**/{game}.game"))) for game in games}
-    for tree in trees.values():
+    more = {"before": [], "after": args.after_option}
+    for name, tree in trees.items():
         for game in games:
-            solve(tree, [files[game], *GAMES[game], "--max-positions", "10"], 600.0)
+            solve(tree, [files[game], *GAMES[game], *more[name], "--max-positions", "10"], 600.0)
     print("| game | command | before | after |")
     print("| --- | --- | --- | --- |")
     notes = []
     for game in games:
-        cmd = " ".join(["rulecraft solve", game, *GAMES[game]])
+        cmd = "`" + " ".join(["rulecraft solve", game, *GAMES[game]]) + "`"
+        if more["after"]:
+            cmd += f" (after: `{' '.join(more['after'])}`)"
         runs = {}
         for name, tree in trees.items():
-            runs[name] = run = solve(tree, [files[game], *GAMES[game]], args.timeout)
+            runs[name] = run = solve(tree, [files[game], *GAMES[game], *more[name]], args.timeout)
             notes.append(f"- {game}, {name} (exit {run.code}): {run.value} / {run.positions}")
-        print(f"| {game} | `{cmd}` | {cell(runs['before'])} | {cell(runs['after'])} |", flush=True)
+        print(f"| {game} | {cmd} | {cell(runs['before'])} | {cell(runs['after'])} |", flush=True)
     print()
     print("\n".join(notes))
     return 0
