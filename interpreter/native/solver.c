@@ -19,7 +19,10 @@
    up (and forgets its blocks) on a cycle, at the memory cap, or when its pages of values
    cost too much a position. Then reachability breadth-first over the blocks' bitsets (1 bit an index, 2 more for
    the blocks on the frontier), each position reduced to its canonical form under the
-   symmetries passed in; it notes which blocks each block's children fall in. When those
+   symmetries passed in (with the players' swap, player 1's positions swapped first; as
+   two positions kept as one may differ in their player to move, whether the mover
+   changes across a ply is then the arc's: SV_TURN); it notes which blocks each block's
+   children fall in. When those
    blocks form no cycle, the one-pass solve (sv_one_pass) takes them children first and
    gives each reached position its value from its children's, 2 bytes a position, no
    arcs. When they form cycles and every ply can be taken back (RC_UNDO), the same
