@@ -166,3 +166,20 @@ def test_the_native_index_of_a_swapped_solve_is_saved_and_read(tmp_path, compres
     for key in plain.keys:
         s = plain.codec.unpack(key)
         assert back.lookup(s) == plain.lookup(s)
+
+
+@pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
+@pytest.mark.parametrize("name", ["mu-torere", "konane-4x4", "clobber-1x6", "tic-tac-toe-misere"])
+def test_library_games_solved_with_the_swap_keep_every_value(name):
+    # Mu Torere by un-moves, Konane and Clobber depth first (captures), misere
+    # tic-tac-toe (places): every position of the solve without the swap has the same
+    # value and remoteness in the native solve with it
+    rs = load(name)
+    py, nat = Game(rs), Game(rs, backend="native")
+    assert player_swap(py, board_symmetries(py)) is not None
+    plain = solve(py, symmetry=True)
+    sol = solve(nat, symmetry=True, swap_players=True)
+    assert len(sol) <= len(plain)
+    for key in plain.keys:
+        s = plain.codec.unpack(key)
+        assert sol.lookup(s) == plain.lookup(s), py.state_to_text(s)
