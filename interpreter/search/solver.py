@@ -66,7 +66,7 @@ BYTES_PER_EDGE = 8
 
 # what the solve by tiers takes no notice of (solve's names; the command line's are the
 # same with dashes): given with `cluster` or `tier_dir`, an error that says why
-NOT_BY_TIERS = ("max_memory", "out_of_core", "threads", "swap_players")
+NOT_BY_TIERS = ("max_memory", "out_of_core", "threads")
 BY_TIERS = "the solve by tiers runs its tasks in Python, its tiers on disk, with no memory cap"
 
 
@@ -97,8 +97,8 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
     solve by tiers has no memory cap: its driver holds the positions of one wave of tiers.
     `threads` (native solver, in this process): how many threads solve, 1 to 64; by
     default 2, or 1 on a machine of one core. The same results whatever their number.
-    `max_memory`, `out_of_core`, `threads` or `swap_players` with `cluster` or `tier_dir`:
-    a ValueError (NOT_BY_TIERS).
+    `max_memory`, `out_of_core` or `threads` with `cluster` or `tier_dir`: a ValueError
+    (NOT_BY_TIERS).
     """
     if max_positions is not None and (isinstance(max_positions, bool)
                                       or not isinstance(max_positions, int) or max_positions < 1):
@@ -109,7 +109,7 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
         raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, found {threads!r}")
     if cluster is not None or tier_dir is not None:
         given = {"max_memory": max_memory is not AUTO, "out_of_core": out_of_core is not None,
-                 "threads": threads is not None, "swap_players": swap_players}
+                 "threads": threads is not None}
         for name in NOT_BY_TIERS:
             if given[name]:
                 raise ValueError(f"{name} does nothing with cluster or tier_dir: {BY_TIERS}")
@@ -117,7 +117,7 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
     try:
         if cluster is not None or tier_dir is not None:
             return _solve_by_tiers(game, start, symmetry, progress, max_positions, stream,
-                                   cluster, tier_dir)
+                                   cluster, tier_dir, swap_players)
         return _solve(game, start, symmetry, progress, max_positions, limit, stream, out_of_core,
                       threads, swap_players)
     except MemoryError:
@@ -139,10 +139,7 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
         perms = board_symmetries(game, start=start)
     elif symmetry:
         perms = list(symmetry)
-    swap = player_swap(game, perms, start=start) if swap_players else None
-    if swap_players and swap is None:
-        print(f"rulecraft: the rules of {game.title} do not treat the two players alike: "
-              "solving without exchanging them", file=stream if stream is not None else sys.stderr)
+    swap = _swap(game, perms, start, stream) if swap_players else None
     tables = canonicalizer_bytes(perms, codec.masks, codec.cells) if len(perms) > 1 else 0
     if max_memory is not None and tables > max_memory:
         raise SolveError(f"the symmetry tables alone would need more than the memory cap of "
@@ -186,17 +183,27 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
     return Solution(game, codec, canon, skeys, svalues, srem, start, stats, fingerprint(game))
 
 
+def _swap(game: Game, perms: list[Perm], start: State, stream: TextIO | None) -> PlayerSwap | None:
+    """The players' swap of `game` (player_swap.py), or a notice that it has none."""
+    swap = player_swap(game, perms, start=start)
+    if swap is None:
+        print(f"rulecraft: the rules of {game.title} do not treat the two players alike: "
+              "solving without exchanging them", file=stream if stream is not None else sys.stderr)
+    return swap
+
+
 def _solve_by_tiers(game: Game, start: State | None, symmetry: bool | list[Perm], progress: bool,
                     max_positions: int | None, stream: TextIO | None, cluster: str | None,
-                    tier_dir: str | None) -> Solution:
+                    tier_dir: str | None, swap_players: bool = False) -> Solution:
     """`solve` by tiers (tiered.py), on a Ray cluster when one is given."""
     start = game.initial_state() if start is None else start
     perms = (board_symmetries(game, start=start) if symmetry is True else list(symmetry or []))
+    swap = _swap(game, perms, start, stream) if swap_players else None
     run = tiered.local_run if cluster is None else cluster_run(cluster)
     root = tier_dir if tier_dir is not None else tempfile.mkdtemp(prefix="rulecraft-tiers-")
     try:
         return tiered.solve_tiered(game, start, perms, root, run, Progress(progress, stream),
-                                   max_positions)
+                                   max_positions, swap=swap)
     finally:
         if tier_dir is None:
             shutil.rmtree(root, ignore_errors=True)

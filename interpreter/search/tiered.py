@@ -39,6 +39,7 @@ from interpreter.search.codec import Codec, SolveError, two_players_only
 from interpreter.search.levels import Later, level_pass, reverse
 from interpreter.search.native_children import Kids, NativeChildren
 from interpreter.search.native_solve import NativeSolveUnsupported
+from interpreter.search.player_swap import KeySwap, PlayerSwap
 from interpreter.search.portable import GameSource, game_from, source_of
 from interpreter.search.progress import Progress
 from interpreter.search.solution import Solution, SolveStats
@@ -51,16 +52,18 @@ Run = Callable[[Callable[..., Any], list[tuple]], list[Any]]  # a task over argu
 
 
 class Spec(NamedTuple):
-    """What a task needs: the game, the symmetries, the directory of the tier files."""
+    """What a task needs: the game, the symmetries (and the players' swap, if any), the
+    directory of the tier files."""
 
     game: GameSource
     perms: tuple[tuple[int, ...], ...]
     root: str
+    swap: PlayerSwap | None = None
 
 
-def spec_of(game: Game, perms: list[Perm], root: str) -> Spec:
-    """The spec of a solve of `game` under `perms`, its files in `root`."""
-    return Spec(source_of(game), tuple(tuple(p) for p in perms), root)
+def spec_of(game: Game, perms: list[Perm], root: str, swap: PlayerSwap | None = None) -> Spec:
+    """The spec of a solve of `game` under `perms` and `swap`, its files in `root`."""
+    return Spec(source_of(game), tuple(tuple(p) for p in perms), root, swap)
 
 
 class _Side(NamedTuple):  # a task's game: rules, packing, canonical form, tiers, children
@@ -79,16 +82,23 @@ def _side(spec: Spec) -> _Side:
     has the native back-end."""
     game = game_from(spec.game)
     codec = Codec(game)
-    canon = Canonicalizer(list(spec.perms), codec.masks, codec.cells) if len(spec.perms) > 1 else None
+    sw = spec.swap
+    key_swap = KeySwap(sw, codec, game.layout.types) if sw is not None else None
+    canon = (Canonicalizer(list(spec.perms), codec.masks, codec.cells, key_swap)
+             if len(spec.perms) > 1 or sw is not None else None)
     canonical = canon.canonical if canon else (lambda k: k)
-    weighted = [(t, w) for t, w in enumerate(tier_weights(game.ruleset)) if w]
+    weights = tier_weights(game.ruleset)
+    if sw is not None and any(weights[t] != weights[sw.types[t]] for t in range(len(weights))):
+        weights = [0] * len(weights)  # a swapped position's tier would not be its own: one tier
+    weighted = [(t, w) for t, w in enumerate(weights) if w]
     full = (1 << codec.cells) - 1
     shifts = [(w, codec.mask_slots.index(t) * codec.cells) for t, w in weighted]
 
     kids: Callable[[list[int]], list[Kids]] = functools.partial(_python_kids, game, codec, canonical)
     if game.native is not None:
         try:
-            kids = functools.partial(_native_kids, NativeChildren(game, codec, [list(p) for p in spec.perms]), kids)
+            kids = functools.partial(_native_kids, NativeChildren(game, codec, [list(p) for p in spec.perms], sw),
+                                     kids)
         except NativeSolveUnsupported:
             pass  # its solver's library cannot be built, or keys are too wide for it
     return _Side(game, codec, canon, canonical, lambda s: tuple(w * s[t].bit_count() for t, w in weighted),
@@ -123,13 +133,10 @@ def _python_kids(game: Game, codec: Codec, canonical: Callable[[int], int], keys
         s = codec.unpack(k)
         me = game.to_move(s)
         if game.is_terminal(s):
-            out.append((me, DRAW if game.is_draw(s) else WIN if game.winner(s) == me else LOSE, {}))
+            out.append((me, DRAW if game.is_draw(s) else WIN if game.winner(s) == me else LOSE, []))
             continue
-        seen: dict[int, int] = {}
-        for a in rules.legal(s):
-            t = rules.apply(s, a)
-            seen.setdefault(canonical(pack(t)), game.to_move(t))
-        out.append((me, 0, seen))
+        made = (rules.apply(s, a) for a in rules.legal(s))
+        out.append((me, 0, list(dict.fromkeys((canonical(pack(t)), game.to_move(t)) for t in made))))
     return out
 
 
@@ -211,7 +218,7 @@ def expand(spec: Spec, tier: Tier, keys: list[int]) -> tuple[list[int], dict[Tie
     inside: set[int] = set()
     beyond: dict[Tier, set[int]] = {}
     for _, _, kids in side.kids(keys):
-        for ck in kids:
+        for ck, _ in kids:
             ct = side.key_tier(ck)
             if ct == tier:
                 inside.add(ck)
@@ -221,18 +228,20 @@ def expand(spec: Spec, tier: Tier, keys: list[int]) -> tuple[list[int], dict[Tie
     return list(inside), {t: list(v) for t, v in beyond.items()}
 
 
-def children(spec: Spec, tier: Tier, keys: list[int]) -> list[tuple[int, int, list[int], list[tuple[int, int, int]]]]:
+def children(spec: Spec, tier: Tier, keys: list[int]) -> list[tuple[int, int, list[tuple[int, int]],
+                                                                    list[tuple[int, int, int]]]]:
     """Per position of `keys` (in `tier`): its mover, its status (0, or its end's value for
-    the mover), its distinct children in the tier by key, and those beyond it as (mover,
-    value, remoteness), read from their tiers' files."""
+    the mover), its distinct children in the tier as (key, 1 if the mover changes on the
+    way, else 0), and those beyond it as (mover, value, remoteness), read from their
+    tiers' files."""
     side = _side(spec)
     out = []
     for me, status, kids in side.kids(keys):
         inside, beyond = [], []
-        for ck, mover in kids.items():
+        for ck, mover in kids:
             ct = side.key_tier(ck)
             if ct == tier:
-                inside.append(ck)
+                inside.append((ck, int(mover != me)))
             else:
                 beyond.append(_solved(spec, ct).value_of(ck, mover))
         out.append((me, status, inside, beyond))
@@ -278,13 +287,14 @@ def local_run(fn: Callable[..., Any], items: list[tuple]) -> list[Any]:
 
 def solve_tiered(game: Game, start: State, perms: list[Perm], root: str, run: Run = local_run,
                  prog: Progress | None = None, max_positions: int | None = None,
-                 chunk: int = CHUNK) -> Solution:
+                 chunk: int = CHUNK, swap: PlayerSwap | None = None) -> Solution:
     """Every position reachable from `start`, solved a tier at a time (the module
     docstring), its files in the directory `root` (made if missing; a run that stopped
-    resumes from them). `run` maps a task over argument tuples; `chunk` positions a task."""
+    resumes from them), under `perms` and `swap`. `run` maps a task over argument tuples;
+    `chunk` positions a task."""
     two_players_only(game)
     prog = prog or Progress(False)
-    spec = spec_of(game, perms, root)
+    spec = spec_of(game, perms, root, swap)
     _manifest(spec, game)
     side = _side(spec)
     width = _width(side.codec)
@@ -307,7 +317,8 @@ def _manifest(spec: Spec, game: Game) -> None:
     """The directory made, and marked as this solve's; SolveError if it holds another's."""
     if _fs(spec.root) is None:
         os.makedirs(spec.root, exist_ok=True)
-    mine = json.dumps({"fingerprint": fingerprint(game), "perms": spec.perms}).encode()
+    mine = json.dumps({"fingerprint": fingerprint(game), "perms": spec.perms}
+                      | ({"swap": spec.swap} if spec.swap is not None else {})).encode()
     found = read_file(spec.root, "manifest.json")
     if found is None:
         write_file(spec.root, "manifest.json", mine)
@@ -415,13 +426,16 @@ def _levels(keys: list[int], rows: list) -> tuple[bytearray, array]:
     index = {k: i for i, k in enumerate(keys)}
     movers, status = bytearray(r[0] for r in rows), bytearray(r[1] for r in rows)
     offsets, edges = uint32_array(), uint32_array()
+    turns = bytearray()  # per arc: whether the mover changes on it (the swap keeps it apart)
     offsets.append(0)
     later: Later = {}
     beyond = n
-    for _, _, inside, outside in rows:
-        edges.extend(index[ck] for ck in inside)
+    for me, _, inside, outside in rows:
+        edges.extend(index[ck] for ck, _ in inside)
+        turns.extend(turn for _, turn in inside)
         for mover, value, r in outside:
             edges.append(beyond)
+            turns.append(mover != me)
             movers.append(mover)
             status.append(value)
             if value != DRAW:
@@ -429,10 +443,10 @@ def _levels(keys: list[int], rows: list) -> tuple[bytearray, array]:
             beyond += 1
         offsets.append(len(edges))
     offsets.extend([len(edges)] * (beyond - n))  # (those children have none)
-    start, parents, _ = reverse(beyond, offsets, edges)
+    start, parents, back = reverse(beyond, offsets, edges, turns)
     remaining = uint32_array()
     remaining.extend(len(r[2]) + len(r[3]) for r in rows)
-    values, rem, _ = level_pass(movers, status, remaining, start, parents, later)
+    values, rem, _ = level_pass(movers, status, remaining, start, parents, later, turns=back)
     return values, rem
 
 
@@ -449,6 +463,6 @@ def _assemble(game: Game, spec: Spec, side: _Side, tiers: list[Tier], start: Sta
     rem.extend(parts[j].rem[i] for _, j, i in order)
     decided = [r for v, r in zip(values, rem) if v != DRAW]
     edges, terminal, reach_s, solve_s = figures
-    stats = SolveStats(len(keys), edges, terminal, len(spec.perms) or 1, reach_s, solve_s,
+    stats = SolveStats(len(keys), edges, terminal, side.canon.order if side.canon else 1, reach_s, solve_s,
                        max(decided) + 1 if decided else 0)
     return Solution(game, side.codec, side.canon, keys, values, rem, start, stats, fingerprint(game))

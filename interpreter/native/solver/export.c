@@ -411,7 +411,8 @@ static void sv_unpack(const Sv *sv, sv_u128 k, S *s) {
 /* The tasks of the solve by tiers (search/tiered.py): n positions as packed keys (lo, hi
    words). Per position its mover, its end (0: it goes on; else SV_WIN, SV_LOSE or SV_DRAW
    for its mover) and its distinct children, as symmetry.Canonicalizer's packed keys and
-   their movers: position i's at [end[i - 1], end[i]) (from 0). Their number: if more than
+   the movers of the children as made (with the players' swap, a key may come with
+   either): position i's at [end[i - 1], end[i]) (from 0). Their number: if more than
    `cap`, those past it are not written (ask again with room); or an error. */
 int64_t rc_solve_children(void *h, int64_t n, const uint64_t *lo, const uint64_t *hi, int8_t *mover,
                           int8_t *status, int64_t *end, uint64_t *klo, uint64_t *khi, int8_t *kmover,
@@ -435,13 +436,14 @@ int64_t rc_solve_children(void *h, int64_t n, const uint64_t *lo, const uint64_t
                 if (e < 0) { buf_free(&b); return e; }
                 for (int v = 0; v < RC_NI; v++)  /* what its field cannot store (codec.pack's error) */
                     if (t.v[v] < sv->low[v] || t.v[v] > sv->high[v]) { buf_free(&b); return SV_ERR_RANGE; }
+                int8_t tm = (int8_t)t.v[RC_P];
                 sv_canon(sv, &t, sv->keycmp);
                 sv_u128 key = sv_pack(sv, &t);
                 int seen = 0;  /* the children of one position are few: a look back */
                 for (int64_t q = first; q < at && q < cap && !seen; q++)
-                    seen = klo[q] == (uint64_t)key && khi[q] == (uint64_t)(key >> 64);
+                    seen = klo[q] == (uint64_t)key && khi[q] == (uint64_t)(key >> 64) && kmover[q] == tm;
                 if (seen) continue;
-                if (at < cap) { klo[at] = (uint64_t)key; khi[at] = (uint64_t)(key >> 64); kmover[at] = (int8_t)t.v[RC_P]; }
+                if (at < cap) { klo[at] = (uint64_t)key; khi[at] = (uint64_t)(key >> 64); kmover[at] = tm; }
                 at++;
             }
         }
