@@ -21,7 +21,7 @@ from typing import Any
 
 from dsl import model
 from dsl.domains import stand_cells
-from interpreter.search.symmetry import Perm
+from interpreter.search.symmetry import Perm, permute_mask
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def ranking(rs: model.Ruleset, sizes: list[int], levels: list[int], wide: int,
     placements of the types covering several cells cover."""
     stand = [_closed(m, perms) for m in stand_cells(rs, start)]
     if swap is not None:  # (the swap maps sets closed under `perms` to such sets)
-        stand = [m | _image(stand[swap.types[t]], swap.cells) for t, m in enumerate(stand)]
+        stand = [m | permute_mask(stand[swap.types[t]], swap.cells) for t, m in enumerate(stand)]
     return _nested(rs, sizes, levels, stand, wide)
 
 
@@ -89,10 +89,6 @@ def from_header(value: object, rs: model.Ruleset) -> Ranking:
 
 def _hex(text: str) -> bool:
     return all(ch in "0123456789abcdef" for ch in text)
-
-
-def _image(mask: int, perm: Perm) -> int:
-    return sum(1 << perm[c] for c in range(len(perm)) if mask >> c & 1)
 
 
 def _closed(mask: int, perms: list[Perm]) -> int:

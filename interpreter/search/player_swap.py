@@ -26,7 +26,7 @@ from typing import NamedTuple
 from interpreter.runtime.game import Game, State
 from interpreter.runtime.layout import SlotKind
 from interpreter.search.codec import Codec
-from interpreter.search.symmetry import (Perm, _permute_mask, automorphisms, referenced,
+from interpreter.search.symmetry import (Perm, permute_mask, automorphisms, referenced,
     sample_positions, CHECK_POSITIONS)
 
 # the slots a swap maps (masks by type and cells, the player, the outcome) or keeps
@@ -77,9 +77,9 @@ def swap_state(game: Game, state: State, sw: PlayerSwap) -> State:
     for slot in game.layout.slots:
         i, v = slot.index, state[slot.index]
         if slot.kind is SlotKind.PIECES:
-            out[sw.types[i]] = _permute_mask(v, sw.cells)
+            out[sw.types[i]] = permute_mask(v, sw.cells)
         elif slot.kind is SlotKind.LAST_CELLS:
-            out[i] = _permute_mask(v, sw.cells)
+            out[i] = permute_mask(v, sw.cells)
         elif slot.kind in (SlotKind.PLAYER, SlotKind.OUTCOME) and v in (0, 1):
             out[i] = 1 - v
     return tuple(out)
@@ -132,7 +132,7 @@ def player_swap(game: Game, board: list[Perm], setups: bool = True, start: State
     for perm in automorphisms(game, colour, dir_sets):
         if any(frozenset(perm[c] for c in cs) not in regions for cs in regions):
             continue
-        if setups and any(_permute_mask(setup[t], perm) != setup[sigma[t]] for t in setup):
+        if setups and any(permute_mask(setup[t], perm) != setup[sigma[t]] for t in setup):
             continue
         if _closes(perm, board):
             cands.append(PlayerSwap(perm, sigma))

@@ -149,13 +149,14 @@ def automorphisms(game: Game, colour: list, dir_sets: list[frozenset[str]]) -> I
         if any(frozenset(pi.get(d, d) for d in ds) != ds for ds in dir_sets):
             continue
         perm = tuple(mapping[c] for c in range(n))
-        if any({_permute_mask(mk, perm) for mk in masks} != masks
+        if any({permute_mask(mk, perm) for mk in masks} != masks
                for masks in placements.values()):
             continue
         yield perm
 
 
-def _permute_mask(mask: int, perm: Perm) -> int:
+def permute_mask(mask: int, perm: Perm) -> int:
+    """`mask` with each cell c moved to perm[c]."""
     out = 0
     for c in cells_of(mask):
         out |= 1 << perm[c]
@@ -167,7 +168,7 @@ def permute_state(game: Game, state: State, perm: Perm) -> State:
     permuted, the others kept (see the module docstring)."""
     out = list(state)
     for i in game.layout.cell_slots():
-        out[i] = _permute_mask(state[i], perm)
+        out[i] = permute_mask(state[i], perm)
     return tuple(out)
 
 
