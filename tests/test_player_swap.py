@@ -20,7 +20,7 @@ from interpreter.search.symmetry import board_symmetries
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tests.test_native import ruleset_files, load_text  # noqa: E402,F401 - the fixture
-from tests.test_unmoves import SMALL_3_A_SIDE  # noqa: E402
+from tests.test_unmoves import SIX_SMALL, SMALL_3_A_SIDE  # noqa: E402
 
 
 def small() -> Game:
@@ -42,12 +42,25 @@ def test_3_a_side_swaps_north_and_south_across_the_middle_row():
     assert g.state_to_text(image) == g.state_to_text(start).replace(" South", " North")
 
 
-@pytest.mark.parametrize("name", ["three-musketeers", "force-3", "dodgem", "kalah"])
+@pytest.mark.parametrize("name", ["three-musketeers", "3-spot", "dodgem", "kalah"])
 def test_games_whose_players_differ_have_none(name):
-    # the musketeers are not the enemy, Force 3's squares move, Dodgem's cars drive
-    # different ways, Kalah keeps stores (counts)
+    # the musketeers are not the enemy, 3-Spot's White moves on the mover's turn as one
+    # player's setup mirrored is not the other's, Dodgem's cars drive different ways,
+    # Kalah keeps stores (counts)
     g = Game(load(name))
     assert player_swap(g, board_symmetries(g)) is None
+
+
+def test_reserves_and_per_player_variables_are_exchanged():
+    # the small morris: reserves of 4 men and `placed per player`
+    g = Game(load_text(SIX_SMALL, "six.game"))
+    sw = player_swap(g, board_symmetries(g))
+    assert sw is not None and sw.types == (1, 0)
+    s = g.apply_unchecked(g.initial_state(), g.legal_actions(g.initial_state())[0])
+    # White has placed a man (reserves White's first): Black has, and White is to move
+    assert (g.state_to_text(s), g.state_to_text(swap_state(g, s, sw))) == (
+        ".../.../W.. Black ply=1 placed=1,0 reserve.man=3,4",
+        ".../.../B.. White ply=1 placed=0,1 reserve.man=4,3")
 
 
 def test_a_rule_for_one_player_only_leaves_no_swap():
@@ -179,12 +192,15 @@ def test_the_native_index_of_a_swapped_solve_is_saved_and_read(tmp_path, compres
 
 
 @pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
-@pytest.mark.parametrize("name", ["mu-torere", "konane-4x4", "clobber-1x6", "tic-tac-toe-misere"])
+@pytest.mark.parametrize("name", ["mu-torere", "konane-4x4", "clobber-1x6", "tic-tac-toe-misere",
+                                  "force-3", "achi", "six-mens-morris-small"])
 def test_library_games_solved_with_the_swap_keep_every_value(name):
     # Mu Torere by un-moves, Konane and Clobber depth first (captures), misere
-    # tic-tac-toe (places): every position of the solve without the swap has the same
-    # value and remoteness in the native solve with it
-    rs = load(name)
+    # tic-tac-toe (places); with reserves, exchanged with the types (Force 3 over arcs,
+    # Achi by un-moves), and a per-player variable, exchanged between the players (a
+    # small morris by un-moves): every position of the solve without the swap has the
+    # same value and remoteness in the native solve with it
+    rs = load_text(SIX_SMALL, "six.game") if name == "six-mens-morris-small" else load(name)
     py, nat = Game(rs), Game(rs, backend="native")
     assert player_swap(py, board_symmetries(py)) is not None
     plain = solve(py, symmetry=True)

@@ -191,6 +191,9 @@ struct rc_solve_config {
                                  0 to move in the one kept): the swap's cell permutation
                                  follows the symmetries in `perm`, an involution */
     int32_t swap_type[RC_NT]; /* with swap: the type each type's pieces become */
+    int32_t swap_slot[RC_NI]; /* with swap: the int slot each int slot's value goes to (a
+                                 reserve to its partner type's, a per-player variable to
+                                 the other player's) */
     int32_t order[RC_NT];     /* the types in ranking order: wide types first, then by level
                                  (a carrier before its riders) */
     int32_t tier_weight[RC_NT];  /* a block's tier is the sum of its piece counts by these

@@ -42,6 +42,7 @@ def solve_config(n_types: int, n_ints: int) -> type[ctypes.Structure]:
                     ("nperm", ctypes.c_int32),
                     ("swap", ctypes.c_int32),
                     ("swap_type", ctypes.c_int32 * n_types),
+                    ("swap_slot", ctypes.c_int32 * n_ints),
                     ("order", ctypes.c_int32 * n_types),
                     ("tier_weight", ctypes.c_int32 * n_types),
                     ("types", SolveType * n_types),

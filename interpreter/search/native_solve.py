@@ -34,7 +34,7 @@ from interpreter.search.solution_file import (COMPRESS_ABOVE, DRAW, INDEX_FORMAT
                                               fingerprint, index_header, register_index_reader,
                                               uint32_array, write_index)
 from interpreter.search.native_config import SolveSlot, SolveType, config_layout, solve_config
-from interpreter.search.player_swap import KeySwap, PlayerSwap, swap_of
+from interpreter.search.player_swap import KeySwap, PlayerSwap, swap_of, swap_slots
 from interpreter.search.symmetry import Canonicalizer, Perm
 from interpreter.search.wide_keys import WideKeys
 from interpreter.native.build import NativeUnavailable, one_line
@@ -249,7 +249,7 @@ def _copy(game: Game, lib: NativeLibrary, handle: int, codec: Codec, perms: list
         keys = WideKeys.from_words(memoryview(lo), memoryview(hi), n)
     remoteness = uint32_array()
     remoteness.frombytes(memoryview(rems).cast("B")[:4 * n])
-    key_swap = KeySwap(swap, codec, game.layout.types) if swap is not None else None
+    key_swap = KeySwap(swap, codec, game) if swap is not None else None
     canon = (Canonicalizer(perms, codec.masks, codec.cells, key_swap)
              if len(perms) > 1 or swap is not None else None)
     return Solution(game, codec, canon, keys, bytearray(bytes(vals)[:n]), remoteness, start, st,
@@ -430,7 +430,9 @@ def solver_arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[P
         cfg.swap_type[t] = swap.types[t] if swap is not None else t
         cfg.tier_weight[t] = weights[t]
     by_slot = {f.slot: f for f in codec.fields}
+    to = swap_slots(game, swap.types) if swap is not None else None
     for j, slot in enumerate(lib.int_slots):
+        cfg.swap_slot[j] = lib.int_slots.index(to[slot]) if to is not None else j
         low, high = slot_range(game, game.layout.slots[slot])
         cfg.slots[j] = SolveSlot(by_slot[slot].shift, low, high)
     words = lib.words

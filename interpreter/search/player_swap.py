@@ -3,16 +3,18 @@ board is turned onto itself, and the other player is to move.
 
 In a game whose rules treat the two players alike (3-A-Side: South's men and goal mirror
 North's), a position and its image have the same value for their player to move, so a
-solve keeps one of the two: the one with the first player to move (`KeySwap.canonical`).
-Half the positions, as the hand-written solvers of such games do ("colour swap").
+solve keeps one of the two: the one with the first player to move (`Canonicalizer`
+swaps the others first). Half the positions, as the hand-written solvers of such games
+do ("colour swap").
 
 A swap is a cell permutation and a piece-type permutation (each owned type to the other
-player's type of its kind; neutral types kept). It is found as the board symmetries are
+player's type of its kind, its reserve with it; neutral types kept); a per-player
+variable's values change players (`swap_slots`). It is found as the board symmetries are
 (symmetry.py): candidates that map the regions onto regions, each type's setup onto its
-partner's, and the cells the rules name onto themselves; then each is checked on positions from seeded
-random playouts (the children of the image are the images of the children, the winner
-the other player). Games with slots a swap would have to map beyond these (reserves,
-per-player variables, counts, a first turn of one player's) get none.
+partner's, and the cells the rules name onto themselves; then each is checked on
+positions from seeded random playouts (the children of the image are the images of the
+children, the winner the other player). Games with counted kinds or tracks, or a first
+turn of one player's, get none.
 
 A ply's value is for the player to move, so across a ply the solve needs to know whether
 the mover changed; with swapped positions kept as one, that is a property of the ply,
@@ -31,7 +33,24 @@ from interpreter.search.symmetry import (Perm, permute_mask, automorphisms, refe
 
 # the slots a swap maps (masks by type and cells, the player, the outcome) or keeps
 SWAPPABLE = {SlotKind.PIECES, SlotKind.PLAYER, SlotKind.PHASE, SlotKind.LAST_RULE,
-             SlotKind.LAST_CELLS, SlotKind.OUTCOME}
+             SlotKind.LAST_CELLS, SlotKind.OUTCOME, SlotKind.COUNTER, SlotKind.RESERVE}
+
+
+def swap_slots(game: Game, types: tuple[int, ...]) -> tuple[int, ...]:
+    """Where each slot of a state goes under a swap whose types go to `types`: a type's
+    mask and reserve to its partner's, a per-player variable's slot to the other player's;
+    every other slot stays."""
+    L = game.layout
+    out = list(range(L.length))
+    for t, u in enumerate(types):
+        out[t] = u
+        if t in L.reserve_offsets:
+            out[L.reserve_offsets[t]] = L.reserve_offsets[u]
+    for v in game.ruleset.vars:
+        if v.per_player:
+            first = L.var_offsets[v.name]
+            out[first], out[first + 1] = first + 1, first
+    return tuple(out)
 
 
 class PlayerSwap(NamedTuple):
@@ -74,14 +93,13 @@ def partner_types(game: Game) -> tuple[int, ...] | None:
 def swap_state(game: Game, state: State, sw: PlayerSwap) -> State:
     """The image of `state` under the swap."""
     out = list(state)
-    for slot in game.layout.slots:
-        i, v = slot.index, state[slot.index]
-        if slot.kind is SlotKind.PIECES:
-            out[sw.types[i]] = permute_mask(v, sw.cells)
-        elif slot.kind is SlotKind.LAST_CELLS:
-            out[i] = permute_mask(v, sw.cells)
+    for slot, to in zip(game.layout.slots, swap_slots(game, sw.types)):
+        v = state[slot.index]
+        if slot.kind.holds_cells:
+            v = permute_mask(v, sw.cells)
         elif slot.kind in (SlotKind.PLAYER, SlotKind.OUTCOME) and v in (0, 1):
-            out[i] = 1 - v
+            v = 1 - v
+        out[to] = v
     return tuple(out)
 
 
@@ -146,11 +164,12 @@ def player_swap(game: Game, board: list[Perm], setups: bool = True, start: State
 
 
 class KeySwap:
-    """The swap on packed keys (codec.Codec): the cell masks through byte tables, the
-    player and the outcome fields exchanged; `canonical` keeps the first player's side."""
+    """The swap on packed keys (codec.Codec): the cell masks through byte tables, each
+    other field moved to its slot's image (`swap_slots`), the player's and the outcome's
+    values exchanged; `canonical` keeps the first player's side."""
 
-    def __init__(self, sw: PlayerSwap, codec: Codec, types: int):
-        cells = codec.cells
+    def __init__(self, sw: PlayerSwap, codec: Codec, game: Game):
+        cells, types = codec.cells, game.layout.types
         self.swap = sw
         self.bits = codec.masks * cells
         where = [(sw.types[m] if m < types else m) * cells + sw.cells[c]
@@ -165,23 +184,28 @@ class KeySwap:
                         v |= 1 << where[8 * j + b]
                 table.append(v)
             self.tables.append(table)
-        # a field's packed values of players 0 and 1 exchanged: (shift, mask, value 0, value 1)
-        self.fields = [(f.shift, (1 << f.width) - 1, -f.low, 1 - f.low) for f in codec.fields
-                       if f.kind in (SlotKind.PLAYER, SlotKind.OUTCOME)]
+        # per field: its shift and mask, its image's shift, and for the player's and the
+        # outcome's the packed values of players 0 and 1 (exchanged), else None
+        to = swap_slots(game, sw.types)
+        by_slot = {f.slot: f for f in codec.fields}
+        self.fields = [(f.shift, (1 << f.width) - 1, by_slot[to[f.slot]].shift)
+                       + ((-f.low, 1 - f.low) if f.kind in (SlotKind.PLAYER, SlotKind.OUTCOME) else (None, None))
+                       for f in codec.fields]
         self.turn = next((f.shift, (1 << f.width) - 1, -f.low) for f in codec.fields
                          if f.kind is SlotKind.PLAYER)
 
     def apply(self, key: int) -> int:
         """The image of `key`."""
-        out = key >> self.bits << self.bits
+        out = 0
         k = key
         for tab in self.tables:
             out |= tab[k & 255]
             k >>= 8
-        for shift, mask, zero, one in self.fields:
-            v = out >> shift & mask
-            if v in (zero, one):
-                out ^= (v ^ (one if v == zero else zero)) << shift
+        for shift, mask, target, zero, one in self.fields:
+            v = key >> shift & mask
+            if zero is not None and v in (zero, one):
+                v = one if v == zero else zero
+            out |= v << target
         return out
 
     def second(self, key: int) -> bool:

@@ -257,7 +257,7 @@ def _read(f: BinaryIO, size: int, path: str, game: Game, cls: type[Solution]) ->
     keys, values, rem = _columns(body, n, kb, bad)
     if keys[-1] >> codec.bits:
         raise bad(f"key {n - 1:,} does not fit the state layout")
-    key_swap = KeySwap(swap, codec, game.layout.types) if swap is not None else None
+    key_swap = KeySwap(swap, codec, game) if swap is not None else None
     canon = (Canonicalizer(perms, codec.masks, codec.cells, key_swap)
              if len(perms) > 1 or swap is not None else None)
     sol = cls(game, codec, canon, keys, values, rem, root, None, header["fingerprint"])

@@ -157,7 +157,7 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
         else:
             prog.done()
             return sol
-    key_swap = KeySwap(swap, codec, game.layout.types) if swap is not None else None
+    key_swap = KeySwap(swap, codec, game) if swap is not None else None
     canon = (Canonicalizer(perms, codec.masks, codec.cells, key_swap)
              if len(perms) > 1 or key_swap is not None else None)
     t0 = time.perf_counter()

@@ -83,7 +83,7 @@ def _side(spec: Spec) -> _Side:
     game = game_from(spec.game)
     codec = Codec(game)
     sw = spec.swap
-    key_swap = KeySwap(sw, codec, game.layout.types) if sw is not None else None
+    key_swap = KeySwap(sw, codec, game) if sw is not None else None
     canon = (Canonicalizer(list(spec.perms), codec.masks, codec.cells, key_swap)
              if len(spec.perms) > 1 or sw is not None else None)
     canonical = canon.canonical if canon else (lambda k: k)

@@ -166,7 +166,7 @@ typedef struct Sv {
     int64_t shift[RC_NI], low[RC_NI], high[RC_NI];
     int32_t *perm;
     int swap;          /* positions with the players exchanged are one (symmetry.c, sv_swap) */
-    int swap_type[RC_NT];
+    int swap_type[RC_NT], swap_slot[RC_NI];
     M *stab;           /* the swap's image of each byte value of each byte of a mask */
     SvImg *ptab;       /* per symmetry, per byte of a mask, per byte value: its image */
     uint8_t *identity; /* per symmetry: whether it moves no cell (sv_alone; sv_canon's loop) */

@@ -24,6 +24,7 @@ int rc_solve_config_layout(int64_t *out) {
     out[n++] = (int64_t)offsetof(struct rc_solve_config, nperm);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, swap);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, swap_type);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, swap_slot);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, order);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, tier_weight);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, types);
@@ -69,6 +70,7 @@ void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const
     sv->nperm = cfg->nperm;
     sv->swap = cfg->swap != 0;
     for (int t = 0; t < RC_NT; t++) sv->swap_type[t] = sv->swap ? cfg->swap_type[t] : t;
+    for (int j = 0; j < RC_NI; j++) sv->swap_slot[j] = sv->swap ? cfg->swap_slot[j] : j;
     sv->flat = 1;
     for (int t = 0; t < RC_NT; t++) {
         sv->size[t] = cfg->types[t].size;

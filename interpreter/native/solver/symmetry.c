@@ -63,8 +63,11 @@ static inline M sv_swap_mask(const Sv *sv, M m) {
 static inline void sv_swap(const Sv *sv, S *s) {
     if (!sv->swap || s->v[RC_P] != 1) return;
     M c[RC_NC];
+    int64_t v[RC_NI];
     for (int i = 0; i < RC_NC; i++) c[i] = sv_swap_mask(sv, s->c[i]);
     for (int i = 0; i < RC_NC; i++) s->c[i < RC_NT ? sv->swap_type[i] : i] = c[i];
+    for (int j = 0; j < RC_NI; j++) v[sv->swap_slot[j]] = s->v[j];
+    memcpy(s->v, v, sizeof v);
     s->v[RC_P] = 0;
     if (s->v[RC_OUT] == 0 || s->v[RC_OUT] == 1) s->v[RC_OUT] = 1 - s->v[RC_OUT];
 }
