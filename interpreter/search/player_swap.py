@@ -166,7 +166,7 @@ def player_swap(game: Game, board: list[Perm], setups: bool = True, start: State
 class KeySwap:
     """The swap on packed keys (codec.Codec): the cell masks through byte tables, each
     other field moved to its slot's image (`swap_slots`), the player's and the outcome's
-    values exchanged; `canonical` keeps the first player's side."""
+    values exchanged (`symmetry.Canonicalizer` applies it to the second player's keys)."""
 
     def __init__(self, sw: PlayerSwap, codec: Codec, game: Game):
         cells, types = codec.cells, game.layout.types
