@@ -44,9 +44,9 @@ def test_3_a_side_swaps_north_and_south_across_the_middle_row():
 
 @pytest.mark.parametrize("name", ["three-musketeers", "3-spot", "dodgem", "kalah"])
 def test_games_whose_players_differ_have_none(name):
-    # the musketeers are not the enemy, 3-Spot's White moves on the mover's turn as one
-    # player's setup mirrored is not the other's, Dodgem's cars drive different ways,
-    # Kalah keeps stores (counts)
+    # the musketeers are not the enemy, 3-Spot's players own pieces of kinds of their own
+    # (red, blue: no kind owned by each), Dodgem's cars drive different ways, Kalah keeps
+    # stores (counts)
     g = Game(load(name))
     assert player_swap(g, board_symmetries(g)) is None
 

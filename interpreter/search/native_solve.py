@@ -34,7 +34,8 @@ from interpreter.search.solution_file import (COMPRESS_ABOVE, DRAW, INDEX_FORMAT
                                               fingerprint, index_header, register_index_reader,
                                               uint32_array, write_index)
 from interpreter.search.native_config import SolveSlot, SolveType, config_layout, solve_config
-from interpreter.search.player_swap import KeySwap, PlayerSwap, swap_of, swap_slots
+from interpreter.search.player_swap import (KeySwap, PlayerSwap, swap_field, swap_of, swap_slots,
+    tier_weights_under)
 from interpreter.search.symmetry import Canonicalizer, Perm
 from interpreter.search.wide_keys import WideKeys
 from interpreter.native.build import NativeUnavailable, one_line
@@ -327,7 +328,7 @@ class NativeSolution(Solution):
         sizes, levels, _ = _types(self.game)
         head = index_header(self, self.perms)
         if self.swap is not None:
-            head["swap"] = {"cells": list(self.swap.cells), "types": list(self.swap.types)}
+            head["swap"] = swap_field(self.swap)
         if self.ranking != unknown(self.game.ruleset, sizes, levels):
             head["ranking"] = self.ranking.header()
         return head
@@ -421,9 +422,7 @@ def solver_arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[P
         raise AssertionError("the native solver's configuration does not fit the game's types and slots")
     cfg.nperm = len(perms)
     cfg.swap = int(swap is not None)
-    weights = tier_weights(game.ruleset)
-    if swap is not None and any(weights[t] != weights[swap.types[t]] for t in range(len(weights))):
-        weights = [0] * len(weights)  # a swapped position's tier would not be its own: no tiers
+    weights = tier_weights_under(tier_weights(game.ruleset), swap)
     for t in range(len(sizes)):
         cfg.types[t] = SolveType(sizes[t], levels[t], carriers[t], len(places[t]))
         cfg.order[t] = rk.order[t]

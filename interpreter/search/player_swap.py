@@ -23,13 +23,14 @@ not of the two positions (the solver records it per arc).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 from interpreter.runtime.game import Game, State
 from interpreter.runtime.layout import SlotKind
 from interpreter.search.codec import Codec
-from interpreter.search.symmetry import (Perm, permute_mask, automorphisms, referenced,
-    sample_positions, CHECK_POSITIONS)
+from interpreter.search.symmetry import (CHECK_POSITIONS, Perm, automorphisms, byte_tables,
+    commutes, permute_mask, referenced, sample_positions)
 
 # the slots a swap maps (masks by type and cells, the player, the outcome) or keeps
 SWAPPABLE = {SlotKind.PIECES, SlotKind.PLAYER, SlotKind.PHASE, SlotKind.LAST_RULE,
@@ -103,16 +104,8 @@ def swap_state(game: Game, state: State, sw: PlayerSwap) -> State:
     return tuple(out)
 
 
-def _commutes(game: Game, state: State, sw: PlayerSwap) -> bool:
-    image = swap_state(game, state, sw)
-    if game.is_terminal(state) != game.is_terminal(image) or game.is_draw(state) != game.is_draw(image):
-        return False
-    w, wi = game.winner(state), game.winner(image)
-    if (w is None) != (wi is None) or (w is not None and wi != 1 - w):
-        return False
-    mapped = {swap_state(game, game.apply_unchecked(state, a), sw) for a in game.legal_actions(state)}
-    direct = {game.apply_unchecked(image, a) for a in game.legal_actions(image)}
-    return mapped == direct
+def _other(winner: int | None) -> int | None:
+    return None if winner is None else 1 - winner
 
 
 def _compose(p: Perm, q: Perm) -> Perm:
@@ -158,7 +151,7 @@ def player_swap(game: Game, board: list[Perm], setups: bool = True, start: State
         return None
     samples = sample_positions(game, check_positions, seed=1, start=start)
     for sw in sorted(cands, key=lambda s: not s.involution):
-        if all(_commutes(game, s, sw) for s in samples):
+        if all(commutes(game, s, partial(swap_state, game, sw=sw), _other) for s in samples):
             return sw
     return None
 
@@ -174,16 +167,7 @@ class KeySwap:
         self.bits = codec.masks * cells
         where = [(sw.types[m] if m < types else m) * cells + sw.cells[c]
                  for m in range(codec.masks) for c in range(cells)]
-        self.tables = []
-        for j in range((self.bits + 7) // 8):
-            table = []
-            for byte in range(256):
-                v = 0
-                for b in range(8):
-                    if byte >> b & 1 and 8 * j + b < self.bits:
-                        v |= 1 << where[8 * j + b]
-                table.append(v)
-            self.tables.append(table)
+        self.tables = byte_tables(where, self.bits)
         # per field: its shift and mask, its image's shift, and for the player's and the
         # outcome's the packed values of players 0 and 1 (exchanged), else None
         to = swap_slots(game, sw.types)
@@ -212,6 +196,19 @@ class KeySwap:
         """Whether the second player is to move in `key`."""
         shift, mask, zero = self.turn
         return (key >> shift & mask) != zero
+
+
+def swap_field(sw: PlayerSwap) -> dict:
+    """The header field of a solution file that records `sw` (read back by `swap_of`)."""
+    return {"cells": list(sw.cells), "types": list(sw.types)}
+
+
+def tier_weights_under(weights: list[int], sw: PlayerSwap | None) -> list[int]:
+    """`weights` (dsl.monotone.tier_weights), or none when the swap does not keep them: a
+    swapped position's tier would then not be its own."""
+    if sw is not None and any(weights[t] != weights[sw.types[t]] for t in range(len(weights))):
+        return [0] * len(weights)
+    return weights
 
 
 def swap_of(header: dict, cells: int | None = None, types: int | None = None) -> PlayerSwap | None:

@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, BinaryIO, Callable
 from interpreter.runtime.game import Game, State
 from interpreter.search.codec import Codec
 from interpreter.search.compressed import decompressed
-from interpreter.search.player_swap import KeySwap, swap_of
+from interpreter.search.player_swap import KeySwap, swap_field, swap_of
 from interpreter.search.symmetry import MAX_CANDIDATES, Canonicalizer, Perm
 from interpreter.search.wide_keys import WideKeys
 from interpreter.search.words import from_little, little_endian
@@ -134,8 +134,7 @@ def write_solution(solution: Solution, path: str) -> None:
     """Write `solution` to `path` in the format of this module's docstring."""
     header = _header(solution, FORMAT, solution.canon.perms if solution.canon else [])
     if solution.canon is not None and solution.canon.swap is not None:
-        sw = solution.canon.swap.swap
-        header["swap"] = {"cells": list(sw.cells), "types": list(sw.types)}
+        header["swap"] = swap_field(solution.canon.swap.swap)
     blob = json.dumps(header).encode("utf-8")
     kb = solution.codec.key_bytes
     if kb == 8 and isinstance(solution.keys, array):

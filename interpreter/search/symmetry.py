@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Any, Iterable
+from functools import partial
+from typing import Any, Callable, Iterable
 
 
 from dsl import model
@@ -172,12 +173,16 @@ def permute_state(game: Game, state: State, perm: Perm) -> State:
     return tuple(out)
 
 
-def _commutes(game: Game, state: State, perm: Perm) -> bool:
-    image = permute_state(game, state, perm)
-    if (game.is_terminal(state), game.winner(state), game.is_draw(state)) != \
+def commutes(game: Game, state: State, image_of: Callable[[State], State],
+             winner_of: Callable[[int | None], int | None] = lambda w: w) -> bool:
+    """Whether the map `image_of` commutes with the rules at `state`: the image ends as
+    `state` does (its winner `winner_of` the winner of `state`), and its children are the
+    images of the children of `state`."""
+    image = image_of(state)
+    if (game.is_terminal(state), winner_of(game.winner(state)), game.is_draw(state)) != \
             (game.is_terminal(image), game.winner(image), game.is_draw(image)):
         return False
-    mapped = {permute_state(game, game.apply_unchecked(state, a), perm) for a in game.legal_actions(state)}
+    mapped = {image_of(game.apply_unchecked(state, a)) for a in game.legal_actions(state)}
     direct = {game.apply_unchecked(image, a) for a in game.legal_actions(image)}
     return mapped == direct
 
@@ -206,7 +211,7 @@ def board_symmetries(game: Game, setups: bool = True, start: State | None = None
         return cands
     samples = sample_positions(game, check_positions, seed=1, start=start)
     return [p for i, p in enumerate(cands)
-            if i == 0 or all(_commutes(game, s, p) for s in samples)]
+            if i == 0 or all(commutes(game, s, partial(permute_state, game, perm=p)) for s in samples)]
 
 
 def canonicalizer_bytes(perms: list[Perm], masks: int, cells: int) -> int:
@@ -216,6 +221,23 @@ def canonicalizer_bytes(perms: list[Perm], masks: int, cells: int) -> int:
     others = sum(1 for p in perms if tuple(p) != identity)
     bits = masks * cells
     return others * ((bits + 7) // 8) * 256 * (8 + sys.getsizeof(1 << max(0, bits - 1)))
+
+
+def byte_tables(where: list[int], bits: int) -> list[list[int]]:
+    """For each byte of the low `bits` bits of a key, the image of each of its 256 values
+    when bit b goes to bit where[b]."""
+    out = []
+    for j in range((bits + 7) // 8):
+        table = []
+        for byte in range(256):
+            v = 0
+            for b in range(8):
+                pos = 8 * j + b
+                if byte >> b & 1 and pos < bits:
+                    v |= 1 << where[pos]
+            table.append(v)
+        out.append(table)
+    return out
 
 
 class Canonicalizer:
@@ -230,28 +252,11 @@ class Canonicalizer:
         self.swap = swap  # player_swap.KeySwap: applied first when the second player is to move
         self.perms = [tuple(p) for p in perms]
         self.bits = masks * cells
-        self.chunks = (self.bits + 7) // 8
         self.high_mask = ~((1 << self.bits) - 1)
         identity = tuple(range(cells))
         self.tables: list[list[list[int]]] = [
-            self._tables([t * cells + perm[c] for t in range(masks) for c in range(cells)])
+            byte_tables([t * cells + perm[c] for t in range(masks) for c in range(cells)], self.bits)
             for perm in self.perms if perm != identity]
-
-    def _tables(self, where: list[int]) -> list[list[int]]:
-        """For each byte of the masks, the image of each of its 256 values (bit b of the
-        masks goes to bit where[b])."""
-        out = []
-        for j in range(self.chunks):
-            table = []
-            for byte in range(256):
-                v = 0
-                for b in range(8):
-                    pos = 8 * j + b
-                    if byte >> b & 1 and pos < self.bits:
-                        v |= 1 << where[pos]
-                table.append(v)
-            out.append(table)
-        return out
 
     @property
     def order(self) -> int:

@@ -39,7 +39,7 @@ from interpreter.search.codec import Codec, SolveError, two_players_only
 from interpreter.search.levels import Later, level_pass, reverse
 from interpreter.search.native_children import Kids, NativeChildren
 from interpreter.search.native_solve import NativeSolveUnsupported
-from interpreter.search.player_swap import KeySwap, PlayerSwap
+from interpreter.search.player_swap import KeySwap, PlayerSwap, tier_weights_under
 from interpreter.search.portable import GameSource, game_from, source_of
 from interpreter.search.progress import Progress
 from interpreter.search.solution import Solution, SolveStats
@@ -87,10 +87,7 @@ def _side(spec: Spec) -> _Side:
     canon = (Canonicalizer(list(spec.perms), codec.masks, codec.cells, key_swap)
              if len(spec.perms) > 1 or sw is not None else None)
     canonical = canon.canonical if canon else (lambda k: k)
-    weights = tier_weights(game.ruleset)
-    if sw is not None and any(weights[t] != weights[sw.types[t]] for t in range(len(weights))):
-        weights = [0] * len(weights)  # a swapped position's tier would not be its own: one tier
-    weighted = [(t, w) for t, w in enumerate(weights) if w]
+    weighted = [(t, w) for t, w in enumerate(tier_weights_under(tier_weights(game.ruleset), sw)) if w]
     full = (1 << codec.cells) - 1
     shifts = [(w, codec.mask_slots.index(t) * codec.cells) for t, w in weighted]
 

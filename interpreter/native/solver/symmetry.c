@@ -59,6 +59,14 @@ static inline M sv_swap_mask(const Sv *sv, M m) {
     return out;
 }
 
+/* the int slots `v` under the swap, in `out`: each value to its slot's image, the
+   player to move and a winner the other */
+static inline void sv_swap_ints(const Sv *sv, const int64_t *v, int64_t *out) {
+    for (int j = 0; j < RC_NI; j++) out[sv->swap_slot[j]] = v[j];
+    out[RC_P] = 1 - v[RC_P];
+    if (v[RC_OUT] == 0 || v[RC_OUT] == 1) out[RC_OUT] = 1 - v[RC_OUT];
+}
+
 /* `s` as the swap keeps it: its image if player 1 is to move */
 static inline void sv_swap(const Sv *sv, S *s) {
     if (!sv->swap || s->v[RC_P] != 1) return;
@@ -66,10 +74,8 @@ static inline void sv_swap(const Sv *sv, S *s) {
     int64_t v[RC_NI];
     for (int i = 0; i < RC_NC; i++) c[i] = sv_swap_mask(sv, s->c[i]);
     for (int i = 0; i < RC_NC; i++) s->c[i < RC_NT ? sv->swap_type[i] : i] = c[i];
-    for (int j = 0; j < RC_NI; j++) v[sv->swap_slot[j]] = s->v[j];
+    sv_swap_ints(sv, s->v, v);
     memcpy(s->v, v, sizeof v);
-    s->v[RC_P] = 0;
-    if (s->v[RC_OUT] == 0 || s->v[RC_OUT] == 1) s->v[RC_OUT] = 1 - s->v[RC_OUT];
 }
 
 /* sv_canon: the image of `s` under the symmetries that is least, its cell slots compared

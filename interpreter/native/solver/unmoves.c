@@ -109,9 +109,7 @@ static int sv_few_preds(Sv *sv, SvWork *w, const SvBlock *pb, uint64_t kid, size
 static void sv_swap_key(const Sv *sv, const SvKey *k, SvKey *out) {
     *out = *k;
     for (int t = 0; t < RC_NT; t++) out->cnt[sv->swap_type[t]] = k->cnt[t];
-    for (int j = 0; j < RC_NI; j++) out->v[sv->swap_slot[j]] = k->v[j];
-    out->v[RC_P] = 1 - k->v[RC_P];
-    if (k->v[RC_OUT] == 0 || k->v[RC_OUT] == 1) out->v[RC_OUT] = 1 - k->v[RC_OUT];
+    sv_swap_ints(sv, k->v, out->v);
     for (int h = 0; h < RC_NC - RC_NT; h++) out->hist[h] = sv_swap_mask(sv, k->hist[h]);
 }
 
