@@ -386,10 +386,17 @@ static int sv_dfs_block(Sv *sv, SvBlock *b) {
         sv_block_free(sv, b, reach, (size_t)b->words * 8);
         return RC_ERR_MEMORY;
     }
-    for (uint64_t pg = 0; pg < sv_dfs_npages(sv, b); pg++) {  /* the pages made, in index order */
+    /* the pages made, in index order, a word of values at a time: most of a page is
+       indices not reached (0), and so is a last page past the block's end */
+    const uint64_t *word = b->dval;
+    uint64_t per_word = 8 >> sv_dfs_shift(sv);
+    for (uint64_t pg = 0; pg < sv_dfs_npages(sv, b); pg++) {
         if (!(b->dtouch[pg >> 6] >> (pg & 63) & 1)) continue;
-        uint64_t i0 = pg * sv_dfs_page_values(sv), i1 = i0 + sv_dfs_page_values(sv);
-        for (uint64_t i = i0; i < i1 && i < b->size; i++) {
+        for (uint64_t i = pg * sv_dfs_page_values(sv), i1 = i + sv_dfs_page_values(sv); i < i1; i++) {
+            if (!(i & (per_word - 1)) && !word[i / per_word]) {
+                i += per_word - 1;
+                continue;
+            }
             uint16_t x = (uint16_t)sv_dv_get(sv, b, i);
             if (!x) continue;
             if (list) keys[d] = i;
