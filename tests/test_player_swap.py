@@ -42,12 +42,30 @@ def test_3_a_side_swaps_north_and_south_across_the_middle_row():
     assert g.state_to_text(image) == g.state_to_text(start).replace(" South", " North")
 
 
-@pytest.mark.parametrize("name", ["three-musketeers", "3-spot", "dodgem", "kalah"])
+@pytest.mark.parametrize("name", ["three-musketeers", "dodgem", "kalah"])
 def test_games_whose_players_differ_have_none(name):
-    # the musketeers are not the enemy, 3-Spot's players own pieces of kinds of their own
-    # (red, blue: no kind owned by each), Dodgem's cars drive different ways, Kalah keeps
-    # stores (counts)
+    # the musketeers are not the enemy (and the rules name both kinds), Dodgem's cars drive
+    # different ways (its rules name red and blue), Kalah keeps stores (counts)
     g = Game(load(name))
+    assert player_swap(g, board_symmetries(g)) is None
+
+
+def test_3_spot_exchanges_red_and_blue_across_the_middle_file():
+    # each player owns a kind of its own that no rule names (`move own piece`)
+    g = Game(load("3-spot"))
+    sw = player_swap(g, board_symmetries(g))
+    assert sw is not None and sw.types == (1, 0, 2)  # blue and red exchanged, white kept
+    assert [g.board.names[c] for c in sw.cells] == ["c1", "b1", "a1", "c2", "b2", "a2", "c3", "b3", "a3"]
+    # Blue has moved c1+c2 to c2+c3 (mirrored: a2+a3, made red) and leads by 3 to 1
+    s = g.state_from_text("..B/RWB/RW. Blue ply=2 score=3,1")
+    assert g.state_to_text(swap_state(g, s, sw)) == "R../RWB/.WB Red ply=2 score=1,3"
+
+
+def test_a_rule_that_names_a_players_kind_leaves_no_swap():
+    # the same rules, but a ply that names red: the kinds may be treated apart
+    text = open(load("3-spot").path).read().replace("ply white: move white anywhere",
+                                                    "ply white: move white anywhere where count(red) >= 0")
+    g = Game(load_text(text, "named.game"))
     assert player_swap(g, board_symmetries(g)) is None
 
 
@@ -193,7 +211,7 @@ def test_the_native_index_of_a_swapped_solve_is_saved_and_read(tmp_path, compres
 
 @pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
 @pytest.mark.parametrize("name", ["mu-torere", "konane-4x4", "clobber-1x6", "tic-tac-toe-misere",
-                                  "force-3", "achi", "six-mens-morris-small"])
+                                  "force-3", "achi", "six-mens-morris-small", "3-spot-score-rule"])
 def test_library_games_solved_with_the_swap_keep_every_value(name):
     # Mu Torere by un-moves, Konane and Clobber depth first (captures), misere
     # tic-tac-toe (places); with reserves, exchanged with the types (Force 3 over arcs,

@@ -8,7 +8,8 @@ swaps the others first). Half the positions, as the hand-written solvers of such
 do ("colour swap").
 
 A swap is a cell permutation and a piece-type permutation (each owned type to the other
-player's type of its kind, its reserve with it; neutral types kept); a per-player
+player's type of its kind, or, where each player owns one kind of its own that no rule
+names, to the other's; its reserve with it; neutral types kept); a per-player
 variable's values change players (`swap_slots`). It is found as the board symmetries are
 (symmetry.py): candidates that map the regions onto regions, each type's setup onto its
 partner's, and the cells the rules name onto themselves; then each is checked on
@@ -23,9 +24,11 @@ not of the two positions (the solver records it per arc).
 
 from __future__ import annotations
 
+import dataclasses
 from functools import partial
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
+from dsl.model import Ruleset
 from interpreter.runtime.game import Game, State
 from interpreter.runtime.layout import SlotKind
 from interpreter.search.codec import Codec
@@ -66,10 +69,60 @@ class PlayerSwap(NamedTuple):
         return all(self.cells[self.cells[c]] == c for c in range(len(self.cells)))
 
 
+def _strings(obj: object, seen: set[int]) -> Iterator[str]:
+    """Every string held in `obj`, through dataclasses, sequences and mappings."""
+    if isinstance(obj, str):
+        yield obj
+        return
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            yield from _strings(getattr(obj, f.name), seen)
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        for x in obj:
+            yield from _strings(x, seen)
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _strings(k, seen)
+            yield from _strings(v, seen)
+
+
+def _rules_name(rs: Ruleset, words: set[str]) -> bool:
+    """Whether the rules (plies, turns, ends, relations; not the setups) hold any of
+    `words`: a kind they name is one they may treat apart from the others."""
+    rules = [rs.plies, rs.turn, rs.ends, rs.relations, rs.compulsory, rs.after, rs.first_turn,
+             rs.vars, rs.player_regions]
+    return any(w in words for w in _strings(rules, set()))
+
+
+def _by_owner(rs: Ruleset) -> tuple[int, ...] | None:
+    """The partners when each player owns one kind of its own (3-Spot's red and blue) and
+    the rules name neither (`move own piece`): the two kinds exchanged, or None."""
+    owned = [i for i, t in enumerate(rs.types) if t.owner is not None]
+    if len(owned) != 2:
+        return None
+    a, b = (rs.types[i] for i in owned)
+    if {a.owner, b.owner} != {0, 1} or a.carrier is not None or b.carrier is not None \
+            or (a.size, a.level, a.cover, a.reserve) != (b.size, b.level, b.cover, b.reserve) \
+            or _rules_name(rs, {a.kind, b.kind}):
+        return None
+    sigma = list(range(len(rs.types)))
+    sigma[owned[0]], sigma[owned[1]] = owned[1], owned[0]
+    return tuple(sigma)
+
+
 def partner_types(game: Game) -> tuple[int, ...] | None:
-    """Each type's partner under a swap (the other player's type of the same kind), or None
-    when some owned type has none."""
-    rs = game.ruleset
+    """Each type's partner under a swap: the other player's type of the same kind, or where
+    each player owns one kind of its own that the rules never name, the other's (see
+    `_by_owner`); None when some owned type has none."""
+    sigma = _by_kind(game.ruleset)
+    return sigma if sigma is not None else _by_owner(game.ruleset)
+
+
+def _by_kind(rs: Ruleset) -> tuple[int, ...] | None:
+    """Each owned type paired with the other player's type of its kind, or None."""
     out = []
     for t in rs.types:
         if t.owner is None:
