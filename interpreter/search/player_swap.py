@@ -69,24 +69,26 @@ class PlayerSwap(NamedTuple):
         return all(self.cells[self.cells[c]] == c for c in range(len(self.cells)))
 
 
-def _strings(obj: object, seen: set[int]) -> Iterator[str]:
-    """Every string held in `obj`, through dataclasses, sequences and mappings."""
-    if isinstance(obj, str):
-        yield obj
-        return
-    if id(obj) in seen:
-        return
-    seen.add(id(obj))
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for f in dataclasses.fields(obj):
-            yield from _strings(getattr(obj, f.name), seen)
-    elif isinstance(obj, (list, tuple, set, frozenset)):
-        for x in obj:
-            yield from _strings(x, seen)
-    elif isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _strings(k, seen)
-            yield from _strings(v, seen)
+def _strings(obj: object) -> Iterator[str]:
+    """Every string held in `obj`, through dataclasses, sequences and mappings (a stack,
+    not recursion: a model's depth is the designer's)."""
+    stack, seen = [obj], set()
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            yield x
+        elif id(x) in seen:
+            continue
+        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+            seen.add(id(x))
+            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
+        elif isinstance(x, (list, tuple, set, frozenset)):
+            seen.add(id(x))
+            stack.extend(x)
+        elif isinstance(x, dict):
+            seen.add(id(x))
+            stack.extend(x.keys())
+            stack.extend(x.values())
 
 
 def _rules_name(rs: Ruleset, words: set[str]) -> bool:
@@ -94,7 +96,7 @@ def _rules_name(rs: Ruleset, words: set[str]) -> bool:
     `words`: a kind they name is one they may treat apart from the others."""
     rules = [rs.plies, rs.turn, rs.ends, rs.relations, rs.compulsory, rs.after, rs.first_turn,
              rs.vars, rs.player_regions]
-    return any(w in words for w in _strings(rules, set()))
+    return any(w in words for w in _strings(rules))
 
 
 def _by_owner(rs: Ruleset) -> tuple[int, ...] | None:
