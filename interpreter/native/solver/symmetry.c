@@ -59,23 +59,30 @@ static inline M sv_swap_mask(const Sv *sv, M m) {
     return out;
 }
 
-/* the int slots `v` under the swap, in `out`: each value to its slot's image, the
-   player to move and a winner the other */
-static inline void sv_swap_ints(const Sv *sv, const int64_t *v, int64_t *out) {
-    for (int j = 0; j < RC_NI; j++) out[sv->swap_slot[j]] = v[j];
-    out[RC_P] = 1 - v[RC_P];
-    if (v[RC_OUT] == 0 || v[RC_OUT] == 1) out[RC_OUT] = 1 - v[RC_OUT];
+/* the int slots `v` under the swap, in place: each value to its slot's image (slots
+   exchanged in pairs: player_swap.swap_slots), the player to move and a winner the other.
+   In place, value by value: a copy through a buffer read back whole stalls on the stores
+   just made (perf put 13% of sv_canon's samples on that read, 3-A-Side with the swap). */
+static inline void sv_swap_ints(const Sv *sv, int64_t *v) {
+    for (int j = 0; j < RC_NI; j++) {
+        int k = sv->swap_slot[j];
+        if (k > j) {
+            int64_t x = v[j];
+            v[j] = v[k];
+            v[k] = x;
+        }
+    }
+    v[RC_P] = 1 - v[RC_P];
+    if (v[RC_OUT] == 0 || v[RC_OUT] == 1) v[RC_OUT] = 1 - v[RC_OUT];
 }
 
 /* `s` as the swap keeps it: its image if player 1 is to move */
 static inline void sv_swap(const Sv *sv, S *s) {
     if (!sv->swap || s->v[RC_P] != 1) return;
     M c[RC_NC];
-    int64_t v[RC_NI];
     for (int i = 0; i < RC_NC; i++) c[i] = sv_swap_mask(sv, s->c[i]);
     for (int i = 0; i < RC_NC; i++) s->c[i < RC_NT ? sv->swap_type[i] : i] = c[i];
-    sv_swap_ints(sv, s->v, v);
-    memcpy(s->v, v, sizeof v);
+    sv_swap_ints(sv, s->v);
 }
 
 /* sv_canon: the image of `s` under the symmetries that is least, its cell slots compared

@@ -109,7 +109,7 @@ static int sv_few_preds(Sv *sv, SvWork *w, const SvBlock *pb, uint64_t kid, size
 static void sv_swap_key(const Sv *sv, const SvKey *k, SvKey *out) {
     *out = *k;
     for (int t = 0; t < RC_NT; t++) out->cnt[sv->swap_type[t]] = k->cnt[t];
-    sv_swap_ints(sv, k->v, out->v);
+    sv_swap_ints(sv, out->v);
     for (int h = 0; h < RC_NC - RC_NT; h++) out->hist[h] = sv_swap_mask(sv, k->hist[h]);
 }
 
