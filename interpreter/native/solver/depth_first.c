@@ -393,7 +393,7 @@ static int sv_dfs_block(Sv *sv, SvBlock *b) {
     for (uint64_t pg = 0; pg < sv_dfs_npages(sv, b); pg++) {
         if (!(b->dtouch[pg >> 6] >> (pg & 63) & 1)) continue;
         for (uint64_t i = pg * sv_dfs_page_values(sv), i1 = i + sv_dfs_page_values(sv); i < i1; i++) {
-            if (!(i & (per_word - 1)) && !word[i / per_word]) {
+            if (!(i & (per_word - 1)) && !word[(i << sv_dfs_shift(sv)) >> 3]) {  /* (no division) */
                 i += per_word - 1;
                 continue;
             }
