@@ -44,10 +44,15 @@ enum { SV_ERR_INDEX = -10, SV_ERR_BLOCKS = -11, SV_ERR_STOP = -12, SV_ERR_POSITI
 
 typedef unsigned __int128 sv_u128;
 
-#if RC_W == 1 && RC_CELLS <= 32     /* a symmetry's image of a byte of cells (sv_permute) */
+/* a symmetry's image of a byte of cells (sv_table_image), per byte of a mask */
+#if RC_W == 1 && RC_CELLS <= 32
 #define SV_IMG_BYTES 4
 typedef uint32_t SvImg;
 typedef uint32_t SvRank;            /* a part of a colex rank: C(32, 16) fits 32 bits */
+#elif RC_W == 1
+#define SV_IMG_BYTES ((RC_CELLS + 7) / 8)
+typedef uint64_t SvImg;
+typedef uint64_t SvRank;
 #else
 #define SV_IMG_BYTES (RC_W * 8)
 typedef M SvImg;
@@ -167,7 +172,7 @@ typedef struct Sv {
     int32_t *perm;
     int swap;          /* positions with the players exchanged are one (symmetry.c, sv_swap) */
     int swap_type[RC_NT], swap_slot[RC_NI];
-    M *stab;           /* the swap's image of each byte value of each byte of a mask */
+    SvImg *stab;       /* the swap's image of each byte value of each byte of a mask */
     SvImg *ptab;       /* per symmetry, per byte of a mask, per byte value: its image */
     uint8_t *identity; /* per symmetry: whether it moves no cell (sv_alone; sv_canon's loop) */
     M cells[RC_NT];    /* per type, the cells it is ranked among (its own and those of the

@@ -34,30 +34,58 @@ static inline int sv_mcmp(M a, M b) {
    is to move, a winner becomes the other) are one; the one kept has player 0 to move.
    Player 1's positions are swapped first, then put in canonical form under the board's
    symmetries (the swap is an involution that maps them onto themselves: player_swap.py). */
-#define SV_SWAP_BYTES (RC_W * 8)
+/* the image of `m` through `tab`, a table per byte of a mask of each byte value's image
+   (the swap's; a symmetry's but on the lanes of sv_canon's vector path): on one word, a
+   lookup for every byte, with no branch on the data */
+static inline M sv_table_image(const SvImg *tab, M m) {
+    M out;
+#if RC_W == 1
+    uint64_t x = m.w[0], r = 0;
+#pragma GCC unroll 8
+    for (int j = 0; j < SV_IMG_BYTES; j++) r |= tab[j * 256 + (x >> 8 * j & 255)];
+    out.w[0] = r;
+#else
+    out = m_zero();
+    for (int w = 0; w < RC_W; w++)
+        for (uint64_t x = m.w[w], j = (uint64_t)w * 8; x; x >>= 8, j++)
+            if (x & 255) out = m_or(out, tab[j * 256 + (x & 255)]);
+#endif
+    return out;
+}
 
-/* the swap's image of each byte value of each byte of a mask, from its cell permutation */
-static void sv_swap_tables(Sv *sv, const int32_t *p) {
-    sv->stab = sv_alloc(sv, SV_SWAP_BYTES * 256 * sizeof(M));
-    if (!sv->stab) return;
-    for (int j = 0; j < SV_SWAP_BYTES; j++)
+/* the entry of a mask in a table of images */
+static inline SvImg sv_img_of(M m) {
+#if RC_W == 1
+    return (SvImg)m.w[0];
+#else
+    return m;
+#endif
+}
+
+/* a table for sv_table_image of permutation `p` of the cells (NULL: the identity) */
+static void sv_fill_table(SvImg *tab, const int32_t *p) {
+    for (int j = 0; j < SV_IMG_BYTES; j++)
         for (int v = 0; v < 256; v++) {
             M m = m_zero();
             for (int b = 0; b < 8; b++) {
                 int c = 8 * j + b;
-                if (v >> b & 1 && c < RC_CELLS) m.w[p[c] >> 6] |= (uint64_t)1 << (p[c] & 63);
+                if (!(v >> b & 1) || c >= RC_CELLS) continue;
+                int to = p ? p[c] : c;
+                m.w[to >> 6] |= (uint64_t)1 << (to & 63);
             }
-            sv->stab[j * 256 + v] = m;
+            tab[j * 256 + v] = sv_img_of(m);
         }
 }
 
-static inline M sv_swap_mask(const Sv *sv, M m) {
-    M out = m_zero();
-    for (int w = 0; w < RC_W; w++)
-        for (uint64_t x = m.w[w], j = (uint64_t)w * 8; x; x >>= 8, j++)
-            if (x & 255) out = m_or(out, sv->stab[j * 256 + (x & 255)]);
-    return out;
+#define SV_TABLE_SIZE (SV_IMG_BYTES * 256 * sizeof(SvImg))
+
+/* the swap's image of each byte value of each byte of a mask, from its cell permutation */
+static void sv_swap_tables(Sv *sv, const int32_t *p) {
+    sv->stab = sv_alloc(sv, SV_TABLE_SIZE);
+    if (sv->stab) sv_fill_table(sv->stab, p);
 }
+
+static inline M sv_swap_mask(const Sv *sv, M m) { return sv_table_image(sv->stab, m); }
 
 /* the int slots `v` under the swap, in place: each value to its slot's image (slots
    exchanged in pairs: player_swap.swap_slots), the player to move and a winner the other.
@@ -147,38 +175,20 @@ static int sv_table_perms(const Sv *sv) {
     return sv->nperm > SV_LANES ? (sv->nperm + SV_LANES - 1) / SV_LANES * SV_LANES : SV_LANES;
 }
 
-static void sv_img_set(Sv *sv, int q, int j, int v, M m) {
-    sv->ptab[(((size_t)(q / SV_LANES) * 4 + (size_t)j) * 256 + (size_t)v) * SV_LANES +
-             (size_t)(q % SV_LANES)] = (uint32_t)m.w[0];
+/* symmetry q's table (sv_fill_table) put on its lanes */
+static void sv_lanes_set(Sv *sv, int q, const SvImg *tab) {
+    for (int j = 0; j < SV_IMG_BYTES; j++)
+        for (int v = 0; v < 256; v++)
+            sv->ptab[(((size_t)(q / SV_LANES) * 4 + (size_t)j) * 256 + (size_t)v) * SV_LANES +
+                     (size_t)(q % SV_LANES)] = tab[j * 256 + v];
 }
 #else
-/* the image of `m` under symmetry q: a table lookup a byte (on boards of up to 32 cells,
-   4 tables of 32-bit images, which fit the first-level cache for 8 symmetries) */
-#if RC_W == 1 && RC_CELLS <= 32
+/* the image of `m` under symmetry q (on boards of up to 32 cells, 4 tables of 32-bit
+   images, which fit the first-level cache for 8 symmetries; up to 64 cells, one of 64-bit
+   images a byte of the board) */
 static inline M sv_image(const Sv *sv, M m, int q) {
-    const uint32_t *t = sv->ptab + (size_t)q * 4 * 256;
-    uint64_t x = m.w[0];
-    M out;
-    out.w[0] = (uint64_t)(t[x & 255] | t[256 + (x >> 8 & 255)] | t[512 + (x >> 16 & 255)] |
-                          t[768 + (x >> 24 & 255)]);
-    return out;
+    return sv_table_image(sv->ptab + (size_t)q * SV_IMG_BYTES * 256, m);
 }
-static void sv_img_set(Sv *sv, int q, int j, int v, M m) {
-    sv->ptab[((size_t)q * SV_IMG_BYTES + (size_t)j) * 256 + (size_t)v] = (uint32_t)m.w[0];
-}
-#else
-static inline M sv_image(const Sv *sv, M m, int q) {
-    const M *tab = sv->ptab + (size_t)q * SV_IMG_BYTES * 256;
-    M out = m_zero();
-    for (int w = 0; w < RC_W; w++)
-        for (uint64_t x = m.w[w], j = (uint64_t)w * 8; x; x >>= 8, j++)
-            if (x & 255) out = m_or(out, tab[j * 256 + (x & 255)]);
-    return out;
-}
-static void sv_img_set(Sv *sv, int q, int j, int v, M m) {
-    sv->ptab[((size_t)q * SV_IMG_BYTES + (size_t)j) * 256 + (size_t)v] = m;
-}
-#endif
 
 /* images are compared from the first slot of `ord`, and most are dropped after it */
 static void sv_canon(const Sv *sv, S *s, const int *ord) {
@@ -205,7 +215,7 @@ static int sv_table_perms(const Sv *sv) { return sv->nperm ? sv->nperm : 1; }
 #endif
 
 static size_t sv_tables_size(const Sv *sv) {
-    return (size_t)sv_table_perms(sv) * SV_IMG_BYTES * 256 * sizeof(SvImg);
+    return (size_t)sv_table_perms(sv) * SV_TABLE_SIZE;
 }
 
 /* each symmetry's image of each byte value of each byte of a mask (see sv_image; a table
@@ -220,17 +230,13 @@ static void sv_tables(Sv *sv) {
             sv->identity[q] = 1;
             for (int c = 0; c < RC_CELLS; c++) if (p[c] != c) sv->identity[q] = 0;
         }
-        for (int j = 0; j < SV_IMG_BYTES; j++)
-            for (int v = 0; v < 256; v++) {
-                M m = m_zero();
-                for (int b = 0; b < 8; b++) {
-                    int c = 8 * j + b;
-                    if (!(v >> b & 1) || c >= RC_CELLS) continue;
-                    int to = p ? p[c] : c;
-                    m.w[to >> 6] |= (uint64_t)1 << (to & 63);
-                }
-                sv_img_set(sv, q, j, v, m);
-            }
+#ifdef SV_LANES
+        SvImg tab[SV_IMG_BYTES * 256];
+        sv_fill_table(tab, p);
+        sv_lanes_set(sv, q, tab);
+#else
+        sv_fill_table(sv->ptab + (size_t)q * SV_IMG_BYTES * 256, p);
+#endif
     }
     int n = 0;
     for (int i = RC_NC - 1; i >= RC_NT; i--) sv->cmp[n++] = i;
