@@ -98,7 +98,7 @@ class RuleGen:
     def target(self, level: int) -> None:
         """The local `tgt` where it is known: per call (0), per piece (1) or per cell (2)."""
         if self.tgt_level == level:
-            self.w.let("cells", "tgt", self.tgt_src)
+            self.w.let("cells", "tgt", self.tgt_src if self.multi else self.w.landing(self.tgt_src))
 
     def hoisted(self, level: str, hoist: Hoister | None = None) -> None:
         hoist = hoist or self.hoist

@@ -79,6 +79,8 @@ class Writer(Expressions):
     def pieces(self, s: str, t: str) -> str: raise NotImplementedError  # type t's cells in s
     def movers(self, s: str, t: str) -> str:  # the cells of type t whose plies a generator makes
         return self.pieces(s, t)
+    def landing(self, target: str) -> str:  # the target cells a generator makes one-cell plies onto
+        return target
     def number_slot(self, slot: int) -> int: raise NotImplementedError  # a slot's index among numbers
     def number_at(self, s: str, slot: str) -> str: raise NotImplementedError  # that number in s
 

@@ -114,4 +114,4 @@ def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
     out.decl(f"static const unsigned char UNDO_TAKES[] {unused} = {{{', '.join(map(str, takes))}}};")
     # after the generators' prototypes, which follow the declarations
     gens = ", ".join(f"moves_{code}" for code, _, _, _ in moved)
-    out.line(0, f"static int (*const UNDO_MOVES[])(const S *, Buf *, M) {unused} = {{{gens}}};")
+    out.line(0, f"static int (*const UNDO_MOVES[])(const S *, Buf *, M, M) {unused} = {{{gens}}};")

@@ -192,6 +192,11 @@ class CWriter(Writer):
         # check of one candidate ply; FULL from rc_legal)
         return f"m_and({s}->c[{t}], only)" if self.sink is Sink.LIST else self.pieces(s, t)
 
+    def landing(self, target: str) -> str:
+        # ... and of its one-cell pieces' plies, those landing on `to` (the candidate's
+        # cell: the others are made for nothing; FULL from rc_legal)
+        return f"m_and({target}, to)" if self.sink is Sink.LIST else target
+
     def number_slot(self, slot: int) -> int:
         return self.int_index[slot]
 
@@ -439,7 +444,7 @@ class CWriter(Writer):
     def generator(self, code: int, sink: Sink) -> Iterator[None]:
         self.sink = sink
         if sink is Sink.LIST:
-            self.out.function(f"int moves_{code}(const S *s, Buf *out, M only)")
+            self.out.function(f"int moves_{code}(const S *s, Buf *out, M only, M to)")
         else:
             self.out.function(f"int has_{code}(const S *s)")
         self.depth = 1

@@ -67,7 +67,7 @@ class CPrinter(Printer):
         return getattr(self.c, e.slot.value)(e.state)
 
     def collect(self, s: st.Collect) -> str:
-        return f"{{ int e = {s.func}(s, out, FULL); if (e < 0) return e; }}"
+        return f"{{ int e = {s.func}(s, out, FULL, FULL); if (e < 0) return e; }}"
 
     def add_pass(self, s: st.AddPass) -> str:
         return f"if (buf_push(out, act({s.code}, 0, 0, 0, m_zero()))) return RC_ERR_MEMORY;"

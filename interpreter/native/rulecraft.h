@@ -116,9 +116,10 @@ static const unsigned char UNDO_TAKES[RC_PLAYERS * UNDO_NPH * RC_RULES];
 static const int UNDO_PASS;                  /* some phase allows a pass */
 static const int UNDO_PLAIN;                 /* no compulsory capture: a rule's plies are its
                                                 generator's alone (else rc_legal's) */
-/* [rule]: the generator of a rule's legal plies, those of the pieces on the mask given
-   (appended to the list; 0 or an error) */
-static int (*const UNDO_MOVES[RC_RULES - 1])(const S *, Buf *, M);
+/* [rule]: the generator of a rule's legal plies, those of the pieces on the first mask
+   given (appended to the list; 0 or an error); of a one-cell piece, it may leave out those
+   landing off the second mask (the un-move solver's check of one candidate ply) */
+static int (*const UNDO_MOVES[RC_RULES - 1])(const S *, Buf *, M, M);
 #endif
 
 /* ------------------------------------------------------------------ 4. the library's exports

@@ -39,15 +39,15 @@ static int sv_same(const S *a, const S *b) {
 }
 
 /* the legal plies of `p` that `rule` may make, in `out`: those of the piece on cell `o`
-   when o >= 0 (all of them when a compulsory capture decides among the rules); their
-   number, or an error */
-static int sv_plies(const S *p, int rule, int o, Buf *out) {
+   when o >= 0, and then perhaps only those to cell `x` (all of them when a compulsory
+   capture decides among the rules); their number, or an error */
+static int sv_plies(const S *p, int rule, int o, int x, Buf *out) {
     if (!UNDO_PLAIN) return rc_legal(p, out);
     out->n = 0;
     int64_t ph = p->v[RC_P] * UNDO_NPH + p->v[RC_PH];
     if (ph < 0 || ph >= RC_PLAYERS * UNDO_NPH || !UNDO_TAKES[ph * RC_RULES + rule]) return 0;
     if (rule == RC_RULES - 1) return buf_push(out, act(rule, 0, 0, 0, m_zero())) ? RC_ERR_MEMORY : 1;
-    int e = UNDO_MOVES[rule](p, out, o >= 0 ? m_bit(o) : FULL);
+    int e = o >= 0 ? UNDO_MOVES[rule](p, out, m_bit(o), m_bit(x)) : UNDO_MOVES[rule](p, out, FULL, FULL);
     return e < 0 ? e : out->n;
 }
 
@@ -72,7 +72,7 @@ static int sv_pred_try(Sv *sv, SvWork *w, S *p, int rule, int o, int x, const S 
        is not asked: a stuck one has no plies either (a phase that allows a pass is never
        stuck) */
     if (p->v[RC_OUT] >= 0) return 0;
-    int k = sv_plies(p, rule, o, &w->ubuf);
+    int k = sv_plies(p, rule, o, x, &w->ubuf);
     if (k < 0) return 0;  /* not a position the rules reach: none of them stops on an error */
     for (int a = 0; a < k; a++) {
         const A *ply = &w->ubuf.a[a];
