@@ -31,6 +31,7 @@
 #define SV_FEW 64                    /* a block with no more positions lists its arcs (sv_few) */
 #define SV_COMBO_CELLS 22            /* placements among this many cells unranked by table (sv_combos) */
 #define SV_FEW_PIECES 7              /* among more cells, placements of up to this many pieces */
+#define SV_FEW_RANK 8                /* ... ranked a binomial a piece (sv_colex), past 32 cells */
 #define SV_FEW_PLACES 65536          /* unranked by table when there are at most this many */
 #define SV_TALLY_MORE 252            /* a tally byte: more children than it keeps (sv_tally) */
 #define SV_TALLY_END 252             /* a tally byte: SV_TALLY_END + an ended position's value */
@@ -179,6 +180,9 @@ typedef struct Sv {
                           types before it in `order`: dsl/domains.py, native_solve.py) */
     uint64_t *binom;
     SvRank *ctab;      /* sv_chunk_ranks */
+#if RC_W == 1 && SV_CHUNK == 4
+    uint64_t cfew[SV_FEW_RANK * 64];  /* [(i - 1) * 64 + c]: C(c, i), sv_colex's few pieces */
+#endif
     uint32_t *combo[SV_COMBO_CELLS + 1];  /* sv_combos */
     uint32_t combo_start[(SV_COMBO_CELLS + 1) * (SV_COMBO_CELLS + 2)];
     uint64_t *few[64 + 1][SV_FEW_PIECES + 1];  /* [n][k]: sv_few_combos (one-word boards) */

@@ -62,8 +62,13 @@ static inline uint64_t sv_colex(const Sv *sv, M m, M u) {
         c += (size_t)__builtin_popcountll(x & 255);
     }
 #else
-    int chunks = x ? (64 - __builtin_clzll(x) + SV_CHUNK - 1) / SV_CHUNK : 0;
-    if (__builtin_popcountll(x) <= chunks) {  /* few pieces among many cells: C(cell, i) */
+    int k = __builtin_popcountll(x);
+    if (k <= SV_FEW_RANK) {  /* few pieces among many cells: C(cell, i), a row a piece */
+        for (const uint64_t *row = sv->cfew; x; x &= x - 1, row += 64) r += row[__builtin_ctzll(x)];
+        return r;
+    }
+    int chunks = (64 - __builtin_clzll(x) + SV_CHUNK - 1) / SV_CHUNK;
+    if (k <= chunks) {  /* still fewer pieces than chunks */
         for (size_t i = 1; x; x &= x - 1, i++)
             r += sv->binom[(size_t)__builtin_ctzll(x) * (size_t)sv->bn + i];
         return r;
@@ -198,6 +203,10 @@ static int sv_combos(Sv *sv, int n, int k) {
    them and each choice among them, what the chosen cells add to a colex rank */
 static void sv_chunk_ranks(Sv *sv) {
 #if RC_W == 1
+#if SV_CHUNK == 4
+    for (int i = 1; i <= SV_FEW_RANK; i++)
+        for (int c = 0; c < 64; c++) sv->cfew[(i - 1) * 64 + c] = c < sv->bn ? sv_c(sv, c, i) : 0;
+#endif
     sv->ctab = sv_alloc(sv, SV_CHUNK_TAB * sizeof(SvRank));
     if (!sv->ctab) return;
     for (int j = 0; j < SV_CHUNKS; j++)

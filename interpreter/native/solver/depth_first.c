@@ -137,7 +137,7 @@ static int sv_dfs_make(Sv *sv, SvBlock *b) {
    the cap; 0, 1 on an error, or with no error when the pages take too much a position
    (sv->dfs_stop) */
 static int sv_dfs_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
-    uint64_t pg = i / sv_dfs_page_values(sv), bit = (uint64_t)1 << (pg & 63);
+    uint64_t pg = i >> (12 - sv_dfs_shift(sv)), bit = (uint64_t)1 << (pg & 63);  /* (no division) */
     if (!(__atomic_load_n(&b->dtouch[pg >> 6], __ATOMIC_RELAXED) & bit) &&
         !(__atomic_fetch_or(&b->dtouch[pg >> 6], bit, __ATOMIC_RELAXED) & bit)) {
         if (sv_charge(sv, 4096)) return 1;

@@ -22,10 +22,10 @@ static __attribute__((noinline, cold)) int sv_key_fail(Sv *sv, int t, int n) {
 
 /* the block key of a state; 0, or an error when the index cannot hold it */
 static inline int sv_key_of(Sv *sv, const S *s, SvKey *k) {
-    memset(k, 0, sizeof *k);
+    const int flat = sv->flat;  /* (every field is written below: no memset) */
     for (int t = 0; t < RC_NT; t++) {
         int n = m_pop(s->c[t]);
-        if (sv->size[t] > 1) {
+        if (!flat && sv->size[t] > 1) {
             if (n % sv->size[t] || n > sv->size[t]) return sv_key_fail(sv, t, n);
             n /= sv->size[t];
         }
@@ -33,6 +33,7 @@ static inline int sv_key_of(Sv *sv, const S *s, SvKey *k) {
     }
     for (int j = 0; j < RC_NI; j++) k->v[j] = s->v[j];
     for (int h = 0; h < RC_NC - RC_NT; h++) k->hist[h] = s->c[RC_NT + h];
+    k->hist[SV_NH - 1] = m_zero();  /* (the one past them) */
     return 0;
 }
 
@@ -323,13 +324,15 @@ static inline int sv_rank(Sv *sv, const SvBlock *b, const S *s, uint64_t *out) {
     return 0;
 }
 
-/* the position at index `idx` of block `b` */
+/* the position at index `idx` of block `b`: its types' ranks from the slowest, a division
+   each (the last type's stride is 1) */
 static void sv_unrank(const Sv *sv, const SvBlock *b, uint64_t idx, S *s) {
     M used0 = m_zero(), riders[RC_NT];
     for (int t = 0; t < RC_NT; t++) riders[t] = m_zero();
     for (int i = 0; i < RC_NT; i++) {
         int t = sv->order[i], n = (int)b->key.cnt[t];
-        uint64_t rt = (idx / b->stride[t]) % b->radix[t];
+        uint64_t rt = i == RC_NT - 1 ? idx : idx / b->stride[t];
+        idx -= rt * b->stride[t];
         M m;
         if (sv->size[t] > 1) {
             m = n ? sv->place[t][rt] : m_zero();
