@@ -10,14 +10,15 @@ empty cell (`place`) or takes one off (`take`), changing no other cell. Its cand
 the position with such a piece moved back to a cell from which the motion could reach its
 cell at all (`UNDO_REV`, the board's geometry alone), with a placed piece lifted or a taken
 one put back on any empty cell (`UNDO_DELTA`: +1, -1), or for a pass the position itself;
-solver.c keeps a candidate
-only when one of its legal plies leads to the position exactly (for a piece moved back,
-the plies of that piece alone: each generator takes a mask of the pieces it moves), so
-the conditions, limits and turn order are the rules' own. A game gets the tables when every ply rule can be taken
-back, no piece covers several cells or stands on another, and no effect (of a ply, after
-each ply, or of an end rule) moves pieces, and a position may come round again (some ply
-moves a piece or passes, or some type is both placed and taken; else the one-pass solve
-takes it); otherwise `RC_UNDO` is 0 and cyclic games are solved with stored arcs.
+solver.c keeps a candidate only when one of its legal plies leads to the position exactly
+(for a piece moved back, the plies of that piece alone, landing on its cell: each
+generator takes a mask of the pieces it moves and one of the cells they may land on), so
+the conditions, limits and turn order are the rules' own. A game gets the tables when
+every ply rule can be taken back, no piece covers several cells or stands on another, and
+no effect (of a ply, after each ply, or of an end rule) moves pieces, and a position may
+come round again (some ply moves a piece or passes, or some type is both placed and
+taken; else the one-pass solve takes it); otherwise `RC_UNDO` is 0 and cyclic games are
+solved with stored arcs.
 """
 
 from __future__ import annotations
