@@ -34,9 +34,9 @@ static inline int sv_mcmp(M a, M b) {
    is to move, a winner becomes the other) are one; the one kept has player 0 to move.
    Player 1's positions are swapped first, then put in canonical form under the board's
    symmetries (the swap is an involution that maps them onto themselves: player_swap.py). */
-/* the image of `m` through `tab`, a table per byte of a mask of each byte value's image
-   (the swap's; a symmetry's but on the lanes of sv_canon's vector path): on one word, a
-   lookup for every byte, with no branch on the data */
+/* the image of `m` through `tab`, per byte of a mask each byte value's image (the swap's
+   table, and each symmetry's but where sv_canon's vector path lays them out by lanes): on
+   one word, a lookup for every byte, with no branch on the data */
 static inline M sv_table_image(const SvImg *tab, M m) {
     M out;
 #if RC_W == 1
