@@ -188,13 +188,11 @@ class CWriter(Writer):
         return f"{s}->c[{t}]"
 
     def movers(self, s: str, t: str) -> str:
-        # a list generator makes the plies of the pieces on `only` (the un-move solver's
-        # check of one candidate ply; FULL from rc_legal)
+        # a list generator makes the plies of the pieces on `only`, landing on `to` (the
+        # un-move solver's check of one candidate ply; FULL and FULL from rc_legal)
         return f"m_and({s}->c[{t}], only)" if self.sink is Sink.LIST else self.pieces(s, t)
 
     def landing(self, target: str) -> str:
-        # ... and of its one-cell pieces' plies, those landing on `to` (the candidate's
-        # cell: the others are made for nothing; FULL from rc_legal)
         return f"m_and({target}, to)" if self.sink is Sink.LIST else target
 
     def number_slot(self, slot: int) -> int:
