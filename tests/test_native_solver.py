@@ -234,6 +234,32 @@ def test_few_pieces_among_many_cells_unrank_by_their_table(native_calls):
     same_solution(py, nat)
 
 
+GEESE = """game "Geese that stand still"
+board square 6 x 6
+players Geese, Fox
+piece goose: owner Geese, symbol G
+piece fox: owner Fox, symbol F
+setup goose: a1, c1, e1, b3, d3, f3, a5, c6, e6, f6
+setup fox: d4
+ply stand: move goose step where count(goose) > 20
+ply run: move fox step onto empty
+ply eat: move fox step onto goose
+turn: any or pass
+end fed: Fox wins if count(goose) < 8
+"""
+
+
+def test_many_pieces_among_more_than_32_cells_rank_each_way(native_calls):
+    # 36 cells, and geese the analysis lets stand anywhere (their step never comes): ten
+    # geese rank by a table a nibble of cells, nine with one on rank 6 (cell 32 or past)
+    # by a binomial a goose, eight by a binomial a goose from rows of 64 (sv_colex)
+    rs = load_text(GEESE, "geese.game")
+    py, nat = (solve(Game(rs, backend=b)) for b in ("python", "native"))
+    assert native_calls == [len(py)]
+    same_solution(py, nat)
+    assert sorted({bin(py.codec.unpack(k)[0]).count("1") for k in py.keys}) == [7, 8, 9, 10]
+
+
 def test_games_that_repeat_a_block_take_the_retrograde_solve():
     for name in ("3-spot", "force-3"):
         g = Game(load(name), backend="native")
