@@ -14,7 +14,7 @@ from dsl.load import load
 from interpreter.runtime.game import Game
 from interpreter.runtime.limits import RuleLimitError
 from interpreter.native import build as native_build
-from interpreter.search import native_solve
+from interpreter.search import index_ranking, native_solve
 from interpreter.search.solution import Solution
 from interpreter.search.solver import SolveError, solve
 from interpreter.search.symmetry import board_symmetries
@@ -254,6 +254,8 @@ def test_many_pieces_among_more_than_32_cells_rank_each_way(native_calls):
     # geese rank by a table a nibble of cells, nine with one on rank 6 (cell 32 or past)
     # by a binomial a goose, eight by a binomial a goose from rows of 64 (sv_colex)
     rs = load_text(GEESE, "geese.game")
+    ranked = index_ranking.ranking(rs, [1, 1], [0, 0], 0, [])
+    assert ranked.order[0] == 0 and ranked.cells[0] == (1 << 36) - 1  # the premise
     py, nat = (solve(Game(rs, backend=b)) for b in ("python", "native"))
     assert native_calls == [len(py)]
     same_solution(py, nat)

@@ -64,7 +64,8 @@ static void sv_path_free(SvPath *p) {
 
 /* a value's bytes, a page's values (of 4 KiB), a block's bytes and pages */
 static inline int sv_dfs_shift(const Sv *sv) { return sv->dfs_wide; }
-static inline uint64_t sv_dfs_page_values(const Sv *sv) { return 4096 >> sv_dfs_shift(sv); }
+static inline int sv_dfs_page_bits(const Sv *sv) { return 12 - sv_dfs_shift(sv); }  /* log2 of: */
+static inline uint64_t sv_dfs_page_values(const Sv *sv) { return (uint64_t)1 << sv_dfs_page_bits(sv); }
 static inline size_t sv_dfs_bytes(const Sv *sv, const SvBlock *b) { return (size_t)b->size << sv_dfs_shift(sv); }
 static inline uint64_t sv_dfs_npages(const Sv *sv, const SvBlock *b) {
     return (b->size + sv_dfs_page_values(sv) - 1) / sv_dfs_page_values(sv);
@@ -137,7 +138,7 @@ static int sv_dfs_make(Sv *sv, SvBlock *b) {
    the cap; 0, 1 on an error, or with no error when the pages take too much a position
    (sv->dfs_stop) */
 static int sv_dfs_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
-    uint64_t pg = i >> (12 - sv_dfs_shift(sv)), bit = (uint64_t)1 << (pg & 63);  /* (no division) */
+    uint64_t pg = i >> sv_dfs_page_bits(sv), bit = (uint64_t)1 << (pg & 63);  /* (no division) */
     if (!(__atomic_load_n(&b->dtouch[pg >> 6], __ATOMIC_RELAXED) & bit) &&
         !(__atomic_fetch_or(&b->dtouch[pg >> 6], bit, __ATOMIC_RELAXED) & bit)) {
         if (sv_charge(sv, 4096)) return 1;
