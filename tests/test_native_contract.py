@@ -1,6 +1,6 @@
 """The native back-end's C contract (interpreter/native/rulecraft.h).
 
-The fixed C (prelude.c, runtime.c, the solver's units, solution_index.c) compiles against
+The fixed C (prelude.c, runtime.c, vector.c, the solver's units, solution_index.c) compiles against
 the header alone, with no game's code, for one-word and many-word masks, with and without
 the un-move tables; what it lacks then is exactly what the header says the generated code
 provides. The solver's configuration, struct rc_solve_config, has the same layout in C and
@@ -77,7 +77,8 @@ def test_the_fixed_c_compiles_against_the_header_alone(tmp_path, name):
     # the build's flags, every warning reported; -Werror aside, as the game's functions are
     # declared and used but (with no game) never defined
     flags = [f for f in native_build.FLAGS if f not in ("-shared", "-fPIC", "-Werror")]
-    driver = "".join(f'#include "{f}"\n' for f in ("prelude.c", "runtime.c", "solver.c", "solution_index.c"))
+    driver = "".join(f'#include "{f}"\n' for f in ("prelude.c", "runtime.c", "vector.c", "solver.c",
+                                                  "solution_index.c"))
     done = compile_c(tmp_path, driver, defines, ["-fsyntax-only", *flags, *isa])
     assert done.returncode == 0, done.stderr
     # gcc: "'rc_legal' used but never defined"; clang: "function 'rc_legal' has internal

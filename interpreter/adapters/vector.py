@@ -201,13 +201,13 @@ class _Native:
                                 ("rc_vec_step", ctypes.c_int, [_P, ctypes.c_int, _P, _P, _P, _P, _P,
                                                                ctypes.c_int64, _P, _P, ctypes.c_int,
                                                                ctypes.c_float, _P, _P, _P, _P, _P, _P])):
-            f = getattr(lib.lib, name)
+            f = getattr(lib.vector, name)
             f.restype, f.argtypes = res, args
         enc, k = _encoding(v.game, v.space)
         program = _program(v.observer, lib)
         pos, plane = _positions(v.observer)
         self._tables = (enc, program, pos)  # kept alive while the C holds copies anyway
-        self.handle = lib.lib.rc_vec_new(enc.ctypes.data, k, program.ctypes.data, len(v.observer.planes),
+        self.handle = lib.vector.rc_vec_new(enc.ctypes.data, k, program.ctypes.data, len(v.observer.planes),
                                          pos.ctypes.data, plane, v.space.size)
         if not self.handle:
             raise MemoryError("out of memory for the vectorised games' tables")
@@ -223,7 +223,7 @@ class _Native:
     def __del__(self) -> None:
         handle, self.handle = getattr(self, "handle", None), None
         if handle:
-            self.lib.lib.rc_vec_free(handle)
+            self.lib.vector.rc_vec_free(handle)
 
     def to_move(self) -> "np.ndarray":
         return self.flat[:, self._player].astype(numpy().int64)
@@ -238,7 +238,7 @@ class _Native:
 
     def random_ids(self, seed: int) -> "np.ndarray":
         out = numpy().zeros(self.v.num_envs, numpy().int64)
-        self._check(self.lib.lib.rc_vec_random(self.handle, self.v.num_envs, self.flat.ctypes.data,
+        self._check(self.lib.vector.rc_vec_random(self.handle, self.v.num_envs, self.flat.ctypes.data,
                                                *self._chains, seed, out.ctypes.data))
         return out
 
@@ -247,13 +247,13 @@ class _Native:
         self.flat[:] = self.initial
         if self.plen is not None:
             self.plen[:] = 0
-        self._check(self.lib.lib.rc_vec_observe(self.handle, v.num_envs, self.flat.ctypes.data, *self._chains,
+        self._check(self.lib.vector.rc_vec_observe(self.handle, v.num_envs, self.flat.ctypes.data, *self._chains,
                                                 v.masks.ctypes.data, v.observations.ctypes.data))
 
     def step(self, ids: "np.ndarray", restart: "np.ndarray") -> None:
         v = self.v
         restart = restart.astype(numpy().uint8)
-        e = self.lib.lib.rc_vec_step(self.handle, v.num_envs, self.flat.ctypes.data, *self._chains,
+        e = self.lib.vector.rc_vec_step(self.handle, v.num_envs, self.flat.ctypes.data, *self._chains,
                                      ids.ctypes.data, v.plies.ctypes.data, v.max_plies, self.initial.ctypes.data,
                                      restart.ctypes.data, v.illegal_reward is not None,
                                      v.illegal_reward or 0.0, v.rewards.ctypes.data, v.terminated.ctypes.data,
@@ -300,7 +300,7 @@ class OneGame:
         self._vec = VectorGames(game, 1, grid=grid, max_plies=0, native=True)  # its handle and tables
         self.grid = grid
         lib = game.native
-        self._lib, self._c, self._handle = lib, lib.lib, self._vec._engine.handle
+        self._lib, self._c, self._handle = lib, lib.vector, self._vec._engine.handle
         u64, i64 = ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_int64)
         for name, res, args in (("rc_one_legal", ctypes.c_int, [_P, ctypes.c_char_p, i64, ctypes.c_int, i64]),
                                 ("rc_one_step", ctypes.c_int, [_P, ctypes.c_char_p, i64, ctypes.c_int, u64,

@@ -27,10 +27,13 @@ GENERATOR_VERSION = 1  # part of the cache key: a change here rebuilds every lib
 
 @dataclass
 class CGenerated:
-    """`source`: the game's translation unit (play, perft, playouts, batches);
-    `solver_source`: the same with the solver after it. Most uses never solve, and the
-    solver is four fifths of the compiler's time, so it is a library of its own."""
+    """`source`: the game's translation unit (play, perft, playouts); `vector_source`: the
+    same with the batches after it (vector.c, for the vectorised games and OpenSpiel's
+    states); `solver_source`: the same with the solver after it. Most uses never solve
+    nor batch, and the batches take more of the compiler's time than the game, the solver
+    four fifths of it, so each is a library of its own, built on first use."""
     source: str
+    vector_source: str
     solver_source: str
     rules: list[RuleInfo]
     layout: Layout
@@ -91,8 +94,9 @@ def generate_c(rs: Ruleset) -> CGenerated:
     defines = _defines(c, layout, n_players, len(rules), out.defines)
     source = "\n".join([defines, fixed_c("prelude.c", seen), *_GAME_CODE_OPEN, out.source(),
                         _GAME_CODE_CLOSE, fixed_c("runtime.c", seen)])
+    vector = "\n".join([source, fixed_c("vector.c", set(seen))])
     solver = "\n".join([source, fixed_c("solver.c", seen), fixed_c("solution_index.c", seen)])
-    return CGenerated(source, solver, rules, layout, out.words)
+    return CGenerated(source, vector, solver, rules, layout, out.words)
 
 
 # A generic emitter declares the locals a rule may read (`here`, `frm`, a count), and a

@@ -47,9 +47,9 @@ class NativeLibrary:
             gen = generate_c(rs)
         except TooLarge:
             raise too_large(rs) from None
-        self.source, self._solver_source = gen.source, gen.solver_source
+        self.source, self._vector_source, self._solver_source = gen.source, gen.vector_source, gen.solver_source
         self.path = build(gen.source)
-        self._solver = None
+        self._vector = self._solver = None
         # use_errno: ctypes.get_errno then says why a solution file could not be written
         lib = ctypes.CDLL(str(self.path), use_errno=True)
         info = (ctypes.c_int64 * 6)()
@@ -81,6 +81,14 @@ class NativeLibrary:
         self._st = (ctypes.c_uint64 * self.state_len)()
         self._out = (ctypes.c_uint64 * self.state_len)()
         self._act = (ctypes.c_int64 * self.action_len)()
+
+    @property
+    def vector(self) -> ctypes.CDLL:
+        """The library with the batches (vector.c: rc_vec_*, rc_one_*), built on first use:
+        the same game and state layout, so `flat` states serve both."""
+        if self._vector is None:
+            self._vector = ctypes.CDLL(str(build(self._vector_source)), use_errno=True)
+        return self._vector
 
     @property
     def solver(self) -> ctypes.CDLL:

@@ -2,16 +2,17 @@
    back-end (prelude.c, runtime.c, the solver's units, solution_index.c).
 
    A game's library is ONE translation unit, which cgen.generate_c writes in this order
-   (a game has two libraries: the first five parts play it; all seven solve it, built
-   only when a solve asks, as the solver takes most of the compiler's time):
+   (a game has three libraries: the first five parts play it; with vector.c after them,
+   the batches; with the last two parts after them, the solver; the last two are built
+   only when a batch or a solve asks, as they take most of the compiler's time):
 
        the RC_* configuration macros (below)     cgen._defines and the emitters' #defines
        this header                                (prelude.c includes it)
        prelude.c                                  the mask primitives, inline
        the game's code                            tables, rules, and the functions of part 3
-       runtime.c                                  flat states and actions, perft, playouts;
-                                                  includes vector.c (batches, one game),
-                                                  which includes hops.c (ids a hop at a time)
+       runtime.c                                  flat states and actions, perft, playouts
+       (vector.c                                  the batches' library only: batches, one
+                                                  game; includes hops.c, ids a hop at a time)
        solver.c                                   the exact solver: includes its units
        solution_index.c                           a solve's index as a file
 
@@ -135,7 +136,7 @@ int rc_flat_outcome(const uint64_t *st);
 int64_t rc_perft(const uint64_t *st, int depth, int threads);
 int rc_playouts(const uint64_t *st, int64_t games, uint64_t seed, int64_t max_plies, int threads,
                 int64_t *stats);
-/* vector.c */
+/* vector.c (the batches' library only) */
 void *rc_vec_new(const int64_t *enc, int k, const int64_t *obs, int planes, const int64_t *pos,
                  int plane, int ids);
 void rc_vec_free(void *h);

@@ -174,4 +174,3 @@ int rc_playouts(const uint64_t *st, int64_t games, uint64_t seed, int64_t max_pl
     return err;
 }
 
-#include "vector.c"
