@@ -4,6 +4,7 @@ the flat arrays of the C ABI (docs/DESIGN.md, "The native back-end")."""
 from __future__ import annotations
 
 import ctypes
+import functools
 from array import array
 from typing import Sequence
 
@@ -49,7 +50,6 @@ class NativeLibrary:
             raise too_large(rs) from None
         self.source, self._vector_source, self._solver_source = gen.source, gen.vector_source, gen.solver_source
         self.path = build(gen.source)
-        self._vector = self._solver = None
         # use_errno: ctypes.get_errno then says why a solution file could not be written
         lib = ctypes.CDLL(str(self.path), use_errno=True)
         info = (ctypes.c_int64 * 6)()
@@ -82,21 +82,17 @@ class NativeLibrary:
         self._out = (ctypes.c_uint64 * self.state_len)()
         self._act = (ctypes.c_int64 * self.action_len)()
 
-    @property
+    @functools.cached_property
     def vector(self) -> ctypes.CDLL:
         """The library with the batches (vector.c: rc_vec_*, rc_one_*), built on first use:
         the same game and state layout, so `flat` states serve both."""
-        if self._vector is None:
-            self._vector = ctypes.CDLL(str(build(self._vector_source)), use_errno=True)
-        return self._vector
+        return ctypes.CDLL(str(build(self._vector_source)), use_errno=True)
 
-    @property
+    @functools.cached_property
     def solver(self) -> ctypes.CDLL:
         """The library with the solver (solver.c, solution_index.c), built on first use:
         the same game and state layout, so `flat` states serve both."""
-        if self._solver is None:
-            self._solver = ctypes.CDLL(str(build(self._solver_source)), use_errno=True)
-        return self._solver
+        return ctypes.CDLL(str(build(self._solver_source)), use_errno=True)
 
     # ------------------------------------------------------------ conversions
     def _state_in(self, state: Sequence[int], buf) -> None:
