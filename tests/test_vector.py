@@ -313,3 +313,29 @@ def test_a_chain_search_past_its_budget_says_so_as_the_rules_do(native, tmp_path
         with pytest.raises(limits.RuleLimitError) as e:
             one.legal(after)
         assert str(e.value) == message
+
+
+@needs_c
+def test_a_batches_library_that_does_not_build_leaves_the_batches_in_python(monkeypatch):
+    import interpreter.native.library as native_library
+    from interpreter.adapters.vector import VectorGames, steps_in_c
+    from interpreter.native.build import NativeUnavailable
+
+    game = load_game("tic-tac-toe", backend="native")  # a Game of its own: no batches' library yet
+    real = native_library.build
+
+    def build(source: str):
+        if source == game.native._vector_source:
+            raise NativeUnavailable("the C compiler did not finish within 60 s")
+        return real(source)
+
+    monkeypatch.setattr(native_library, "build", build)
+    assert not steps_in_c(game)
+    batch = VectorGames(game, 2)
+    assert batch.native is False
+    batch.reset()
+    assert batch.masks.tolist() == [[1] * 9, [1] * 9]
+    with pytest.raises(ValueError, match="no native vectorised games here"):
+        VectorGames(game, 2, native=True)
+    monkeypatch.setattr(native_library, "build", real)
+    assert steps_in_c(game) and VectorGames(game, 2).native is True

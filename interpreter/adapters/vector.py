@@ -37,8 +37,17 @@ _P = ctypes.c_void_p
 
 
 def steps_in_c(game: Game) -> bool:
-    """Whether the game's C can make its plies from their ids: the native back-end is built."""
-    return game.native is not None
+    """Whether the game's C can make its plies from their ids: the native back-end is
+    built, and its batches' library too (built here on the first ask)."""
+    from interpreter.native.build import NativeUnavailable  # noqa: PLC0415 - only with C
+
+    if game.native is None:
+        return False
+    try:
+        game.native.vector
+    except NativeUnavailable:
+        return False
+    return True
 
 
 class VectorGames:
