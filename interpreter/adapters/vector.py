@@ -217,7 +217,7 @@ class _Native:
         pos, plane = _positions(v.observer)
         self._tables = (enc, program, pos)  # kept alive while the C holds copies anyway
         self.handle = lib.vector.rc_vec_new(enc.ctypes.data, k, program.ctypes.data, len(v.observer.planes),
-                                         pos.ctypes.data, plane, v.space.size)
+                                            pos.ctypes.data, plane, v.space.size)
         if not self.handle:
             raise MemoryError("out of memory for the vectorised games' tables")
         self.initial = np.frombuffer(lib.flat(v.game.initial_state()), np.uint64).copy()
@@ -248,7 +248,7 @@ class _Native:
     def random_ids(self, seed: int) -> "np.ndarray":
         out = numpy().zeros(self.v.num_envs, numpy().int64)
         self._check(self.lib.vector.rc_vec_random(self.handle, self.v.num_envs, self.flat.ctypes.data,
-                                               *self._chains, seed, out.ctypes.data))
+                                                  *self._chains, seed, out.ctypes.data))
         return out
 
     def reset(self) -> None:
@@ -257,17 +257,17 @@ class _Native:
         if self.plen is not None:
             self.plen[:] = 0
         self._check(self.lib.vector.rc_vec_observe(self.handle, v.num_envs, self.flat.ctypes.data, *self._chains,
-                                                v.masks.ctypes.data, v.observations.ctypes.data))
+                                                   v.masks.ctypes.data, v.observations.ctypes.data))
 
     def step(self, ids: "np.ndarray", restart: "np.ndarray") -> None:
         v = self.v
         restart = restart.astype(numpy().uint8)
         e = self.lib.vector.rc_vec_step(self.handle, v.num_envs, self.flat.ctypes.data, *self._chains,
-                                     ids.ctypes.data, v.plies.ctypes.data, v.max_plies, self.initial.ctypes.data,
-                                     restart.ctypes.data, v.illegal_reward is not None,
-                                     v.illegal_reward or 0.0, v.rewards.ctypes.data, v.terminated.ctypes.data,
-                                     v.truncated.ctypes.data, v.masks.ctypes.data, v.observations.ctypes.data,
-                                     ctypes.byref(self._bad))
+                                        ids.ctypes.data, v.plies.ctypes.data, v.max_plies, self.initial.ctypes.data,
+                                        restart.ctypes.data, v.illegal_reward is not None,
+                                        v.illegal_reward or 0.0, v.rewards.ctypes.data, v.terminated.ctypes.data,
+                                        v.truncated.ctypes.data, v.masks.ctypes.data, v.observations.ctypes.data,
+                                        ctypes.byref(self._bad))
         if e == _ILLEGAL:
             i = self._bad.value
             ids_made = self.prefixes()[i] + (int(ids[i]),)
