@@ -22,8 +22,9 @@ const game = {
   ok: false,         // whether the text checks
 };
 let checkTimer = null;
+let checkWaiting = false;  // a check scheduled after an edit: the page counts as busy till it runs
 let checkNumber = 0;
-let pending = 0;  // requests under way: the body's data-busy says whether there are any
+let pending = 0;  // requests under way, and a check scheduled: the body's data-busy says whether any
 
 function working(change) {
   pending += change;
@@ -153,7 +154,12 @@ async function checkNow() {
   const text = $("source").value;
   const number = ++checkNumber;
   $("check-status").textContent = "checking…";
-  const answer = await call("check", {text});
+  const checking = call("check", {text});  // busy from here, so the scheduled check may let go
+  if (checkWaiting) {
+    checkWaiting = false;
+    working(-1);
+  }
+  const answer = await checking;
   if (number !== checkNumber) return;  // the text changed since
   if (answer.error) {
     $("check-status").textContent = answer.error;
@@ -179,6 +185,10 @@ function textEdited() {
   saveLocal();
   clearTimeout(checkTimer);
   drawEditor([]);
+  if (!checkWaiting) {  // a click made before the edit is checked would be on the old rules
+    checkWaiting = true;
+    working(+1);
+  }
   checkTimer = setTimeout(checkNow, CHECK_DELAY);
 }
 
