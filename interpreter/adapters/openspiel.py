@@ -95,10 +95,11 @@ class Rules:
     engines: dict[bool, OneGame] = field(default_factory=dict)
 
     def engine(self, grid: bool) -> OneGame | None:
+        if grid in self.engines:  # (asked for every state: the question below once)
+            return self.engines[grid]
         if not steps_in_c(self.game):
             return None
-        if grid not in self.engines:
-            self.engines[grid] = OneGame(self.game, grid)
+        self.engines[grid] = OneGame(self.game, grid)
         return self.engines[grid]
 
 

@@ -105,7 +105,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
             "action_mask": spaces.Box(0, 1, (self.ids.size,), np.int8)}) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.ids.size) for a in self.possible_agents}
         # The game's C steps it, and writes the masks and the mover's tensors, where the
-        # native back-end is built (a Game loaded with "auto").
+        # native back-end and its batches' library are built (a Game loaded with "auto").
         self._vec = VectorGames(self.game, 1, perspective=perspective, grid=grid, max_plies=0, native=True) \
             if steps_in_c(self.game) else None
         self._state: tuple[int, ...] | None = self.game.initial_state()  # None: in the C's arrays
