@@ -39,7 +39,8 @@ def _body(data: bytes) -> bytes:
     return data[at:-32]
 
 
-@pytest.mark.parametrize("name", ["tic-tac-toe", "musketeers", "domineering", "connect-four-4x4"])
+@pytest.mark.parametrize("name", ["tic-tac-toe", "musketeers", "domineering",
+                                  pytest.param("connect-four-4x4", marks=pytest.mark.slow)])
 def test_the_depth_first_solve_gives_the_one_pass_solution_and_file(tmp_path, name):
     rs = load_text(SMALL_MUSKETEERS, "m.game") if name == "musketeers" else load(name)
     game = Game(rs, backend="native")

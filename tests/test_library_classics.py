@@ -17,6 +17,15 @@ from interpreter import load_game, perft
 BACKENDS = ["python", "native"]
 
 
+def both_back_ends(cases: list[tuple], native_default: set[str]) -> list:
+    """Each case (its game's name first) with each back-end; on the native one, the games
+    not in `native_default` only with -m slow: a native solve builds the game's solver,
+    a few seconds of the compiler each, and the Python back-end checks the same rules."""
+    return [pytest.param(*case, backend, marks=[pytest.mark.slow] if backend == "native" and
+                         case[0] not in native_default else [])
+            for case in cases for backend in BACKENDS]
+
+
 def library(name: str, backend: str = "native"):
     return load_game(os.path.join(str(resources.files("rulesets") / "library"), name + ".game"), backend=backend)
 
@@ -258,13 +267,13 @@ def domino_game(w, h, vertical_only=None):
     return (frozenset(), 0), moves, play, (lambda state: None)
 
 
-@pytest.mark.parametrize("name, w, h, domineering, value, depth", [
+# (Domineering 4 x 4's solver is built for other tests too)
+@pytest.mark.parametrize("name, w, h, domineering, value, depth, backend", both_back_ends([
     ("domineering-3x3", 3, 3, True, 1, 5),
     ("domineering", 4, 4, True, 1, 4),
     ("cram", 3, 4, False, 1, 4),
     ("cram-4x4", 4, 4, False, -1, 4),   # even x even: the second player mirrors
-])
-@pytest.mark.parametrize("backend", BACKENDS)
+], native_default={"domineering"}))
 def test_dominoes_against_a_version_written_here(name, w, h, domineering, value, depth, backend):
     start, moves, play, winner = domino_game(w, h, domineering)
     game = library(name, backend)
@@ -432,9 +441,8 @@ def morris3_figures(men, diagonals):
             {1: "win", 0: "draw", -1: "lose"}[ref_values(moves, play, winner, start)(start)])
 
 
-@pytest.mark.parametrize("name, men, diagonals", [
-    ("three-mens-morris", 3, False), ("tapatan", 3, True), ("achi", 4, True)])
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name, men, diagonals, backend", both_back_ends([
+    ("three-mens-morris", 3, False), ("tapatan", 3, True), ("achi", 4, True)], native_default={"achi"}))
 def test_three_in_a_row_games_against_versions_written_here(name, men, diagonals, backend):
     counts, value = morris3_figures(men, diagonals)
     game = library(name, backend)

@@ -36,20 +36,23 @@ LIBRARY = str(importlib.resources.files("rulesets") / "library")
 NO_CC = native_build.compiler() is None
 NEEDS_CC = pytest.mark.skipif(NO_CC, reason="no C compiler")
 
-# Building a game's native library costs some 2 s of CPU (cached afterwards), so the default
-# run tries the native back-end on one game of each family (the same rules on other boards
-# are variants of it) and leaves the others to the slow run.
+# Building a game's native library costs about half a second of the compiler (cached
+# afterwards), so the default run tries the native back-end on one game of each family
+# (the same rules on other boards are variants of it) and leaves the others to the slow
+# run. Its solver costs a few seconds more: the default run solves natively one game that
+# ends (by captures), one that repeats (all plies undone) and one that repeats and ends.
 NATIVE_DEFAULT = {"hexapawn", "breakthrough-3x4", "clobber-1x6", "toads-and-frogs-5",
                   "pong-hau-kii", "mu-torere", "dodgem", "konane-4x4"}
+NATIVE_SOLVE_DEFAULT = {"breakthrough-3x4", "mu-torere", "dodgem"}
 
 
-def cases(names, slow=()):
+def cases(names, slow=(), native_default=NATIVE_DEFAULT):
     """(name, backend) for both back-ends, marked slow where they cost too much."""
     out = []
     for name in sorted(names):
         for backend in ("python", "native"):
             marks = [NEEDS_CC] if backend == "native" else []
-            if name in slow or (backend == "native" and name not in NATIVE_DEFAULT):
+            if name in slow or (backend == "native" and name not in native_default):
                 marks.append(pytest.mark.slow)
             out.append(pytest.param(name, backend, marks=marks, id=f"{name}-{backend}"))
     return out
@@ -594,7 +597,7 @@ def reference_solution(name):
     return v, rem, histogram(table)
 
 
-@pytest.mark.parametrize("name,backend", cases(SOLVED, slow=SLOW_SOLVES))
+@pytest.mark.parametrize("name,backend", cases(SOLVED, slow=SLOW_SOLVES, native_default=NATIVE_SOLVE_DEFAULT))
 def test_solved_value_matches_the_reference(name, backend, native_calls):
     # The value and remoteness of the start, and how many reachable positions have each
     # value and remoteness (so the number of positions too, and every end rule's verdict).

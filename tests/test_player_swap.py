@@ -3,6 +3,7 @@ keep a position and its image as one against solves that keep both."""
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 
@@ -161,6 +162,14 @@ def test_the_solve_by_tiers_swaps_the_players_too(tmp_path, name, backend):
 NATIVE_WAYS = [{}, {"arcs_only": True}, {"depth_first": 0}, {"threads": 1}]
 
 
+@functools.lru_cache(maxsize=None)
+def _python_solves(name: str, symmetry: bool) -> tuple[Game, Solution, Solution]:
+    """The game on the Python back-end, its Python solve, and that solve with the swap (the
+    same for each of the native solver's ways)."""
+    py = Game(load_text(SMALL_3_A_SIDE, "small.game") if name == "small-3-a-side" else load(name))
+    return py, solve(py, symmetry=symmetry), solve(py, symmetry=symmetry, swap_players=True)
+
+
 @pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
 @pytest.mark.parametrize("ways", NATIVE_WAYS)
 @pytest.mark.parametrize("name, symmetry, counts", [
@@ -171,9 +180,8 @@ NATIVE_WAYS = [{}, {"arcs_only": True}, {"depth_first": 0}, {"threads": 1}]
     ("connect-four-4x4", True, (80_541, 152_287)),
 ])
 def test_the_native_solver_swaps_the_players_as_the_python_solver(name, symmetry, counts, ways):
-    rs = load_text(SMALL_3_A_SIDE, "small.game") if name == "small-3-a-side" else load(name)
-    py, nat = Game(rs), Game(rs, backend="native")
-    plain = solve(py, symmetry=symmetry)
+    py, plain, ref = _python_solves(name, symmetry)
+    nat = Game(py.ruleset, backend="native")
     if name != "small-3-a-side":
         assert (len(plain), plain.stats.edges) == counts
     perms = board_symmetries(py) if symmetry else []
@@ -181,7 +189,6 @@ def test_the_native_solver_swaps_the_players_as_the_python_solver(name, symmetry
     sol = native_solve.solve_native(nat, nat.initial_state(), perms, Progress(False), None, None,
                                     swap=sw, **ways)
     assert (len(sol), sol.stats.edges) == counts
-    ref = solve(py, symmetry=symmetry, swap_players=True)
     assert (len(ref), ref.stats.edges) == counts
     assert list(sol.keys) == list(ref.keys)
     for key in plain.keys:

@@ -39,7 +39,9 @@ def _native(game, perms, **kw):
                                      kw.pop("max_memory", None), **kw)
 
 
-@pytest.mark.parametrize("name", ["morris", "clock", "memory", "3-a-side", "balanced"])
+# (the morris and the clock, more games by un-moves, with -m slow: each builds a solver)
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in ("morris", "clock") else n
+                                  for n in ["morris", "clock", "memory", "3-a-side", "balanced"]])
 def test_sparse_blocks_solve_cyclic_games_as_the_python_solver(name):
     # the un-move solve (its frontiers and tallies by local id in a sparse block), and the
     # retrograde solve over arcs ("memory" has too many child blocks for un-moves)
