@@ -228,7 +228,8 @@ def test_hex_perft_against_a_hex_written_here(name, n, depth, backend):
     assert perfts(library(name, backend), depth) == [ref_perft(moves, play, start, d) for d in range(1, depth + 1)]
 
 
-@pytest.mark.parametrize("name, n", [("hex-2x2", 2), ("hex-3x3", 3)])
+# (Hex 2 x 2 with -m slow: its solver is built for that alone)
+@pytest.mark.parametrize("name, n", [pytest.param("hex-2x2", 2, marks=pytest.mark.slow), ("hex-3x3", 3)])
 def test_hex_first_player_wins_from_the_cells_a_hex_written_here_finds(name, n):
     start, moves, play, winner = hex_game(n)
     value = ref_solve(moves, play, winner)
@@ -344,7 +345,7 @@ def konane_game(n, first_holes):
     return (black, white, 0, 0), moves, play, (lambda state: None)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=pytest.mark.slow)])
 def test_konane_against_a_konane_written_here(backend):
     start, moves, play, winner = konane_game(6, {(0, 0), (5, 5), (2, 2), (3, 3)})
     assert perfts(library("konane", backend), 6) == [ref_perft(moves, play, start, d) for d in range(1, 7)]

@@ -35,7 +35,8 @@ def _native(game, perms=(), **kw):
 
 
 @pytest.mark.parametrize("name", ["tic-tac-toe", "connect-four-4x4", "domineering", "musketeers",
-                                  "breakthrough-3x4", "dodgem-4x4", "three-mens-morris"])
+                                  "breakthrough-3x4", "dodgem",
+                                  pytest.param("dodgem-4x4", marks=pytest.mark.slow), "three-mens-morris"])
 def test_out_of_core_solves_as_in_memory(name):
     # one pass (placements: tiers rising; captures: falling), retrograde over arcs, un-moves;
     # dense, sparse, and sparse blocks kept as lists

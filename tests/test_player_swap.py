@@ -217,8 +217,12 @@ def test_the_native_index_of_a_swapped_solve_is_saved_and_read(tmp_path, compres
 
 
 @pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
-@pytest.mark.parametrize("name", ["mu-torere", "konane-4x4", "clobber-1x6", "tic-tac-toe-misere",
-                                  "force-3", "achi", "six-mens-morris-small", "3-spot-score-rule"])
+# (misere tic-tac-toe and Force 3 with -m slow: Connect Four's swap above places too, and
+# Achi has reserves)
+@pytest.mark.parametrize("name", ["mu-torere", "konane-4x4", "clobber-1x6",
+                                  pytest.param("tic-tac-toe-misere", marks=pytest.mark.slow),
+                                  pytest.param("force-3", marks=pytest.mark.slow),
+                                  "achi", "six-mens-morris-small", "3-spot-score-rule"])
 def test_library_games_solved_with_the_swap_keep_every_value(name):
     # Mu Torere by un-moves, Konane and Clobber depth first (captures), misere
     # tic-tac-toe (places); with reserves, exchanged with the types (Force 3 over arcs,

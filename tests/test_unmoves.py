@@ -129,7 +129,10 @@ def _native(game, perms, **kw):
                                      None, **kw)
 
 
-@pytest.mark.parametrize("name", list(VARIANTS))
+# (the plain morris, which each other morris adds to, and "balanced", which
+# test_sparse_blocks.py solves by un-moves, with -m slow: each builds a solver)
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in ("morris", "balanced") else n
+                                  for n in VARIANTS])
 def test_un_moves_solve_as_the_python_solver_and_the_arcs(name):
     rs = load_text(VARIANTS[name], f"{name}.game")
     assert game_reversible(rs)
