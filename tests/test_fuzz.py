@@ -62,10 +62,10 @@ def prewarm():
 
 # The default run's share of each category; `python -m tests.fuzz` runs them at length.
 @pytest.mark.parametrize("category,examples", [
-    ("ruleset-gen", 40),
-    ("ruleset-grammar", 25),
-    ("ruleset-mutant", 35),
-    ("ruleset-variant", 20),
+    ("ruleset-gen", 20),
+    ("ruleset-grammar", 15),
+    ("ruleset-mutant", 20),
+    ("ruleset-variant", 10),
     ("position", 40),
     ("ply", 40),
     ("scenario", 15),
@@ -79,9 +79,9 @@ def test_category(category, examples):
     run_category(category, examples)
 
 
-# An eighth of the rotations in the default run (each builds a library); the rest with -m slow.
-@pytest.mark.parametrize("eighth", [0] + [pytest.param(q, marks=pytest.mark.slow) for q in range(1, 8)])
-def test_colliders_in_every_name_slot(eighth):
+# A sixteenth of the rotations in the default run (each builds a library); the rest with -m slow.
+@pytest.mark.parametrize("part", [0] + [pytest.param(q, marks=pytest.mark.slow) for q in range(1, 16)])
+def test_colliders_in_every_name_slot(part):
     """Every identifier of the generated code, its namespace, Python's builtins and keywords
     in every name slot of a ruleset (a rotation: ruleset i gives slot k collider i + 37k)."""
     failures: list[str] = []
@@ -91,7 +91,7 @@ def test_colliders_in_every_name_slot(eighth):
             failures.append(f"rotation {tag}: {out.status} at {out.site}\n{out.detail}")
 
     n = collider_count()
-    run_many([(i, (lambda i=i: make_case("colliders", 0, i, CTX))) for i in range(eighth, n, 8)], CTX,
+    run_many([(i, (lambda i=i: make_case("colliders", 0, i, CTX))) for i in range(part, n, 16)], CTX,
              BUDGET, jobs=2, on_result=on_result)
     assert not failures, "\n\n".join(failures[:5])
 

@@ -429,7 +429,8 @@ def test_the_strip_traps_the_fox_with_four_geese_too():
     assert need == STRIP.FEW
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+# (on C with -m slow: its solver is built for this test alone)
+@pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=[NEEDS_CC, pytest.mark.slow])])
 def test_a_small_version_solved_as_here(backend, native_calls):
     # The start is a draw (geese and fox can both shuffle for ever); every position's value
     # and remoteness are compared through their histogram, and so is their number.
