@@ -14,7 +14,7 @@ from dsl.load import library_names  # noqa: E402
 from interpreter import load_game  # noqa: E402
 from interpreter.native.build import compiler  # noqa: E402
 from interpreter.runtime.action_ids import ActionSpace, has_chains  # noqa: E402
-from interpreter.runtime.game import IllegalActionError  # noqa: E402
+from interpreter.runtime.game import Game, IllegalActionError  # noqa: E402
 from interpreter.runtime.observation import Observer  # noqa: E402
 
 from conftest import all_rulesets  # noqa: E402
@@ -322,10 +322,11 @@ def test_a_batches_library_that_does_not_build_leaves_the_batches_in_python(monk
     from interpreter.native.build import NativeUnavailable
 
     game = load_game("tic-tac-toe", backend="native")  # a Game of its own: no batches' library yet
-    real = native_library.build
+    real, tries = native_library.build, []
 
     def build(source: str):
         if source == game.native._vector_source:
+            tries.append(source)
             raise NativeUnavailable("the C compiler did not finish within 60 s")
         return real(source)
 
@@ -337,5 +338,11 @@ def test_a_batches_library_that_does_not_build_leaves_the_batches_in_python(monk
     assert batch.masks.tolist() == [[1] * 9, [1] * 9]
     with pytest.raises(ValueError, match="no native vectorised games here"):
         VectorGames(game, 2, native=True)
+    # the failure is kept: not a compiler's run again for every batch or state that asks
+    assert not steps_in_c(game) and len(tries) == 1
+    with pytest.raises(NativeUnavailable, match="did not finish within 60 s"):
+        game.native.vector
+    # the game's own library, and a game loaded afresh, are unaffected
     monkeypatch.setattr(native_library, "build", real)
-    assert steps_in_c(game) and VectorGames(game, 2).native is True
+    fresh = Game(game.ruleset, backend="native")
+    assert steps_in_c(fresh) and VectorGames(fresh, 2).native is True

@@ -12,7 +12,7 @@ from dsl.model import Ruleset
 
 from interpreter.python.compile import RuleInfo
 from interpreter.python.pysource import TooLarge
-from interpreter.native.build import NativeTooLarge, build
+from interpreter.native.build import NativeTooLarge, NativeUnavailable, build
 from interpreter.native.cgen import generate_c
 from interpreter.native.csource import MAX_C_BYTES, MAX_C_LINES, MAX_TABLE_BYTES
 
@@ -82,17 +82,27 @@ class NativeLibrary:
         self._out = (ctypes.c_uint64 * self.state_len)()
         self._act = (ctypes.c_int64 * self.action_len)()
 
-    @functools.cached_property
+    @property
     def vector(self) -> ctypes.CDLL:
         """The library with the batches (vector.c: rc_vec_*, rc_one_*), built on first use:
         the same game and state layout, so `flat` states serve both."""
-        return ctypes.CDLL(str(build(self._vector_source)), use_errno=True)
+        return _loaded(self._vector)
 
-    @functools.cached_property
+    @property
     def solver(self) -> ctypes.CDLL:
         """The library with the solver (solver.c, solution_index.c), built on first use:
         the same game and state layout, so `flat` states serve both."""
-        return ctypes.CDLL(str(build(self._solver_source)), use_errno=True)
+        return _loaded(self._solver)
+
+    # The extra libraries, or why they did not build: a build that failed (a compiler's
+    # refusal or its time limit) is not tried again for every batch or state that asks.
+    @functools.cached_property
+    def _vector(self) -> ctypes.CDLL | NativeUnavailable:
+        return _load(self._vector_source)
+
+    @functools.cached_property
+    def _solver(self) -> ctypes.CDLL | NativeUnavailable:
+        return _load(self._solver_source)
 
     # ------------------------------------------------------------ conversions
     def _state_in(self, state: Sequence[int], buf) -> None:
@@ -197,3 +207,17 @@ class NativeLibrary:
 
 
 __all__ = ["NativeError", "NativeLibrary", "array"]
+
+
+def _load(source: str) -> ctypes.CDLL | NativeUnavailable:
+    """The library of `source`, built if need be, or why it could not be."""
+    try:
+        return ctypes.CDLL(str(build(source)), use_errno=True)
+    except NativeUnavailable as e:
+        return e
+
+
+def _loaded(built: ctypes.CDLL | NativeUnavailable) -> ctypes.CDLL:
+    if isinstance(built, NativeUnavailable):
+        raise built
+    return built
