@@ -18,42 +18,67 @@ from dsl.constructs import motion_construct
 from dsl.constructs.effects import every_effect
 
 
-def cells_within(e: model.Expr, full: int) -> int:
+def cells_within(e: model.Expr, full: int, mover: int | None = None, players: int = 2) -> int:
     """A mask of the cells among `full` (the board's) that the cells `e` names always lie
     among, whatever the position: `empty - goals` lies off the goals, `adjacent(from)`
     anywhere. A cell named on the right of `-` is out only when it is named for good
-    (a fixed region)."""
+    (a fixed region, or a player's own region when the player is known: `mover`, the
+    player whose ply it is, if given; `opponent` too, in a game of two `players`)."""
     if isinstance(e, model.Cells):
         return e.mask & full
     if isinstance(e, model.RegionOf):
+        whose = _whose(e.player, mover, players)
+        if whose is not None:
+            return e.masks[whose] & full
         out = 0
         for m in e.masks:
             out |= m
         return out & full
     if isinstance(e, model.Binary) and e.result is model.Type.CELLS:
-        left = cells_within(e.left, full)
+        left = cells_within(e.left, full, mover, players)
         if e.op == "&":
-            return left & cells_within(e.right, full)
+            return left & cells_within(e.right, full, mover, players)
         if e.op == "|":
-            return left | cells_within(e.right, full)
+            return left | cells_within(e.right, full, mover, players)
         if e.op == "-":
-            return left & ~_fixed(e.right, full)
+            return left & ~_fixed(e.right, full, mover, players)
     return full
 
 
-def _fixed(e: model.Expr, full: int) -> int:
-    """The cells `e` names whatever the position (none of a piece's or a keyword's)."""
-    if isinstance(e, (model.Cells, model.RegionOf)):
-        return cells_within(e, full)
+def _fixed(e: model.Expr, full: int, mover: int | None, players: int) -> int:
+    """The cells `e` names whatever the position (none of a piece's or a keyword's; of a
+    region of a player not known, the cells in every player's)."""
+    if isinstance(e, model.Cells):
+        return e.mask & full
+    if isinstance(e, model.RegionOf):
+        whose = _whose(e.player, mover, players)
+        if whose is not None:
+            return e.masks[whose] & full
+        out = full
+        for m in e.masks:
+            out &= m
+        return out
     if isinstance(e, model.Binary) and e.result is model.Type.CELLS:
-        left, right = _fixed(e.left, full), _fixed(e.right, full)
+        left, right = _fixed(e.left, full, mover, players), _fixed(e.right, full, mover, players)
         if e.op == "&":
             return left & right
         if e.op == "|":
             return left | right
         if e.op == "-":
-            return left & ~cells_within(e.right, full)
+            return left & ~cells_within(e.right, full, mover, players)
     return 0
+
+
+def _whose(player: model.Expr, mover: int | None, players: int) -> int | None:
+    """The index of the player `player` names, when it is the same whatever the position."""
+    if isinstance(player, model.Player):
+        return player.index
+    if isinstance(player, model.Ref) and mover is not None:
+        if player.word is model.Word.MOVER:
+            return mover
+        if player.word is model.Word.OPPONENT and players == 2:
+            return 1 - mover
+    return None
 
 
 def stand_cells(rs: model.Ruleset, start: list[int] | None = None) -> list[int]:
@@ -74,7 +99,7 @@ def stand_cells(rs: model.Ruleset, start: list[int] | None = None) -> list[int]:
             continue
         for p in range(len(rs.players)):
             v = ply.for_player(p)
-            bound = cells_within(v.onto, full)
+            bound = cells_within(v.onto, full, p, len(rs.players))
             for t in rs.selected(v.kind, v.owner, p):
                 cells[t] |= bound
     effects = every_effect(rs)

@@ -70,6 +70,30 @@ def test_a_push_leaves_every_type_every_cell():
     assert stand_cells(rs) == [(1 << 9) - 1] * len(rs.types)
 
 
+HOMES = """game "Homes"
+board square 3 x 3
+region home: a1, b1, c1 / a1, a3, b3, c3
+players A, B
+piece man: owner each, reserve 3, symbol M/m
+ply put: place own man onto empty - home[opponent]
+"""
+
+
+def test_a_region_of_the_mover_or_the_opponent_is_that_players():
+    """`home[opponent]` is B's home when A places: A's men never stand there (not in
+    both homes: a solve's index would leave out cells A's men reach). `home[next]` may
+    be either player's: only a1, in both, is out of it whatever the position."""
+    rs = load_text(HOMES, "homes.game")
+    a, b = stand_cells(rs)
+    assert a == cells(rs, "b1", "c1", "a2", "b2", "c2")
+    assert b == cells(rs, "a2", "b2", "c2", "a3", "b3", "c3")
+    a, b = stand_cells(load_text(HOMES.replace("home[opponent]", "home[mover]"), "homes.game"))
+    assert a == cells(rs, "a2", "b2", "c2", "a3", "b3", "c3")
+    assert b == cells(rs, "b1", "c1", "a2", "b2", "c2")
+    a, b = stand_cells(load_text(HOMES.replace("home[opponent]", "home[next]"), "homes.game"))
+    assert a == b == (1 << 9) - 1 - cells(rs, "a1")
+
+
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)
 def test_random_games_keep_each_piece_on_its_types_cells(path):
     game = Game(load(str(path)))
