@@ -247,3 +247,15 @@ def test_check_prints_warnings_and_stays_ok(tmp_path):
     assert run.returncode == 0
     assert run.stdout.startswith(f"{path}: ok (W: 9 cells")
     assert run.stderr.startswith(f"{path}:12:52: warning: this removes only cells of `from`")
+
+
+def test_a_game_whose_every_rule_selects_none_plays(tmp_path):
+    """Every rule warned of as making no ply: the game still compiles and plays (the
+    Python back-end's table of what each rule takes held the pass's entry alone)."""
+    path = tmp_path / "t.game"
+    path.write_text('game "N"\nboard square 2 x 1\nplayers A, B\npiece stone: neutral, symbol y\n'
+                    'setup stone: a1\nply shove: move own stone step\ncompulsory capture\n')
+    game = load_game(str(path))
+    start = game.initial_state()
+    assert game.legal_actions(start) == []
+    assert game.winner(start) == 1  # A has no legal ply at the start: B wins

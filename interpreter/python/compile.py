@@ -115,7 +115,8 @@ def _emit(rs: Ruleset, c: PyWriter, phases: list[TurnPhase]) -> list[RuleInfo]:
     c.out.line(1, f"return PASS[s[{c.L.P}]](s, a)")
     c.out.line(0, "")
     # what each rule's action takes, by rule code (a pass: nothing)
-    c.out.line(0, f"TAKEN = [{', '.join(f'taken_{r.code}' for r in rules[:-1])}, _takes_nothing]")
+    taken = [f"taken_{r.code}" for r in rules[:-1]] + ["_takes_nothing"]  # (maybe no rule but it)
+    c.out.line(0, f"TAKEN = [{', '.join(taken)}]")
     c.out.line(0, "")
     codes = {(r.name, r.player): r.code for r in rules}
     pyends.emit_turns(c, phases, codes, len(rs.players), rules[-1].code)
