@@ -12,6 +12,7 @@ import pytest
 from dsl.load import load
 from interpreter.runtime.game import Game
 from interpreter.search import tiered
+from interpreter.search.player_swap import player_swap
 from interpreter.search.solution import Solution
 from interpreter.search.solver import SolveError, solve
 from interpreter.search.symmetry import board_symmetries
@@ -188,3 +189,31 @@ def test_tiers_that_do_not_dominate_each_other_run_side_by_side(tmp_path):
     same_solution(solve(game), sol)
     assert ("expand", {(5, 5), (6, 4)}) in waves
     assert any(name == "children" and {(5, 5), (6, 4)} <= tiers for name, tiers in waves)
+
+
+DUEL = """game "Duel"
+board square 4 x 4 with diagonals
+players White, Black
+piece man: owner each, symbol X/O
+setup man of White: a1
+setup man of Black: d4
+ply join: move own man step orthogonal onto empty where count(adjacent(here) & own man) >= 1
+  then remove adjacent(here) & opponent's piece
+ply go: move own man step onto empty | opponent's piece
+turn: any then any
+end stuck: draw if no legal ply
+"""
+
+
+def test_the_players_swap_keeps_a_position_and_its_image_in_one_tier(tmp_path):
+    # with the swap, a child with Black to move is kept as its image: its counts of white
+    # and black men exchanged. Tiers of the counts as they stand rose then: White takes
+    # the black man and plays on, in tier (1, 0), then Black is to move, kept as (0, 1).
+    # In order, least first, they never rise
+    game = Game(load_text(DUEL, "duel.game"))
+    swap = player_swap(game, [], start=game.initial_state())
+    assert swap is not None
+    tiers = tiered.solve_tiered(game, game.initial_state(), [], str(tmp_path / "t"), swap=swap)
+    whole = solve(game, swap_players=True)
+    same_solution(whole, tiers)
+    assert len(tiers) == 512 and tiers.lookup(game.initial_state()) == whole.lookup(game.initial_state())

@@ -2,7 +2,9 @@
 
 A position's tier is the counts of its pieces of the kinds whose counts only go one way
 (dsl/monotone.py), signed so that no ply raises any of them: a ply stays in its tier or
-goes to one the tier dominates (no higher, count by count).
+goes to one the tier dominates (no higher, count by count). With the players' swap, the
+two counts of each pair of kinds it exchanges are in order, least first: a position and
+its image are then in one tier, and the order still never rises.
 
 - **Forward**, a tier is expanded once no tier still to expand dominates it: its
   positions breadth first, each round's frontier cut into tasks (`expand`) that return
@@ -98,8 +100,33 @@ def _side(spec: Spec) -> _Side:
                                      kids)
         except NativeSolveUnsupported:
             pass  # its solver's library cannot be built, or keys are too wide for it
-    return _Side(game, codec, canon, canonical, lambda s: tuple(w * s[t].bit_count() for t, w in weighted),
-                 _key_tier(shifts, full), kids)
+    pairs = _swapped_pairs(weighted, sw)
+    return _Side(game, codec, canon, canonical,
+                 _in_order(lambda s: tuple(w * s[t].bit_count() for t, w in weighted), pairs),
+                 _in_order(_key_tier(shifts, full), pairs), kids)
+
+
+def _swapped_pairs(weighted: list[tuple[int, int]], sw: PlayerSwap | None) -> list[tuple[int, int]]:
+    """The places in a tier of the counts of each two kinds the swap exchanges."""
+    if sw is None:
+        return []
+    at = {t: i for i, (t, _) in enumerate(weighted)}
+    return [(i, at[sw.types[t]]) for i, (t, _) in enumerate(weighted) if at.get(sw.types[t], -1) > i]
+
+
+def _in_order(tier: Callable[[Any], Tier], pairs: list[tuple[int, int]]) -> Callable[[Any], Tier]:
+    """`tier` with the counts of each pair in order, least first (the swap's image of a
+    position has them the other way round; sorting keeps a count-by-count fall a fall)."""
+    if not pairs:
+        return tier
+
+    def ordered(x: Any) -> Tier:
+        t = list(tier(x))
+        for i, j in pairs:
+            if t[i] > t[j]:
+                t[i], t[j] = t[j], t[i]
+        return tuple(t)
+    return ordered
 
 
 def _key_tier(shifts: list[tuple[int, int]], full: int) -> Callable[[int], Tier]:
