@@ -160,3 +160,32 @@ def test_a_game_whose_positions_come_round_is_not_solved_twice():
     assert str(e.value).startswith("stopped at ")
     assert str(e.value).endswith(" positions: the solve would need more than the memory cap of "
                                  "256.0 KiB")
+
+
+CAPPED = """
+import resource, sys
+sys.path.insert(0, {root!r})
+from dsl.load import load
+from interpreter.runtime.game import Game
+from interpreter.search import native_solve
+from interpreter.search.progress import Progress
+game = Game(load("tic-tac-toe"), backend="native")
+game.native.solver  # built (or found in the cache) before the cap: the compiler needs room
+used = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (used + (512 << 20), resource.RLIM_INFINITY))
+sol = native_solve.solve_native(game, game.initial_state(), [], Progress(False), None, None,
+                                out_of_core=1, depth_first=0, threads=1)
+print(len(sol), sol.lookup(game.initial_state()).value)
+"""
+
+
+def test_a_solve_out_of_core_runs_under_a_cap_on_the_address_space():
+    # the file's addresses are reserved as many as there are, down to 16 MiB: 512 MiB to
+    # spare once the game is loaded are room enough for tic-tac-toe (at 1 GiB at least,
+    # it stopped: "no addresses to map it")
+    import subprocess
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    run = subprocess.run([sys.executable, "-c", CAPPED.format(root=root)], capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["5478", "draw"]

@@ -18,7 +18,9 @@ static inline int sv_in_arena(const Sv *sv, const void *p) {
 /* the arena opened: addresses reserved, the file made (and deleted); 0 or an error */
 static int sv_arena_open(Sv *sv) {
     void *p = MAP_FAILED;
-    for (sv->arena_span = SV_ARENA_SPAN; sv->arena_span >= ((uint64_t)1 << 30) && p == MAP_FAILED;)
+    /* the most addresses there are, down to 16 MiB (under a cap on the address space, a
+       small solve still runs: one past the span stops with an error that says so) */
+    for (sv->arena_span = SV_ARENA_SPAN; sv->arena_span >= ((uint64_t)1 << 24) && p == MAP_FAILED;)
         if ((p = mmap(NULL, sv->arena_span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                       -1, 0)) == MAP_FAILED)
             sv->arena_span >>= 1;
