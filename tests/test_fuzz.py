@@ -72,6 +72,7 @@ def prewarm():
     ("solution", 12),
     ("cli", 25),
     ("native", 3),
+    ("solver", 2),
     ("lsp", 10),
     ("serve", 5),
 ])

@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass, field
 from .inputs import COLLIDER_SLOTS, Case, Context, collider_name, collider_ruleset
 from .lsp_cases import eval_lsp
 from .native_cases import eval_native
+from .solver_cases import eval_solver
 from .serve_cases import eval_serve
 from .names import CANARY_NAME, canary_tripped, clear_canary
 
@@ -423,6 +424,7 @@ EVALUATORS = {
     "solution": eval_solution,
     "cli": eval_cli,
     "native": eval_native,
+    "solver": eval_solver,
     "lsp": eval_lsp,
     "serve": eval_serve,
 }

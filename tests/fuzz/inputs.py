@@ -15,6 +15,7 @@ from .chooser import Chooser, RandomChooser
 from .lsp_cases import case_lsp
 from .names import CANARY_ATTR, NUMBERS, canary_path, canary_payloads, colliders, hostile_strings
 from .native_cases import case_native
+from .solver_cases import case_solver
 from .rulesets import (bundled_sources, generate_ruleset, generate_variant, generate_walk,
                        grammar_words, mutate_bundled, mutate_text)
 from .serve_cases import case_serve
@@ -636,13 +637,14 @@ GENERATORS = {
     "solution": case_solution,
     "cli": case_cli,
     "native": case_native,
+    "solver": case_solver,
     "lsp": case_lsp,
     "serve": case_serve,
 }
 
 # Shares of a run's inputs (the colliders: one full rotation when the count allows).
 WEIGHTS = {"ruleset-gen": 28, "ruleset-grammar": 6, "ruleset-mutant": 16, "ruleset-variant": 8, "colliders": 3, "position": 12,
-           "ply": 10, "scenario": 6, "solution": 4, "cli": 7, "native": 3, "lsp": 4,
+           "ply": 10, "scenario": 6, "solution": 4, "cli": 7, "native": 3, "solver": 2, "lsp": 4,
            "serve": 4}
 
 
