@@ -735,3 +735,32 @@ def test_cli_play_unknown_player_lists_the_search_players(capsys):
     code = cli.main(["play", "tic-tac-toe", "--players", "human,robot"])
     _, err = capsys.readouterr()
     assert code == 2 and "unknown player 'robot'" in err and "mcts:N" in err and "human" in err
+
+
+WIDE = """game "Wide"
+board hexagon 4
+players A, B
+piece man: owner each, symbol M/m
+piece king: owner each, symbol K/k
+setup man of A: f7
+setup man of B: h1
+ply go: move own piece step onto empty then promote here & row4 to king
+end met: mover wins if count(adjacent(own king) & opponent's piece) > 0
+"""
+
+
+def test_a_solution_of_keys_past_16_bytes_saves_and_loads(tmp_path):
+    # four kinds on 37 cells: 148 bits a key, more than the two words the native solver's
+    # keys take (a file of such keys was read as two words a key, and failed)
+    from dsl.load import load_text
+    from interpreter.runtime.game import Game
+    game = Game(load_text(WIDE, "wide.game"))
+    assert Codec(game).key_bytes > 16
+    sol = solve(game)
+    path = tmp_path / "wide.sol"
+    sol.save(str(path))
+    back = Solution.load(str(path), game)
+    assert len(back) == len(sol) > 1000
+    for i in range(0, len(sol), 97):
+        s = sol.position(i)
+        assert back.lookup(s) == sol.lookup(s)

@@ -380,10 +380,10 @@ def _columns(body: bytes, n: int, kb: int, bad: Bad) -> tuple[array | list[int] 
     raw = memoryview(body)[:n * kb]
     if kb == 8:
         keys: array | list[int] | WideKeys = from_little(raw, array("Q"))
-    elif kb > 8:  # two arrays of words, not an int a key
-        keys = WideKeys.from_bytes(bytes(raw), kb)
-    else:
+    elif kb < 8 or kb > 16:  # (past 16 bytes, only the Python solver's keys: an int a key)
         keys = [int.from_bytes(raw[i:i + kb], "little") for i in range(0, n * kb, kb)]
+    else:  # two arrays of words, not an int a key
+        keys = WideKeys.from_bytes(bytes(raw), kb)
     pos = n * kb
     values = bytearray(body[pos:pos + n])
     pos += n

@@ -38,6 +38,8 @@ class WideKeys:
     @classmethod
     def from_bytes(cls, raw: bytes, width: int) -> WideKeys:
         """The keys of `raw`, `width` bytes each (9 to 16), little-endian: to_bytes's inverse."""
+        if not 8 < width <= 16:
+            raise ValueError(f"keys of {width} bytes are not two words each")
         n = len(raw) // width
         lo, hi = bytearray(8 * n), bytearray(8 * n)
         for j in range(8):
