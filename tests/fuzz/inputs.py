@@ -14,6 +14,7 @@ from .case import Case
 from .chooser import Chooser, RandomChooser
 from .lsp_cases import case_lsp
 from .names import CANARY_ATTR, NUMBERS, canary_path, canary_payloads, colliders, hostile_strings
+from .designs import DesignGenerator
 from .native_cases import case_native
 from .solver_cases import case_solver
 from .rulesets import (bundled_sources, generate_ruleset, generate_variant, generate_walk,
@@ -111,7 +112,9 @@ class Context:
 
 # ---------------------------------------------------------------- rulesets
 def case_ruleset_gen(ch: Chooser, ctx: Context, index: int) -> Case:
-    return Case("ruleset-gen", {"fuzz.game": generate_ruleset(ch)}, {"file": "fuzz.game", "seed": index})
+    # a fifth of them small games played for real (most generated ones end at once)
+    text = DesignGenerator(ch).generate() if ch.chance(0.2) else generate_ruleset(ch)
+    return Case("ruleset-gen", {"fuzz.game": text}, {"file": "fuzz.game", "seed": index})
 
 
 def case_ruleset_grammar(ch: Chooser, ctx: Context, index: int) -> Case:

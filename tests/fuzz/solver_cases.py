@@ -96,6 +96,17 @@ def eval_solver(case: Case, ctx) -> "Outcome":  # noqa: F821 - harness imports t
     if by_search is not None and by_search != tuple(want.lookup(start)):
         raise Invariant(f"the start is {want.lookup(start)} by the Python solver, {by_search} by "
                         f"plain minimax", kind="the Python solver differs from minimax")
+    if symmetry or swapping:  # each position's value, as the classes give it, is its own
+        try:
+            plain = solve(py, max_positions=4 * MAX_POSITIONS, max_memory=200 << 20)
+        except SolveError:
+            plain = None
+        for i in range(len(plain) if plain is not None else 0):
+            s = plain.position(i)
+            if want.lookup(s) != plain.lookup(s):
+                raise Invariant(f"{py.state_to_text(s)!r}: {plain.lookup(s)}, but {want.lookup(s)} "
+                                f"with symmetry={symmetry}, swap={swapping}",
+                                kind="a class's value is not each of its positions'")
     if compiler() is None:
         return Outcome("ok", notes=["no C compiler here: the Python solver alone"])
     try:
