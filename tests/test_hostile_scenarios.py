@@ -410,7 +410,7 @@ def test_malformed_position_and_ply_texts(tmp_path):
     assert start(".../RWB/RWB Blue score=1,٣") == [
         "FILE:3:8: error: start: score takes 2 whole numbers, found '1,٣'"]
     assert start(".../RWB/RWB Blue result=Nobody") == [
-        "FILE:3:8: error: start: result is a player or draw, found 'Nobody'"]
+        "FILE:3:8: error: start: result is a player, draw or none, found 'Nobody'"]
     assert errors(tmp_path, "ruleset: 3-spot\nname: x\nplies: ['+-+x-']\nexpect: {ply: 1}\n") == [
         "FILE:3:9: error: ply 1 '+-+x-' is not legal in .../RWB/RWB Blue ply=1 score=0,0 "
         "(legal: c1+c2-a3+b3, c1+c2-b3+c3, c1+c2-c2+c3)"]

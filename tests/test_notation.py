@@ -63,3 +63,38 @@ def test_notation_imports_on_its_own():
                 "print(g.state_to_text(g.initial_state()))")
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
         assert out.stdout == ".../.../... X\n"
+
+
+KICK = """game "Kick"
+board square 2 x 5 with diagonals
+players White, Black
+piece man: owner each, symbol X/O
+piece ball: neutral, symbol "*"
+region far: rank5 / rank1
+direction forward: n / s
+setup man of White: a1, b1
+setup man of Black: b5, a5, b4
+setup ball: a2
+ply step: move own man step forward onto empty
+ply kick: move ball step onto empty where count(own man & adjacent(from)) >= 1
+end goal: mover wins if ball in far[mover]
+end again: then turn to mover if last_ply(kick)
+"""
+
+
+def test_a_position_after_another_turn_reads_back_as_it_was(tmp_path):
+    # White kicks the ball into Black's far row and, by `again`, plays on. Read back with
+    # the previous player as the mover (Black, at a turn's start), `goal` would say Black
+    # won: the text says the game is not over
+    path = tmp_path / "kick.game"
+    path.write_text(KICK)
+    game = load_game(str(path))
+    s = game.initial_state()
+    for ply in ("b1-b2", "b4-b3", "a2-b1"):
+        s = game.apply(s, game.action_from_text(s, ply))
+    text = game.state_to_text(s)
+    assert text == "OO/../.O/.X/X* White previous=kick:a2-b1 result=none"
+    assert game.outcome(s) is None and game.state_from_text(text) == s
+    assert game.winner(game.state_from_text(text.replace(" result=none", ""))) == 1
+    with pytest.raises(Exception, match="result is a player, draw or none, found 'nobody'"):
+        game.state_from_text(text.replace("none", "nobody"))

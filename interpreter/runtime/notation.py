@@ -17,8 +17,7 @@ from dsl.placements import SplitTooHard, split_into_pieces
 from interpreter.runtime.actions import ActionRecord, Shape
 from interpreter.runtime import position_fields as pfields, render
 from interpreter.runtime.position_fields import _COUNT, _clip
-from interpreter.runtime.protocol import (Action, IllegalActionError, Outcome, PositionError, State,
-                                          Termination, outcome_of)
+from interpreter.runtime.protocol import Action, IllegalActionError, Outcome, PositionError, State
 from interpreter.runtime.tables import cells_of
 
 if TYPE_CHECKING:
@@ -259,15 +258,12 @@ class Notation:
         parts += pfields.counts_text(self.game, state)
         out = game.result_code(state)
         if out >= 0:
-            parts.append("result=" + self._result_text(out))
+            parts.append("result=" + pfields.result_text(self.players, out))
+        elif game.result_code(game.settle(list(state), effects=False)) >= 0:
+            # read back with the previous player as the mover, it would be over: an end
+            # rule gave the mover another turn
+            parts.append("result=none")
         return " ".join(parts)
-
-    def _result_text(self, code: int) -> str:
-        """`Red` (Red won), `draw`, or `Red-loses` (more than two players: the others share)."""
-        out = outcome_of(code, len(self.players), Termination.END_RULE)
-        if out.winner is not None:
-            return self.players[out.winner]
-        return "draw" if out.loser is None else self.players[out.loser] + "-loses"
 
     def _pieces_fields(self, state: State) -> list[str]:
         """`pieces.SYMBOL=a1+a2,b1+b2` for each symbol whose cells the rows alone would not
@@ -369,13 +365,7 @@ class Notation:
             elif key.startswith("count.") and key[6:] in self._counted:
                 pfields.counts_from_text(self.game, s, self._counted[key[6:]], value)
             elif key == "result":
-                texts = [self._result_text(c) for c in range(len(self.players) + 1)]
-                if len(self.players) > 2:
-                    texts += [self._result_text(len(self.players) + 1 + p) for p in range(len(self.players))]
-                if value not in texts:
-                    what = "a player, draw or PLAYER-loses" if len(self.players) > 2 else "a player or draw"
-                    raise PositionError(f"result is {what}, found '{_clip(value)}'")
-                result = texts.index(value)
+                result = pfields.result_from_text(self.players, value)
             else:
                 raise PositionError(f"unknown field '{_clip(key)}'")
         return ply, first, result

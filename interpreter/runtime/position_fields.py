@@ -11,7 +11,7 @@ from dsl.board import Board
 from dsl.diagnostics import clip, printable
 from dsl.model import Ruleset
 
-from interpreter.runtime.protocol import PositionError, State
+from interpreter.runtime.protocol import PositionError, State, Termination, outcome_of
 from interpreter.runtime.tables import cells_of
 
 if TYPE_CHECKING:
@@ -104,3 +104,26 @@ def parse_previous(rs: Ruleset, board: Board, value: str) -> list[int]:
         raise PositionError(f"previous is RULE:FROM-TO (RULE one of {', '.join(kept)}; "
                             f"FROM empty for a placement) or pass, found '{_clip(value)}'")
     return [names.index(rule) + 1, masks[0], masks[1]]
+
+
+def result_text(players: list[str], code: int) -> str:
+    """`Red` (Red won), `draw`, or `Red-loses` (more than two players: the others share)."""
+    out = outcome_of(code, len(players), Termination.END_RULE)
+    if out.winner is not None:
+        return players[out.winner]
+    return "draw" if out.loser is None else players[out.loser] + "-loses"
+
+
+def result_from_text(players: list[str], value: str) -> int:
+    """The result code `result=VALUE` states; -1 for `none` (not over, though the end rules
+    run on the text would say so: state_to_text)."""
+    n = len(players)
+    texts = [result_text(players, c) for c in range(n + 1)]
+    if n > 2:
+        texts += [result_text(players, n + 1 + p) for p in range(n)]
+    if value == "none":
+        return -1
+    if value not in texts:
+        what = "a player, draw, PLAYER-loses or none" if n > 2 else "a player, draw or none"
+        raise PositionError(f"result is {what}, found '{_clip(value)}'")
+    return texts.index(value)
