@@ -16,6 +16,10 @@ stalemate, misère).
 
 from __future__ import annotations
 
+import functools
+import os
+import re
+
 from .chooser import Chooser
 from .rulesets import LETTERS, cell_names_hexagon
 
@@ -266,3 +270,75 @@ class DesignGenerator:
             L.append(f"end again: then turn to mover if last_ply({self.plies[-1]}) and count(own piece) <= 2")
         if ch.chance(0.4):
             L.append("end stuck: " + ch.choice(["draw", "next wins", "then turn to mover"]) + " if no legal ply")
+
+
+# ---------------------------------------------------------------- tweaks of bundled games
+@functools.cache
+def bundled_and_library() -> dict[str, str]:
+    """The seed games, their variants and the library's games, by name: their texts."""
+    from dsl.load import bundled_dir, bundled_names, library_dir, library_names
+
+    out = {}
+    for folder, names in ((bundled_dir(), bundled_names()), (library_dir(), library_names())):
+        for n in names:
+            with open(os.path.join(folder, n + ".game"), encoding="utf-8") as f:
+                out[n] = f.read()
+    return out
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
+_WHERE = re.compile(r" where .*?(?= then |$)")
+_OUTCOMES = [("wins", "loses"), ("loses", "wins"), ("win ", "lose "), ("lose ", "win "),
+             ("draw if", "mover wins if")]
+
+
+def tweak_bundled(ch: Chooser, sources: dict[str, str]) -> tuple[str, str]:
+    """(name, text): a bundled or library game with one edit a designer might make: a
+    number one more or less, an outcome turned round, a `where` dropped, an end rule or
+    the turn dropped, a capture by landing allowed. It may not check."""
+    name = ch.choice(sorted(sources))
+    for _ in range(8):  # until an edit applies
+        text = _tweak(ch, sources[name])
+        if text != sources[name]:
+            break
+    return name, text
+
+
+def _tweak(ch: Chooser, text: str) -> str:
+    lines = text.split("\n")
+    code = [i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")]
+    kind = ch.weighted([(4, "number"), (2, "outcome"), (2, "where"), (1, "end"), (1, "turn"), (1, "capture")])
+    if kind == "number":
+        spots = [(i, m) for i in code for m in _NUMBER.finditer(lines[i].split("#")[0])]
+        if spots:
+            i, m = ch.choice(spots)
+            n = max(0, int(m.group()) + ch.choice([-1, 1, 2]))
+            lines[i] = lines[i][:m.start()] + str(n) + lines[i][m.end():]
+    elif kind == "outcome":
+        spots = [i for i in code if lines[i].startswith("end ")]
+        if spots:
+            i = ch.choice(spots)
+            for old, new in _OUTCOMES:
+                if old in lines[i]:
+                    lines[i] = lines[i].replace(old, new, 1)
+                    break
+    elif kind == "where":
+        spots = [i for i in code if lines[i].startswith("ply ") and _WHERE.search(lines[i])]
+        if spots:
+            i = ch.choice(spots)
+            lines[i] = _WHERE.sub("", lines[i], count=1)
+    elif kind == "end":
+        spots = [i for i in code if lines[i].startswith("end ")
+                 and (i + 1 == len(lines) or not lines[i + 1].startswith(" "))]
+        if spots:
+            del lines[ch.choice(spots)]
+    elif kind == "turn":
+        spots = [i for i in code if lines[i].startswith("turn:")]
+        if spots:
+            lines[ch.choice(spots)] = ch.choice(["", "turn: any then any", "turn: any or pass"])
+    else:
+        spots = [i for i in code if lines[i].startswith("ply ") and "onto empty" in lines[i]]
+        if spots:
+            i = ch.choice(spots)
+            lines[i] = lines[i].replace("onto empty", "onto empty | opponent's piece", 1)
+    return "\n".join(lines)

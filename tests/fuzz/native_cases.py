@@ -1,7 +1,7 @@
 """The `native` category: generated rulesets run on both back-ends, Python against C.
 
-Half the rulesets are small games played for real (designs.py); half are the
-`ruleset-gen` generator's, pushed to the edges the native back-end is most likely to get
+Two in five rulesets are small games played for real, one in five a bundled game with
+one edit (designs.py), two in five the `ruleset-gen` generator's, pushed to the edges the native back-end is most likely to get
 wrong: variables starting at the ends of their ranges (up to
 ±1,000,000,000), numbers near the literal limit in every expression, and now and then a
 large board (many words of cells). Each accepted one is compiled to C and compared with
@@ -16,7 +16,7 @@ import os
 
 from .chooser import Chooser
 from .case import Case
-from .designs import DesignGenerator
+from .designs import DesignGenerator, bundled_and_library, tweak_bundled
 from .rulesets import RulesetGenerator
 
 EDGE_NUMBERS = ["999999999", "1000000000", "65536", "4294967", "1", "0"]
@@ -66,8 +66,12 @@ class EdgeGenerator(RulesetGenerator):
 
 
 def case_native(ch: Chooser, ctx, index: int) -> Case:
-    # half of them small games that are played for real (most edge ones end at once)
-    text = (DesignGenerator(ch) if ch.chance(0.5) else EdgeGenerator(ch, wild=0.01, collide=0.02)).generate()
+    # small games played for real (most edge ones end at once), bundled games tweaked
+    way = ch.weighted([(2, "design"), (1, "tweak"), (2, "edge")])
+    if way == "tweak":
+        text = tweak_bundled(ch, bundled_and_library())[1]
+    else:
+        text = (DesignGenerator(ch) if way == "design" else EdgeGenerator(ch, wild=0.01, collide=0.02)).generate()
     return Case("native", {"fuzz.game": text}, {"file": "fuzz.game", "seed": index})
 
 

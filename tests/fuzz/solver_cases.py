@@ -1,6 +1,7 @@
 """The `solver` category: generated rulesets solved by the Python solver and the native one.
 
-The rulesets are small games a designer might write (designs.py). Each accepted one
+The rulesets are small games a designer might write, or bundled games with one edit a
+designer might make (designs.py). Each accepted one
 whose positions fit a small bound is solved in Python (with or without
 the board's symmetries and the players' swap, at random), then in C by solve_native with
 the solver's ways chosen at random: stored arcs, the depth-first solve or never, children
@@ -15,7 +16,7 @@ import os
 
 from .case import Case
 from .chooser import Chooser, RandomChooser
-from .designs import DesignGenerator
+from .designs import DesignGenerator, bundled_and_library, tweak_bundled
 
 MAX_POSITIONS = 3000     # the Python solve's bound: past it, the case is skipped
 BUILD_SECONDS = 20       # the C compiler's bound (the solver's library takes 4 to 7 s here)
@@ -30,8 +31,9 @@ def case_solver(ch: Chooser, ctx, index: int) -> Case:
     from dsl.load import load_text
     from interpreter import Game
 
+    tweak = ch.chance(0.3)  # else a game of its own
     for _ in range(GENERATE_TRIES):
-        text = DesignGenerator(ch).generate()
+        text = tweak_bundled(ch, bundled_and_library())[1] if tweak else DesignGenerator(ch).generate()
         try:
             game = Game(load_text(text, "fuzz.game"))
         except RulesetError:
