@@ -27,13 +27,7 @@ def cells_within(e: model.Expr, full: int, mover: int | None = None, players: in
     if isinstance(e, model.Cells):
         return e.mask & full
     if isinstance(e, model.RegionOf):
-        whose = _whose(e.player, mover, players)
-        if whose is not None:
-            return e.masks[whose] & full
-        out = 0
-        for m in e.masks:
-            out |= m
-        return out & full
+        return _region(e, full, mover, players, widest=True)
     if isinstance(e, model.Binary) and e.result is model.Type.CELLS:
         left = cells_within(e.left, full, mover, players)
         if e.op == "&":
@@ -51,13 +45,7 @@ def _fixed(e: model.Expr, full: int, mover: int | None, players: int) -> int:
     if isinstance(e, model.Cells):
         return e.mask & full
     if isinstance(e, model.RegionOf):
-        whose = _whose(e.player, mover, players)
-        if whose is not None:
-            return e.masks[whose] & full
-        out = full
-        for m in e.masks:
-            out &= m
-        return out
+        return _region(e, full, mover, players, widest=False)
     if isinstance(e, model.Binary) and e.result is model.Type.CELLS:
         left, right = _fixed(e.left, full, mover, players), _fixed(e.right, full, mover, players)
         if e.op == "&":
@@ -67,6 +55,18 @@ def _fixed(e: model.Expr, full: int, mover: int | None, players: int) -> int:
         if e.op == "-":
             return left & ~cells_within(e.right, full, mover, players)
     return 0
+
+
+def _region(e: model.RegionOf, full: int, mover: int | None, players: int, widest: bool) -> int:
+    """A player's region: that player's cells when the player is known, else the cells in
+    some player's (`widest`) or in every player's."""
+    whose = _whose(e.player, mover, players)
+    if whose is not None:
+        return e.masks[whose] & full
+    out = 0 if widest else full
+    for m in e.masks:
+        out = out | m if widest else out & m
+    return out & full
 
 
 def _whose(player: model.Expr, mover: int | None, players: int) -> int | None:

@@ -79,23 +79,34 @@ MAX_PLIES = 40
 BUILD_SECONDS = 6  # the C compiler's bound here (60 s in use): within the worker's budget
 
 
-def eval_native(case: Case, ctx) -> "Outcome":  # noqa: F821 - harness imports this module
+def load_case(case: Case, seconds: int):
+    """The case's ruleset, its native builds in the case's own folder and bounded by
+    `seconds`; or the clean Outcome of its RulesetError."""
     from dsl.diagnostics import RulesetError
     from dsl.load import load
+    from interpreter.native import build
+
+    from .harness import Outcome
+
+    os.environ["RULECRAFT_CACHE"] = os.getcwd()  # the case's own folder, removed after it
+    build.BUILD_TIMEOUT = seconds
+    try:
+        return load(case.main_file())
+    except RulesetError as e:
+        return Outcome("clean", detail=e.format().splitlines()[0][:300])
+
+
+def eval_native(case: Case, ctx) -> "Outcome":  # noqa: F821 - harness imports this module
     from interpreter import Game
     from interpreter.search.analysis import SplitMix, perft, random_playouts
     from interpreter.runtime.limits import RuleLimitError
-    from interpreter.native import build
     from interpreter.native.build import NativeTooLarge, NativeUnavailable, compiler
 
     from .harness import Invariant, Outcome
 
-    os.environ["RULECRAFT_CACHE"] = os.getcwd()  # the case's own folder, removed after it
-    build.BUILD_TIMEOUT = BUILD_SECONDS
-    try:
-        rs = load(case.main_file())
-    except RulesetError as e:
-        return Outcome("clean", detail=e.format().splitlines()[0][:300])
+    rs = load_case(case, BUILD_SECONDS)
+    if isinstance(rs, Outcome):
+        return rs
     py = Game(rs)
     if compiler() is None:
         return Outcome("ok", notes=["no C compiler here: the Python back-end alone"])

@@ -17,6 +17,7 @@ import os
 from .case import Case
 from .chooser import Chooser, RandomChooser
 from .designs import DesignGenerator, bundled_and_library, tweak_bundled
+from .native_cases import load_case
 
 MAX_POSITIONS = 3000     # the Python solve's bound: past it, the case is skipped
 BUILD_SECONDS = 20       # the C compiler's bound (the solver's library takes 4 to 7 s here)
@@ -64,10 +65,7 @@ def native_ways(ch: Chooser) -> dict:
 
 
 def eval_solver(case: Case, ctx) -> "Outcome":  # noqa: F821 - harness imports this module
-    from dsl.diagnostics import RulesetError
-    from dsl.load import load
     from interpreter import Game
-    from interpreter.native import build
     from interpreter.native.build import NativeTooLarge, NativeUnavailable, compiler
     from interpreter.search.native_solve import NativeSolveUnsupported, solve_native
     from interpreter.search.player_swap import player_swap
@@ -77,12 +75,9 @@ def eval_solver(case: Case, ctx) -> "Outcome":  # noqa: F821 - harness imports t
 
     from .harness import Invariant, Outcome
 
-    os.environ["RULECRAFT_CACHE"] = os.getcwd()  # the case's own folder, removed after it
-    build.BUILD_TIMEOUT = BUILD_SECONDS
-    try:
-        rs = load(case.main_file())
-    except RulesetError as e:
-        return Outcome("clean", detail=e.format().splitlines()[0][:300])
+    rs = load_case(case, BUILD_SECONDS)
+    if isinstance(rs, Outcome):
+        return rs
     ch = RandomChooser(f"solver ways {case.params['seed']}")
     py = Game(rs)
     if len(py.players) != 2:
