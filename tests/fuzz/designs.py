@@ -342,3 +342,30 @@ def _tweak(ch: Chooser, text: str) -> str:
             i = ch.choice(spots)
             lines[i] = lines[i].replace("onto empty", "onto empty | opponent's piece", 1)
     return "\n".join(lines)
+
+
+_KEYED = re.compile(r"^(ply|end|region|piece|var|relation|goal|direction|track)\s+([A-Za-z_]\w*)")
+
+
+def as_variant(name: str, base: str, edited: str) -> str | None:
+    """The variant file of `name` that makes `edited` of its text `base` (one declaration
+    changed or one keyed declaration dropped), or None where no variant says it (two
+    declarations changed, the turn dropped)."""
+    old, new = base.split("\n"), edited.split("\n")
+    changed = [i for i, (a, b) in enumerate(zip(old, new)) if a != b]
+    if len(old) == len(new) + 1:  # a line dropped: an end rule, whole
+        i = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), len(new))
+        m = _KEYED.match(old[i])
+        return f'variant of "{name}"\ndrop {m.group(1)} {m.group(2)}\n' if m else None
+    if len(old) != len(new) or len(changed) != 1 or not new[changed[0]].strip():
+        return None
+    i = changed[0]
+    start = i
+    while start > 0 and (new[start][:1] in (" ", "\t") or not new[start].strip()):
+        start -= 1  # back to the declaration's first line
+    end = i + 1
+    while end < len(new) and new[end][:1] in (" ", "\t") and new[end].strip():
+        end += 1
+    if new[start].lstrip().startswith("#") or new[start].startswith("variant of"):
+        return None
+    return f'variant of "{name}"\n' + "\n".join(new[start:end]) + "\n"

@@ -1,7 +1,8 @@
 """The `native` category: generated rulesets run on both back-ends, Python against C.
 
 Two in five rulesets are small games played for real, one in five a bundled game with
-one edit (designs.py), two in five the `ruleset-gen` generator's, pushed to the edges the native back-end is most likely to get
+one edit (designs.py; the same edit written as a variant file must play the same), two in
+five the `ruleset-gen` generator's, pushed to the edges the native back-end is most likely to get
 wrong: variables starting at the ends of their ranges (up to
 ±1,000,000,000), numbers near the literal limit in every expression, and now and then a
 large board (many words of cells). Each accepted one is compiled to C and compared with
@@ -16,7 +17,7 @@ import os
 
 from .chooser import Chooser
 from .case import Case
-from .designs import DesignGenerator, bundled_and_library, tweak_bundled
+from .designs import DesignGenerator, as_variant, bundled_and_library, tweak_bundled
 from .rulesets import RulesetGenerator
 
 EDGE_NUMBERS = ["999999999", "1000000000", "65536", "4294967", "1", "0"]
@@ -68,11 +69,16 @@ class EdgeGenerator(RulesetGenerator):
 def case_native(ch: Chooser, ctx, index: int) -> Case:
     # small games played for real (most edge ones end at once), bundled games tweaked
     way = ch.weighted([(2, "design"), (1, "tweak"), (2, "edge")])
+    files = {}
     if way == "tweak":
-        text = tweak_bundled(ch, bundled_and_library())[1]
+        sources = bundled_and_library()
+        name, text = tweak_bundled(ch, sources)
+        variant = as_variant(name, sources[name], text)
+        if variant is not None:  # the same edit as a variant file: the same game
+            files["variant.game"] = variant
     else:
         text = (DesignGenerator(ch) if way == "design" else EdgeGenerator(ch, wild=0.01, collide=0.02)).generate()
-    return Case("native", {"fuzz.game": text}, {"file": "fuzz.game", "seed": index})
+    return Case("native", {"fuzz.game": text, **files}, {"file": "fuzz.game", "seed": index})
 
 
 MAX_PLIES = 40
@@ -108,6 +114,8 @@ def eval_native(case: Case, ctx) -> "Outcome":  # noqa: F821 - harness imports t
     if isinstance(rs, Outcome):
         return rs
     py = Game(rs)
+    if "variant.game" in case.files:
+        same_as_variant(py, case.params["seed"])
     if compiler() is None:
         return Outcome("ok", notes=["no C compiler here: the Python back-end alone"])
     try:
@@ -159,3 +167,37 @@ def eval_native(case: Case, ctx) -> "Outcome":  # noqa: F821 - harness imports t
             break
         s = after
     return Outcome("ok", notes=["stopped at a rule's bound on both"] if limited else [])
+
+
+def same_as_variant(game, seed: int) -> None:
+    """Raise Invariant unless variant.game (the case's edit written as a variant of the
+    bundled game) plays as `game` (the edited text): the same start, perft 2 and legal
+    plies along a seeded game. A variant that does not load is let be (a `remove` or
+    `link` edited names another key)."""
+    from dsl.diagnostics import RulesetError
+    from dsl.load import load
+    from interpreter import Game
+    from interpreter.search.analysis import SplitMix, perft
+
+    from .harness import Invariant
+
+    try:
+        other = Game(load("variant.game"))
+    except RulesetError:
+        return
+    s = game.initial_state()
+    if other.state_to_text(other.initial_state()) != game.state_to_text(s):
+        raise Invariant("the variant's start differs from the edited text's", kind="a variant differs")
+    if perft(other, other.initial_state(), 2) != perft(game, s, 2):
+        raise Invariant("the variant's perft 2 differs from the edited text's", kind="a variant differs")
+    rng = SplitMix(seed, 11)
+    for _ in range(MAX_PLIES):
+        mine = [game.action_to_text(s, a) for a in game.legal_actions(s)]
+        t = other.state_from_text(game.state_to_text(s))
+        theirs = [other.action_to_text(t, a) for a in other.legal_actions(t)]
+        if mine != theirs:
+            raise Invariant(f"in {game.state_to_text(s)!r} the variant's plies differ: {theirs[:8]} "
+                            f"against {mine[:8]}", kind="a variant differs")
+        if not mine or game.is_terminal(s):
+            break
+        s = game.apply_unchecked(s, game.legal_actions(s)[rng.next() % len(mine)])
