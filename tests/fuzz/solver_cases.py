@@ -61,6 +61,8 @@ def native_ways(ch: Chooser) -> dict:
         ways["sparse_stays"] = ch.chance(0.5)
     if ch.chance(0.2):
         ways["out_of_core"] = 1
+    if ch.chance(0.3):
+        ways["copy_limit"] = 0  # kept in C (NativeSolution), not copied into a Solution
     return ways
 
 
@@ -70,7 +72,7 @@ def eval_solver(case: Case, ctx) -> "Outcome":  # noqa: F821 - harness imports t
     from interpreter.search.native_solve import NativeSolveUnsupported, solve_native
     from interpreter.search.player_swap import player_swap
     from interpreter.search.progress import Progress
-    from interpreter.search.solver import SolveError, solve
+    from interpreter.search.solver import Solution, SolveError, solve
     from interpreter.search.symmetry import board_symmetries
 
     from .harness import Invariant, Outcome
@@ -123,6 +125,9 @@ def eval_solver(case: Case, ctx) -> "Outcome":  # noqa: F821 - harness imports t
                 raise Invariant(f"{e}{label}", kind="the domains are too narrow") from None
             return Outcome("ok", notes=[f"the native solver cannot: {e}"[:200]])
         same(py, want, got, f" ({label}, {ways})")
+        if ch.chance(0.3):  # saved and read back
+            got.save("solved.sol")
+            same(py, want, Solution.load("solved.sol", nat), f" ({label}, {ways}, saved and read back)")
     if ch.chance(0.3):  # by tiers, tasks in C (tiered.py)
         got = solve(nat, symmetry=symmetry, swap_players=swapping, max_positions=10 * MAX_POSITIONS,
                     tier_dir=os.path.join(os.getcwd(), "tiers"), stream=open(os.devnull, "w"))
