@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Callable
 
 from dsl import model
+from dsl.constructs.effects import every_effect
 from dsl.placements import SplitTooHard, split_into_pieces
 
 from interpreter.runtime.actions import ActionRecord, Shape
@@ -44,6 +45,9 @@ class Notation:
         self._phases, self._turn_start = game.phases, game.turn_start
         # The text names the ply of the turn when a turn can hold more than one.
         self._show_ply = self._phases > 1
+        # Only a rule that gives the turn (`turn to`) can make the player who moved last
+        # other than the one reading a text assumes (result=none in state_to_text).
+        self._turn_given = any(isinstance(e, model.TurnTo) for e in every_effect(self.ruleset))
         types = self.ruleset.types
         # A cell's character is its top piece's symbol (what it stands on is implied).
         self._top_first = sorted(range(len(types)), key=lambda i: -types[i].level)
@@ -259,7 +263,7 @@ class Notation:
         out = game.result_code(state)
         if out >= 0:
             parts.append("result=" + pfields.result_text(self.players, out))
-        elif game.result_code(game.settle(list(state), effects=False)) >= 0:
+        elif self._turn_given and game.result_code(game.settle(list(state), effects=False)) >= 0:
             # read back with the previous player as the mover, it would be over: an end
             # rule gave the mover another turn
             parts.append("result=none")
