@@ -39,6 +39,14 @@ def cells_within(e: model.Expr, full: int, mover: int | None = None, players: in
     return full
 
 
+def fixed_cells(e: model.Expr, full: int, mover: int | None = None, players: int = 2) -> int | None:
+    """The cells `e` names if they are the same whatever the position (`goals`, `home[mover]`
+    for a known mover, `all - goals`), else None: where the cells it always names and those
+    it may name are one set."""
+    most = cells_within(e, full, mover, players)
+    return most if most == _fixed(e, full, mover, players) else None
+
+
 def _fixed(e: model.Expr, full: int, mover: int | None, players: int) -> int:
     """The cells `e` names whatever the position (none of a piece's or a keyword's; of a
     region of a player not known, the cells in every player's)."""

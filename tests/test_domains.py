@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dsl.domains import stand_cells
+from dsl.domains import fixed_cells, stand_cells
 from dsl.load import load, load_text
 from interpreter.runtime.game import Game
 
@@ -92,6 +92,22 @@ def test_a_region_of_the_mover_or_the_opponent_is_that_players():
     assert b == cells(rs, "b1", "c1", "a2", "b2", "c2")
     a, b = stand_cells(load_text(HOMES.replace("home[opponent]", "home[next]"), "homes.game"))
     assert a == b == (1 << 9) - 1 - cells(rs, "a1")
+
+
+def test_the_cells_an_onto_names_whatever_the_position():
+    # `fixed_cells`: the set when the cells always named and those maybe named are one
+    rs = load_text(HILL, "hill.game")
+    full = (1 << 9) - 1
+    climb, roll = rs.plies
+    west = cells(rs, "a1", "a2", "a3")
+    assert fixed_cells(climb.onto.right, full) == west  # `- west`: a region
+    assert fixed_cells(climb.onto, full) is None  # `empty - west`: the empty cells vary
+    assert fixed_cells(roll.onto.right, full) == cells(rs, "b1")
+    homes = load_text(HOMES, "homes.game")
+    home = homes.plies[0].onto.right  # home[opponent]: B's when A places, A's when B does
+    assert fixed_cells(home, full, 0) == cells(rs, "a1", "a3", "b3", "c3")
+    assert fixed_cells(home, full, 1) == cells(rs, "a1", "b1", "c1")
+    assert fixed_cells(home, full) is None  # the player not known: either home
 
 
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.stem)

@@ -13,7 +13,9 @@ from dsl.load import load
 from interpreter.runtime.game import Game
 from interpreter.native import build as native_build
 from interpreter.search import native_solve
-from interpreter.native.cundo import game_reversible
+from interpreter.native.cundo import exact_landing, game_reversible
+from interpreter.runtime.tables import Tables
+from dsl.constructs.slide import reverse_path
 from interpreter.search.progress import Progress
 from interpreter.search.solver import solve
 from interpreter.search.symmetry import board_symmetries
@@ -70,6 +72,12 @@ VARIANTS = {
                             "after each ply: clock = 0 when clock == 3"),
     # the ply before remembered (more child blocks than the un-move solve follows: arcs)
     "memory": MORRIS.replace(GO, GO + " where not (last_ply(go) and from == last_to)"),
+    # a step that never lands on b2 and a slide onto b2 alone: the steps' un-moves are
+    # exact (every candidate or none leads to the position) only on the cells off b2
+    "landing": MORRIS.replace(GO, "ply go: move own man step onto empty - b2\n"
+                              "ply hop: move own man slide orthogonal onto empty & b2"),
+    # a step on a condition: each candidate checked by its own plies
+    "where": MORRIS.replace(GO, GO + " where count(own man & adjacent(from)) < 2"),
     "3-a-side": SMALL_3_A_SIDE,
     # the first turn a single ply: a start block of one position, its arcs listed
     "balanced": SMALL_3_A_SIDE.replace("turn: any then any\n",
@@ -107,6 +115,35 @@ def test_which_games_can_be_taken_back():
     assert found == {"3-a-side": True, "3-a-side-balanced": True, "3-a-side-free-ball": True,
                      "3-a-side-match": False, "three-musketeers": False, "tic-tac-toe": True,
                      "3-spot": False, "force-3": False, "whistling-captures": False}
+
+
+def test_which_steps_are_taken_back_exactly():
+    # a step with no condition and no effect, onto the empty cells among fixed ones, in a
+    # game that remembers no ply and compels no capture: its un-moves need no check each
+    rs = load("3-a-side")
+    plies = {p.name: p for p in rs.plies}
+    off_goals = (1 << rs.board.size) - 1 - sum(1 << c for c in rs.board.goals)
+    assert exact_landing(rs, plies["step"], 0) == exact_landing(rs, plies["step"], 1) == off_goals
+    assert exact_landing(rs, plies["kick"], 0) is None  # a slide: its reverse reach is not exact
+    got = {}
+    for name in ("morris", "landing", "where", "clock", "memory"):
+        v = load_text(VARIANTS[name], f"{name}.game")
+        got[name] = exact_landing(v, next(p for p in v.plies if p.name == "go"), 0)
+    b2 = 1 << v.board.index["b2"]
+    assert got == {"morris": 511, "landing": 511 & ~b2, "where": None, "clock": None, "memory": None}
+
+
+def test_a_slide_passes_the_cells_between():
+    rs = load_text(VARIANTS["landing"], "landing.game")
+    hop = next(p for p in rs.plies if p.name == "hop")
+    path = reverse_path(Tables(rs.board), rs.board, hop.motion)
+    at = rs.board.index
+    # orthogonal slides on 3 x 3, by hand: a3 to a1 passes a2, c1 to a1 passes b1; a step
+    # passes nothing, and b2 is on no orthogonal line of a1
+    assert path[at["a1"]][at["a3"]] == 1 << at["a2"]
+    assert path[at["a1"]][at["c1"]] == 1 << at["b1"]
+    assert path[at["a1"]][at["a2"]] == path[at["a1"]][at["b2"]] == 0
+    assert path[at["b2"]][at["b1"]] == 0 and path[at["b3"]][at["b1"]] == 1 << at["b2"]
 
 
 @pytest.mark.parametrize("name", ["dodgem", "achi", "tapatan", "six-mens-morris-small"])

@@ -70,6 +70,14 @@ class MotionConstruct:
     # cells from which one of its plies could reach it on an empty board; None: its
     # plies are not taken back that way
     reverse_reach: Callable[..., list[int]] | None = None
+    # Whether every cell of `reverse_reach` reaches the cell by a ply when that cell is
+    # empty (a step): the un-move solver then checks one candidate per rule and position
+    # (its ints), not each; else a candidate's own plies are made and compared
+    exact_reverse: bool = False
+    # (tables, board, model node) -> per cell x, per cell o, the cells a ply from o to x
+    # passes on the way (all empty: a slide's line), or None; the un-move solver drops a
+    # candidate whose way is blocked before making its plies
+    reverse_path: Callable[..., list[list[int]] | None] | None = None
     # ... or, for a construct whose ply puts one piece down (+1) or takes one off (-1) and
     # moves nothing else: taken back by lifting that piece or putting it back (0: neither)
     count_change: int = 0
@@ -90,7 +98,7 @@ class MotionConstruct:
 
 
 _FUNCTIONS = {"applies", "to_syntax", "check", "lower", "emit_support", "emit_moves", "emit_apply",
-              "reverse_reach"}
+              "reverse_reach", "reverse_path"}
 
 
 def _construct_modules() -> list[ModuleType]:

@@ -211,3 +211,19 @@ def reverse_reach(tables: Tables, board: boards.Board, motion: Slide) -> list[in
             for x in ray:
                 back[x] |= 1 << o
     return back
+
+
+def reverse_path(tables: Tables, board: boards.Board, motion: Slide) -> list[list[int]]:
+    """Per cell x, per cell o, the cells a slide from o to x passes, all empty (those every
+    such slide passes, when two directions lead from o to x; 0 where none does)."""
+    n = tables.n
+    path: list[list[int | None]] = [[None] * n for _ in range(n)]
+    for d in straight(board, motion.dirs):
+        for o, ray in enumerate(tables.rays(d)):
+            passed = 0
+            for x in ray:
+                if x != o:
+                    old = path[x][o]
+                    path[x][o] = passed if old is None else old & passed
+                passed |= 1 << x
+    return [[m or 0 for m in row] for row in path]

@@ -27,6 +27,7 @@ class Step(model.Motion):
 
 
 NODE = Step  # the model's node of this motion
+EXACT_REVERSE = True  # a piece one step back from an empty cell can always step onto it
 
 
 def to_syntax(t: ToSyntax, span: syn.Span, c: list) -> syn.MotionSyntax:

@@ -13,7 +13,9 @@ one put back on any empty cell (`UNDO_DELTA`: +1, -1), or for a pass the positio
 solver.c keeps a candidate only when one of its legal plies leads to the position exactly
 (for a piece moved back, the plies of that piece alone, landing on its cell: each
 generator takes a mask of the pieces it moves and one of the cells they may land on), so
-the conditions, limits and turn order are the rules' own. A game gets the tables when
+the conditions, limits and turn order are the rules' own. A slide's candidate whose line
+is blocked is dropped first (`UNDO_PATH`), and an exact rule's candidates (`UNDO_EXACT`,
+`exact_landing`: a plain step) all lead to the position or none does, so one is checked. A game gets the tables when
 every ply rule can be taken back, no piece covers several cells or stands on another, and
 no effect (of a ply, after each ply, or of an end rule) moves pieces, and a position may
 come round again (some ply moves a piece or passes, or some type is both placed and
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 from dsl import model
 from dsl.constructs import lands_on_empty, motion_construct
+from dsl.domains import fixed_cells
 
 from interpreter.runtime.tables import Tables
 from interpreter.native.csource import CSource
@@ -68,12 +71,53 @@ def _change(ply: model.Ply) -> int:
     return motion_construct(ply.motion).count_change
 
 
+def exact_landing(rs: model.Ruleset, ply: model.Ply, player: int) -> int | None:
+    """The cells a ply of `ply` lands on, when every candidate of its un-moves is a
+    predecessor once one is (None otherwise): its construct's reverse reach is exact (a
+    step), its `onto` is the empty cells among fixed ones (`empty - goals`), it has no
+    condition and no effect, no capture is compulsory and no ply is remembered. Then a
+    candidate's position after the ply is the child's cells with ints decided by the
+    candidate's block and the child's cells alone, the same for all: end rules and effects
+    after each ply read no cell of the ply (the checker keeps `here`, `from` and `path` to
+    ply rules), and `captured` is 0 where nothing is removed."""
+    if (not motion_construct(ply.motion).exact_reverse or ply.where is not None or ply.effects
+            or rs.compulsory is not None or rs.remembers):
+        return None
+    return _empty_among(ply.onto, (1 << rs.board.size) - 1, player, len(rs.players))
+
+
+def _empty_among(e: model.Expr, full: int, player: int, players: int) -> int | None:
+    """F when `e` names exactly the empty cells of F (F fixed: `empty`, `empty - goals`,
+    `empty & home[mover]`), else None."""
+    if isinstance(e, model.Ref) and e.word is model.Word.EMPTY:
+        return full
+    if not isinstance(e, model.Binary) or e.op not in ("-", "&"):
+        return None
+    pairs = [(e.left, e.right)] + ([(e.right, e.left)] if e.op == "&" else [])
+    for a, b in pairs:
+        among, fixed = _empty_among(a, full, player, players), fixed_cells(b, full, player, players)
+        if among is not None and fixed is not None:
+            return among & ~fixed if e.op == "-" else among & fixed
+    return None
+
+
 def reverse_reach(tables: Tables, rs: model.Ruleset, motion: model.Motion) -> list[int]:
     """Per cell, the cells from which `motion` could reach it on an empty board (its
     construct's `reverse_reach`)."""
     reach = motion_construct(motion).reverse_reach
     assert reach is not None, "reverse_reach of a motion whose plies are not taken back"
     return reach(tables, rs.board, motion)
+
+
+def _path_table(out: CSource, tables: Tables, rs: model.Ruleset, ply: model.Ply) -> str:
+    """The name of a table of the cells a ply from o to x passes (`[x * RC_CELLS + o]`:
+    its construct's `reverse_path`), or NULL where it has none or the board is past 64
+    cells (a table of cells squared)."""
+    path = motion_construct(ply.motion).reverse_path
+    if path is None or _change(ply) or rs.board.size > 64:
+        return "NULL"
+    rows = path(tables, rs.board, ply.motion)
+    return out.mask_table(("undo path", tuple(map(tuple, rows))), [m for row in rows for m in row], "UP")
 
 
 def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
@@ -102,6 +146,13 @@ def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
         out.decl(f"static const int {name}[] {unused} = {{{', '.join(str(e[k]) for e in entries)}}};")
     rev = [mask for e in entries for mask in e[3]]
     out.decl(f"static const M UNDO_REV[] {unused} = {{{', '.join(out.mask(m) for m in rev)}}};")
+    lands = [None if _change(ply) else exact_landing(rs, ply, p) for code, ply, p, types in moved
+             for t in types]
+    out.decl(f"static const int UNDO_EXACT[] {unused} = {{{', '.join(str(int(m is not None)) for m in lands)}}};")
+    out.decl(f"static const M UNDO_LAND[] {unused} = "
+             f"{{{', '.join(out.mask(full if m is None else m) for m in lands)}}};")
+    paths = [_path_table(out, tables, rs, ply) for code, ply, p, types in moved for t in types]
+    out.decl(f"static const M *const UNDO_PATH[] {unused} = {{{', '.join(paths)}}};")
     n_rules = len(codes)  # every rule of every player, and the pass (the last code)
     takes = []
     for p in range(len(rs.players)):

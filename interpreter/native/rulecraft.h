@@ -111,6 +111,16 @@ static const int UNDO_DELTA[UNDO_N];         /* 0: it moves a piece; +1: it puts
 static const M UNDO_REV[UNDO_N * RC_CELLS];  /* [e * RC_CELLS + x]: the cells from which its
                                                 motion could reach cell x, on an empty board
                                                 (for a placing or taking entry: every cell) */
+static const int UNDO_EXACT[UNDO_N];         /* 1: from each of those cells (not taken) its
+                                                motion reaches cell x of UNDO_LAND when x is
+                                                empty, with no condition, effect or end rule
+                                                reading the ply: a candidate position after
+                                                it is the same for all (cundo.exact_landing) */
+static const M UNDO_LAND[UNDO_N];            /* the cells its plies may land on (of an exact
+                                                entry; else every cell) */
+static const M *const UNDO_PATH[UNDO_N];     /* [x * RC_CELLS + o]: the cells a ply from o
+                                                to x passes, all empty (a slide's line), or
+                                                NULL: not known */
 /* [(player * UNDO_NPH + phase) * RC_RULES + rule]: whether that phase takes the rule (the
    last code, the pass: whether the phase allows one) */
 static const unsigned char UNDO_TAKES[RC_PLAYERS * UNDO_NPH * RC_RULES];

@@ -65,25 +65,34 @@ static int sv_push_pred(Sv *sv, SvWork *w, size_t *n, uint64_t key) {
     return 0;
 }
 
-/* `p` noted as a predecessor of `c` if one of its legal plies of rule `rule` (from cell
-   `o` to cell `x`; any, for a pass) leads to `c`; -1 on an error */
-static int sv_pred_try(Sv *sv, SvWork *w, S *p, int rule, int o, int x, const S *c, size_t *n) {
+/* whether one of `p`'s legal plies of rule `rule` (from cell `o` to cell `x`; any, for a
+   pass) leads to `c` */
+static int sv_leads(SvWork *w, const S *p, int rule, int o, int x, const S *c) {
     /* an ended candidate has no plies; rc_outcome's question whether a candidate is stuck
        is not asked: a stuck one has no plies either (a phase that allows a pass is never
        stuck) */
     if (p->v[RC_OUT] >= 0) return 0;
     int k = sv_plies(p, rule, o, x, &w->ubuf);
-    if (k < 0) return 0;  /* not a position the rules reach: none of them stops on an error */
-    for (int a = 0; a < k; a++) {
+    for (int a = 0; a < k; a++) {  /* (k < 0: not a position the rules reach; none of them stops on an error) */
         const A *ply = &w->ubuf.a[a];
         if (ply->r != rule || (o >= 0 && (ply->x[1] != o || ply->x[2] != x))) continue;
         S t;
-        if (rc_apply(p, ply, &t) || !sv_same(&t, c)) continue;
-        uint64_t idx, turn = sv->swap && p->v[RC_P] != c->v[RC_P] ? SV_TURN : 0;
-        SvBlock *b = sv_indexed(sv, w, p, &idx);
-        return b ? sv_push_pred(sv, w, n, (uint64_t)b->id << 40 | idx | turn) : 0;
+        if (!rc_apply(p, ply, &t) && sv_same(&t, c)) return 1;
     }
     return 0;
+}
+
+/* `p`, a predecessor of `c`, noted if reached (put in canonical form); -1 on an error */
+static int sv_pred_note(Sv *sv, SvWork *w, S *p, const S *c, size_t *n) {
+    uint64_t idx, turn = sv->swap && p->v[RC_P] != c->v[RC_P] ? SV_TURN : 0;
+    SvBlock *b = sv_indexed(sv, w, p, &idx);
+    return b ? sv_push_pred(sv, w, n, (uint64_t)b->id << 40 | idx | turn) : 0;
+}
+
+/* `p` noted as a predecessor of `c` if one of its legal plies of rule `rule` (from cell
+   `o` to cell `x`; any, for a pass) leads to `c`; -1 on an error */
+static int sv_pred_try(Sv *sv, SvWork *w, S *p, int rule, int o, int x, const S *c, size_t *n) {
+    return sv_leads(w, p, rule, o, x, c) ? sv_pred_note(sv, w, p, c, n) : 0;
 }
 
 /* the positions of `pb` (a block of few positions, sv_few) with a child `kid` (block id
@@ -151,16 +160,23 @@ static int sv_key_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvBlock *cb, c
         }
         if (!same) continue;
         int t = UNDO_TYPE[e];
-        M pieces = c->c[t];
-        while (m_any(pieces)) {
+        /* an exact entry's candidates all lead to `c` or none does: known at the first */
+        int leads = UNDO_EXACT[e] ? -1 : 0;
+        M pieces = m_and(c->c[t], UNDO_LAND[e]);
+        while (m_any(pieces) && leads != 2) {
             int x = m_poplow(&pieces);
             /* (a piece moved back off the cells it can stand on makes no position) */
             M from = m_andn(m_and(UNDO_REV[(size_t)e * RC_CELLS + (size_t)x], sv->cells[t]), occ);
+            const M *path = UNDO_PATH[e] ? UNDO_PATH[e] + (size_t)x * RC_CELLS : NULL;
             while (m_any(from)) {
                 int o = m_poplow(&from);
+                if (path && m_any(m_and(path[o], occ))) continue;  /* its way is blocked */
                 S back = p;
                 back.c[t] = m_or(m_andn(c->c[t], m_bit(x)), m_bit(o));
-                if (sv_pred_try(sv, w, &back, UNDO_RULE[e], o, x, c, n)) return -1;
+                if (leads < 0) leads = sv_leads(w, &back, UNDO_RULE[e], o, x, c) ? 1 : 2;
+                if (leads == 2) break;
+                if (leads ? sv_pred_note(sv, w, &back, c, n) : sv_pred_try(sv, w, &back, UNDO_RULE[e], o, x, c, n))
+                    return -1;
             }
         }
     }
