@@ -4,6 +4,7 @@ solver's solution exactly, a run that stopped resumed from its files, the tiers 
 from __future__ import annotations
 
 import functools
+import json
 import os
 import sys
 
@@ -217,3 +218,18 @@ def test_the_players_swap_keeps_a_position_and_its_image_in_one_tier(tmp_path):
     whole = solve(game, swap_players=True)
     same_solution(whole, tiers)
     assert len(tiers) == 512 and tiers.lookup(game.initial_state()) == whole.lookup(game.initial_state())
+
+
+def test_tiers_of_a_swap_named_the_old_way_are_refused(tmp_path):
+    # a directory of a solve with the swap from before its tiers' counts were kept in
+    # order (its manifest says nothing of their order) names its tiers otherwise: refused,
+    # not resumed
+    game = Game(load_text(DUEL, "duel.game"))
+    swap = player_swap(game, [], start=game.initial_state())
+    root = tmp_path / "t"
+    tiered.solve_tiered(game, game.initial_state(), [], str(root), swap=swap)
+    manifest = json.loads((root / "manifest.json").read_text())
+    old = {k: v for k, v in manifest.items() if k != "tiers"}  # as the code before wrote it
+    (root / "manifest.json").write_text(json.dumps(old))
+    with pytest.raises(SolveError, match="holds the tiers of another solve"):
+        tiered.solve_tiered(game, game.initial_state(), [], str(root), swap=swap)

@@ -341,8 +341,10 @@ def _manifest(spec: Spec, game: Game) -> None:
     """The directory made, and marked as this solve's; SolveError if it holds another's."""
     if _fs(spec.root) is None:
         os.makedirs(spec.root, exist_ok=True)
-    mine = json.dumps({"fingerprint": fingerprint(game), "perms": spec.perms}
-                      | ({"swap": spec.swap} if spec.swap is not None else {})).encode()
+    # with the swap a tier's counts are kept in order, least first (`_in_order`): a
+    # directory written before that names its tiers otherwise, and is another solve's
+    swapped = {"swap": spec.swap, "tiers": "in order"} if spec.swap is not None else {}
+    mine = json.dumps({"fingerprint": fingerprint(game), "perms": spec.perms} | swapped).encode()
     found = read_file(spec.root, "manifest.json")
     if found is None:
         write_file(spec.root, "manifest.json", mine)
