@@ -3,7 +3,8 @@
 
     git worktree add /tmp/before COMMIT
     python benchmarks/solve_before_after.py --before /tmp/before [--after .] [--timeout S]
-                                            [--game NAME] [--after-option OPTION] ...
+                                            [--game NAME] [--option OPTION]
+                                            [--after-option OPTION] ...
 
 For each game (by default the four of issue #34: Three Musketeers with all 8 symmetries,
 3-A-Side with its symmetry, Dodgem 5 x 5, Domineering 5 x 5), `rulecraft solve` runs in
@@ -14,8 +15,8 @@ CPU time (user + system, every thread's) and peak resident memory from the kerne
 accounting of the child, with the solve's first line (the value) and its positions line,
 as a Markdown table. A run past `--timeout` seconds is stopped and reported so. Each tree
 solves each game once with `--max-positions 10` first, so that building its C is not timed.
-`--after-option` gives the after tree's solves an option more (a new one, such as
-`--swap-players`, that the before tree does not know).
+`--option` gives both trees' solves an option more, `--after-option` the after tree's
+alone (a new one, such as `--swap-players`, that the before tree does not know).
 """
 
 from __future__ import annotations
@@ -95,11 +96,13 @@ def main() -> int:
     ap.add_argument("--after-option", action="append", default=[], metavar="OPTION",
                     help="an option of `rulecraft solve` the after tree's solves get too, such as "
                          "--swap-players (repeatable)")
+    ap.add_argument("--option", action="append", default=[], metavar="OPTION",
+                    help="an option of `rulecraft solve` both trees' solves get (repeatable)")
     args = ap.parse_args()
     games = args.game or list(GAMES)
     trees = {"before": args.before, "after": args.after}
     files = {game: str(next(args.after.resolve().glob(f"rulesets/**/{game}.game"))) for game in games}
-    more = {"before": [], "after": args.after_option}
+    more = {"before": args.option, "after": args.option + args.after_option}
     for name, tree in trees.items():
         for game in games:
             solve(tree, [files[game], *GAMES[game], *more[name], "--max-positions", "10"], 600.0)
@@ -107,9 +110,9 @@ def main() -> int:
     print("| --- | --- | --- | --- |")
     notes = []
     for game in games:
-        cmd = "`" + " ".join(["rulecraft solve", game, *GAMES[game]]) + "`"
-        if more["after"]:
-            cmd += f" (after: `{' '.join(more['after'])}`)"
+        cmd = "`" + " ".join(["rulecraft solve", game, *GAMES[game], *args.option]) + "`"
+        if args.after_option:
+            cmd += f" (after: `{' '.join(args.after_option)}`)"
         runs = {}
         for name, tree in trees.items():
             runs[name] = run = solve(tree, [files[game], *GAMES[game], *more[name]], args.timeout)

@@ -72,8 +72,9 @@ static int sv_leads(SvWork *w, const S *p, int rule, int o, int x, const S *c) {
        is not asked: a stuck one has no plies either (a phase that allows a pass is never
        stuck) */
     if (p->v[RC_OUT] >= 0) return 0;
+    /* (k < 0: not a position the rules reach; none of them stops on an error) */
     int k = sv_plies(p, rule, o, x, &w->ubuf);
-    for (int a = 0; a < k; a++) {  /* (k < 0: not a position the rules reach; none of them stops on an error) */
+    for (int a = 0; a < k; a++) {
         const A *ply = &w->ubuf.a[a];
         if (ply->r != rule || (o >= 0 && (ply->x[1] != o || ply->x[2] != x))) continue;
         S t;
@@ -175,8 +176,9 @@ static int sv_key_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvBlock *cb, c
                 back.c[t] = m_or(m_andn(c->c[t], m_bit(x)), m_bit(o));
                 if (leads < 0) leads = sv_leads(w, &back, UNDO_RULE[e], o, x, c) ? 1 : 2;
                 if (leads == 2) break;
-                if (leads ? sv_pred_note(sv, w, &back, c, n) : sv_pred_try(sv, w, &back, UNDO_RULE[e], o, x, c, n))
-                    return -1;
+                int err = leads ? sv_pred_note(sv, w, &back, c, n)
+                                : sv_pred_try(sv, w, &back, UNDO_RULE[e], o, x, c, n);
+                if (err) return -1;
             }
         }
     }
