@@ -71,8 +71,8 @@ class MotionConstruct:
     # plies are not taken back that way
     reverse_reach: Callable[..., list[int]] | None = None
     # Whether every cell of `reverse_reach` reaches the cell by a ply when that cell is
-    # empty (a step): the un-move solver then checks one candidate per rule and position
-    # (its ints), not each; else a candidate's own plies are made and compared
+    # empty (a step): the un-move solver then checks one candidate of a rule per parent
+    # block (native/cundo.py, exact_landing), not each; else each one's plies are made
     exact_reverse: bool = False
     # (tables, board, model node) -> per cell x, per cell o, the cells a ply from o to x
     # passes on the way (all empty: a slide's line), or None; the un-move solver drops a

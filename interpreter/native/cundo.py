@@ -15,12 +15,12 @@ solver.c keeps a candidate only when one of its legal plies leads to the positio
 generator takes a mask of the pieces it moves and one of the cells they may land on), so
 the conditions, limits and turn order are the rules' own. A slide's candidate whose line
 is blocked is dropped first (`UNDO_PATH`), and an exact rule's candidates (`UNDO_EXACT`,
-`exact_landing`: a plain step) all lead to the position or none does, so one is checked. A game gets the tables when
-every ply rule can be taken back, no piece covers several cells or stands on another, and
-no effect (of a ply, after each ply, or of an end rule) moves pieces, and a position may
-come round again (some ply moves a piece or passes, or some type is both placed and
-taken; else the one-pass solve takes it); otherwise `RC_UNDO` is 0 and cyclic games are
-solved with stored arcs.
+`exact_landing`: a plain step) from one parent block all lead to the position or none
+does, so one is checked. A game gets the tables when every ply rule can be taken back,
+no piece covers several cells or stands on another, and no effect (of a ply, after each
+ply, or of an end rule) moves pieces, and a position may come round again (some ply moves
+a piece or passes, or some type is both placed and taken; else the one-pass solve takes
+it); otherwise `RC_UNDO` is 0 and cyclic games are solved with stored arcs.
 """
 
 from __future__ import annotations
