@@ -11,6 +11,7 @@ from typing import Callable, Iterator
 
 from dsl import model
 from dsl.diagnostics import Diagnostic, source_lines
+from dsl.domains import cells_within
 from dsl.model import Owner, Ruleset, Word, subset_of, walk
 
 _WORDS = {Owner.OWN: "own", Owner.OPPONENT: "opponent's", Word.MOVER: "mover", Word.OPPONENT: "opponent"}
@@ -129,7 +130,7 @@ def lands_nowhere(rs: Ruleset) -> Iterator[Diagnostic]:
     with no cell): `here` is always a cell of `onto`. Only fixed cells are folded, through
     `&`, `|` and `-`; `sow` is left out (its last piece's cell is not tested against them)."""
     for ply in rs.plies:
-        if ply.motion.name in _ONTO_MOTIONS and _at_most(ply.onto) == 0:
+        if ply.motion.name in _ONTO_MOTIONS and _names_none(rs, ply.onto):
             yield _warning(rs, ply.onto.span,
                            f"{_shown(rs, ply.onto, '`onto`')} holds no cell, and `here` is always a "
                            f"cell of `onto`: this rule never makes a ply", _set_hint(ply.onto))
@@ -159,7 +160,7 @@ def does_nothing(rs: Ruleset) -> Iterator[Diagnostic]:
                 and eff.value.var == eff.var and _same(eff.index, eff.value.index):
             yield _warning(rs, eff.span, f"this sets '{eff.var}' to its own value: this effect "
                                          f"changes nothing", "drop it, or write the value meant")
-        elif isinstance(eff, (model.Remove, model.Promote)) and _at_most(eff.cells) == 0:
+        elif isinstance(eff, (model.Remove, model.Promote)) and _names_none(rs, eff.cells):
             verb = "removes" if isinstance(eff, model.Remove) else "promotes"
             yield _warning(rs, eff.cells.span, f"{_shown(rs, eff.cells, 'this set')} holds no cell: "
                                                f"this {verb} nothing", _set_hint(eff.cells))
@@ -290,30 +291,10 @@ def _exprs(rs: Ruleset) -> Iterator[model.Expr]:
         yield from model.children(eff)
 
 
-def _fixed(e: model.Expr) -> int | None:
-    """The cells of a set made of fixed cells and regions only (`&`, `|`, `-`), or None."""
-    if isinstance(e, model.Cells):
-        return e.mask
-    if isinstance(e, model.Binary) and e.type is model.Type.CELLS and e.op in ("&", "|", "-"):
-        left, right = _fixed(e.left), _fixed(e.right)
-        if left is None or right is None:
-            return None
-        return left & right if e.op == "&" else left | right if e.op == "|" else left & ~right
-    return None
-
-
-def _at_most(e: model.Expr) -> int | None:
-    """A mask holding every cell the set `e` may ever name, from its fixed cells carried
-    through `&`, `|` and `-` (None: any cell)."""
-    if isinstance(e, model.Binary) and e.type is model.Type.CELLS and e.op in ("&", "|", "-"):
-        left, right = _at_most(e.left), _at_most(e.right)
-        if e.op == "&":
-            return left if right is None else right if left is None else left & right
-        if e.op == "|":
-            return None if left is None or right is None else left | right
-        taken = _fixed(e.right)
-        return left if left is None or taken is None else left & ~taken
-    return _fixed(e)
+def _names_none(rs: Ruleset, e: model.Expr) -> bool:
+    """Whether the set `e` holds no cell whatever the position (its fixed cells folded
+    through `&`, `|` and `-`: dsl/domains.py's `cells_within`)."""
+    return cells_within(e, (1 << rs.board.size) - 1) == 0
 
 
 def _set_hint(e: model.Expr) -> str:

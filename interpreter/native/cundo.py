@@ -132,8 +132,12 @@ def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
         return
     out.decl("#define RC_UNDO 1")
     full = (1 << rs.board.size) - 1  # a piece lifted or put back: on any cell (checked in C)
-    entries = [(code, p, t, [full] * rs.board.size if _change(ply) else reverse_reach(tables, rs, ply.motion),
-                _change(ply)) for code, ply, p, types in moved for t in types]
+    # per moved rule (and player): its cells back, where its plies land when exact, its path table
+    per_rule = [([full] * rs.board.size if _change(ply) else reverse_reach(tables, rs, ply.motion),
+                 None if _change(ply) else exact_landing(rs, ply, p), _path_table(out, tables, rs, ply))
+                for _, ply, p, _ in moved]
+    entries = [(code, p, t, rev, _change(ply), land, path)
+               for (code, ply, p, types), (rev, land, path) in zip(moved, per_rule) for t in types]
     out.decl(f"#define UNDO_N {len(entries)}")
     out.decl(f"#define UNDO_NPH {len(phases)}")
     # only the solver's library reads these: the game's own library leaves them unused
@@ -146,13 +150,11 @@ def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
         out.decl(f"static const int {name}[] {unused} = {{{', '.join(str(e[k]) for e in entries)}}};")
     rev = [mask for e in entries for mask in e[3]]
     out.decl(f"static const M UNDO_REV[] {unused} = {{{', '.join(out.mask(m) for m in rev)}}};")
-    lands = [None if _change(ply) else exact_landing(rs, ply, p) for code, ply, p, types in moved
-             for t in types]
+    lands = [e[5] for e in entries]
     out.decl(f"static const int UNDO_EXACT[] {unused} = {{{', '.join(str(int(m is not None)) for m in lands)}}};")
     out.decl(f"static const M UNDO_LAND[] {unused} = "
              f"{{{', '.join(out.mask(full if m is None else m) for m in lands)}}};")
-    paths = [_path_table(out, tables, rs, ply) for code, ply, p, types in moved for t in types]
-    out.decl(f"static const M *const UNDO_PATH[] {unused} = {{{', '.join(paths)}}};")
+    out.decl(f"static const M *const UNDO_PATH[] {unused} = {{{', '.join(e[6] for e in entries)}}};")
     n_rules = len(codes)  # every rule of every player, and the pass (the last code)
     takes = []
     for p in range(len(rs.players)):
