@@ -52,13 +52,13 @@ class Run:
     positions: str
 
 
-def solve(tree: Path, args: list[str], timeout: float) -> Run:
-    """`rulecraft solve ARGS` run from source tree `tree` in a child process, measured."""
-    env = dict(os.environ, PYTHONPATH=str(tree.resolve()))
+def measured(cmd: list[str], env: dict | None, timeout: float) -> tuple[Run, list[str]]:
+    """`cmd` run in a child process of its own, in an empty directory, measured by the
+    kernel's accounting of the child (stopped after `timeout` s); its output's lines."""
     with tempfile.TemporaryDirectory() as cwd, tempfile.TemporaryFile("w+") as out:
         t0 = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-c", LAUNCH, "solve", "-q", *args], cwd=cwd, env=env,
-                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        child = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                 start_new_session=True)
         code: int | None = None
         while True:
             pid, status, usage = os.wait4(child.pid, os.WNOHANG)
@@ -76,7 +76,13 @@ def solve(tree: Path, args: list[str], timeout: float) -> Run:
         lines = out.read().splitlines()
     value = lines[0] if lines else ""
     positions = next((line for line in lines if line.startswith("positions:")), "")
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, code, value, positions)
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, code, value, positions), lines
+
+
+def solve(tree: Path, args: list[str], timeout: float) -> Run:
+    """`rulecraft solve ARGS` run from source tree `tree` in a child process, measured."""
+    env = dict(os.environ, PYTHONPATH=str(tree.resolve()))
+    return measured([sys.executable, "-c", LAUNCH, "solve", "-q", *args], env, timeout)[0]
 
 
 def cell(run: Run) -> str:
