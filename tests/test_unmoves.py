@@ -125,11 +125,11 @@ def test_which_steps_are_taken_back_exactly():
     off_goals = (1 << rs.board.size) - 1 - sum(1 << c for c in rs.board.goals)
     assert exact_landing(rs, plies["step"], 0) == exact_landing(rs, plies["step"], 1) == off_goals
     assert exact_landing(rs, plies["kick"], 0) is None  # a slide: its reverse reach is not exact
-    got = {}
-    for name in ("morris", "landing", "where", "clock", "memory"):
-        v = load_text(VARIANTS[name], f"{name}.game")
-        got[name] = exact_landing(v, next(p for p in v.plies if p.name == "go"), 0)
-    b2 = 1 << v.board.index["b2"]
+    games = {name: load_text(VARIANTS[name], f"{name}.game")
+             for name in ("morris", "landing", "where", "clock", "memory")}
+    got = {name: exact_landing(v, next(p for p in v.plies if p.name == "go"), 0)
+           for name, v in games.items()}
+    b2 = 1 << games["landing"].board.index["b2"]  # (the landing variant's steps never end on b2)
     assert got == {"morris": 511, "landing": 511 & ~b2, "where": None, "clock": None, "memory": None}
 
 
