@@ -20,6 +20,7 @@ Issue #34 asks for rulecraft at most 1.5 times the hand-written solver's time.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -78,7 +79,7 @@ def main() -> int:
     where = ["--position", args.position] if args.position else []
     rulecraft = [sys.executable, "-c", LAUNCH, "solve", str(RULESET), "--all-symmetries",
                  "--threads", str(args.threads), *where]
-    env = {"PYTHONPATH": str(HERE.parent), "PATH": "/usr/bin:/bin"}
+    env = dict(os.environ, PYTHONPATH=str(HERE.parent))
     with tempfile.TemporaryDirectory() as tmp:
         handwritten = [str(compile_solver(Path(tmp))), *([args.position] if args.position else [])]
         measured([*rulecraft, "--max-positions", "10"], env, 600.0)  # (its C built, not timed)

@@ -33,7 +33,7 @@ def handwritten(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("position", [
-    "o.o.M/o...o/..Moo/o...o/Moo.o Musketeers",   # 2 plies to the first capture
+    "o.o.M/o...o/..Moo/o...o/Moo.o Musketeers",
     "oo.oM/o...o/..M.o/o.o.o/M.o.o Enemy",
     "M.o.o/o.o../..M../o...o/Mo..o Musketeers",
 ])

@@ -13,6 +13,8 @@
      musketeers, then of the enemies;
    - memoised minimax, depth first (the game never repeats a position: each Musketeers'
      ply takes a man), a byte a position: 0 unknown, else 1 + (remoteness << 1 | win);
+     a position's children are all made and their bytes asked of memory (prefetched)
+     before the first is searched, which halves the time;
    - the index: the side, the class of the musketeers' placement among the 2,300, and
      the enemies' cells among the 22 left (a bit each, packed by pext): addresses for
      every index, pages made as they are written.
@@ -21,7 +23,9 @@
    reached, to be checked against rulecraft's (docs/SOLUTIONS.md: the Musketeers lose in
    33; 537,558,924 positions, 301,098,620 won and 236,460,304 lost by the side to move).
 
-   cc -O2 -march=native -o tm three_musketeers_solve.c && ./tm [POSITION] */
+   cc -O2 -march=native -o tm three_musketeers_solve.c && ./tm [POSITION]
+   (POSITION: rulecraft's text form, "oo.oM/o...o/..Moo/o...o/Moo.o Musketeers"; the
+   setup when none) */
 
 #include <stdint.h>
 #include <stdio.h>
