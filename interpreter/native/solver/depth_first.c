@@ -87,17 +87,23 @@ static inline void sv_dv_put(const Sv *sv, SvBlock *b, uint64_t i, unsigned x) {
     else __atomic_store_n((uint8_t *)v, (uint8_t)x, __ATOMIC_RELEASE);
 }
 
-/* index `i` of `b` set to `x` if it was not reached; whether it was (most children are
-   reached before: read first, the compare-and-swap only if not) */
-static inline int sv_dv_claim(const Sv *sv, SvBlock *b, uint64_t i, unsigned x) {
-    if (sv_dv_get(sv, b, i)) return 0;
+/* index `i` of `b` set to `x` if it was not reached; whether it was, and in `*now` what
+   it holds (most children are reached before: read first, the compare-and-swap only if
+   not) */
+static inline int sv_dv_claim(const Sv *sv, SvBlock *b, uint64_t i, unsigned x, unsigned *now) {
+    if ((*now = sv_dv_get(sv, b, i)) != 0) return 0;
     void *v = sv_dv_at(sv, b, i);
+    int won;
     if (sv->dfs_wide) {
         uint16_t was = 0;
-        return __atomic_compare_exchange_n((uint16_t *)v, &was, (uint16_t)x, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+        won = __atomic_compare_exchange_n((uint16_t *)v, &was, (uint16_t)x, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+        *now = won ? x : was;
+    } else {
+        uint8_t was = 0;
+        won = __atomic_compare_exchange_n((uint8_t *)v, &was, (uint8_t)x, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+        *now = won ? x : was;
     }
-    uint8_t was = 0;
-    return __atomic_compare_exchange_n((uint8_t *)v, &was, (uint8_t)x, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    return won;
 }
 
 /* block `b`'s values: addresses for them all, and the bitmap of its pages made; 0 or an
@@ -160,10 +166,11 @@ static int sv_dfs_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
 }
 
 /* index `i` of block `b` claimed for `mark` (`*fresh`) if it was not reached (most were:
-   the rest kept apart); 0, else as sv_dfs_count */
-static inline int sv_dfs_slot(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, unsigned mark, int *fresh) {
+   the rest kept apart), `*now` what it holds; 0, else as sv_dfs_count */
+static inline int sv_dfs_slot(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, unsigned mark, int *fresh,
+                              unsigned *now) {
     if (!__atomic_load_n(&b->dval, __ATOMIC_ACQUIRE) && sv_dfs_make(sv, b)) return 1;
-    *fresh = sv_dv_claim(sv, b, i, mark);
+    *fresh = sv_dv_claim(sv, b, i, mark, now);
     return *fresh ? sv_dfs_count(sv, w, b, i) : 0;
 }
 
@@ -230,8 +237,9 @@ static int sv_dfs_child(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, unsigned mark)
     SvBlock *c = k->c;
     unsigned end = c->ended ? sv_end_value((int)c->key.v[RC_OUT], c->key.v[RC_P]) : 0;
     int fresh;
-    if (sv_dfs_slot(sv, w, c, k->ci, end ? end : mark, &fresh)) return sv_failed(sv) ? RC_ERR_MEMORY : 2;
-    unsigned x = end ? end : sv_dv_get(sv, c, k->ci);
+    unsigned x;
+    if (sv_dfs_slot(sv, w, c, k->ci, end ? end : mark, &fresh, &x)) return sv_failed(sv) ? RC_ERR_MEMORY : 2;
+    if (end) x = end;
     if (!end && (fresh || (x >= sv->dfs_marks && x != mark))) {
         if (!fresh && sv_dfs_on_path(p, c, k->ci)) return 2;
         if (sv_dfs_push(sv, p, &k->t, c, k->ci)) return RC_ERR_MEMORY;
@@ -314,9 +322,10 @@ static void *sv_dfs_thread(void *arg) {
     SvPath p = {0};
     S s = *sv->dfs_start;
     uint64_t i;
+    unsigned held;
     int fresh, r = 0;
     SvBlock *b = sv_locate(sv, w, &s, &i, 0);
-    if (!b || sv_dfs_slot(sv, w, b, i, mark, &fresh) || sv_dfs_push(sv, &p, &s, b, i)) r = sv_failed(sv) ? -1 : 1;
+    if (!b || sv_dfs_slot(sv, w, b, i, mark, &fresh, &held) || sv_dfs_push(sv, &p, &s, b, i)) r = sv_failed(sv) ? -1 : 1;
     else p.f[0].own = fresh;  /* the others help the thread that claimed the start */
     while (!r && p.depth) {
         if (__atomic_load_n(&sv->dfs_stop, __ATOMIC_RELAXED) || sv_failed(sv)) { r = 1; break; }
