@@ -4,7 +4,7 @@
 /* ------------------------------------------------------------------ reachability */
 /* the block and index of a state, put in canonical form unless it is (`canonical`); NULL
    on an error */
-static SvBlock *sv_locate(Sv *sv, SvWork *w, S *s, uint64_t *idx, int canonical) {
+static inline __attribute__((always_inline)) SvBlock *sv_locate(Sv *sv, SvWork *w, S *s, uint64_t *idx, int canonical) {
     SvKey k;
     if (!canonical) sv_canon(sv, s, sv->cmp);
     if (sv_key_of(sv, s, &k)) return NULL;
