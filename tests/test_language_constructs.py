@@ -227,6 +227,32 @@ end aligned: Enemy wins if aligned(musketeer, orthogonal)
     assert perft(game, 5) == perft(load_game("three-musketeers"), 5)
 
 
+def test_aligned_holds_when_one_line_holds_every_cell():
+    """`aligned` by the line through the two lowest cells, and by a test of each line through
+    the lowest, against its definition on every set of up to 3 cells; where two lines share
+    two cells (3-A-Side's lines through a goal) or past 64 cells, only the second is made."""
+    from itertools import combinations
+
+    from interpreter.python.pyruntime import _aligned, _aligned_pair
+    for name, group, table in (("three-musketeers", "orthogonal", True), ("force-3", "all", True),
+                               ("force-3", "diagonal", True), ("3-a-side", "all", False),
+                               ("tricouleur", "all", False)):
+        game = load_game(name)
+        t, dirs = game.tables, game.board.groups[group]
+        lines, pairs = t.line_masks(dirs), t.line_pairs(dirs)
+        assert (pairs is not None) == table
+        through = [[ln for ln in lines if ln >> c & 1] for c in range(t.n)]
+        for k in (1, 2, 3) if t.n < 64 else (1, 2):
+            for cells in combinations(range(t.n), k):
+                m = sum(1 << c for c in cells)
+                want = any(not m & ~ln for ln in lines)
+                assert _aligned(m, through) == want, (name, cells)
+                if pairs is not None:
+                    assert _aligned_pair(m, pairs) == want, (name, cells)
+    assert pairs is None and not _aligned(0, through)
+    assert not _aligned_pair(0, load_game("force-3").tables.line_pairs(["n"]))
+
+
 # ---------------------------------------------------------------- built-in regions
 
 def test_ranks_files_and_rows_are_regions(tmp_path):

@@ -109,8 +109,11 @@ def _line(c: Expressions, e: model.Call, cx: Ctx) -> str:
     cells_src, dirs = c.expr(cells, cx), list(dirs_arg.labels)
     whole = n_expr is None or (isinstance(n_expr, model.Call) and n_expr.func == "count"
                                and c.expr(n_expr.args[0], cx) == cells_src)
-    if whole and not contiguous:  # all of C on one line: one through its lowest cell
-        lines = t.line_masks(dirs)
+    if whole and not contiguous:  # all of C on one line: the one through its two lowest cells
+        pairs = t.line_pairs(dirs)
+        if pairs is not None:
+            return c.call("aligned_pair", cells_src, c.mask_rows(("pairs", tuple(dirs)), pairs, "PAIR"))
+        lines = t.line_masks(dirs)  # (else one through its lowest cell)
         through = [[ln for ln in lines if ln >> i & 1] for i in range(t.n)]
         return c.call("aligned", cells_src, c.mask_rows(("through", tuple(dirs)), through, "THROUGH"))
     n = c.expr(n_expr, cx)

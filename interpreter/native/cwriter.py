@@ -5,9 +5,8 @@ as C over a state `S`: sets of cells `M` (the prelude's m_and, m_or, ...), numbe
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterator
-
 from dataclasses import dataclass
+from typing import Iterator
 
 from dsl import model
 from dsl.constructs import effects
@@ -25,6 +24,7 @@ _HELPERS = {
     "support": "(SUPPORT[{1}] >= 0 ? {0}->c[SUPPORT[{1}]] : FULL)",
     "captured": "rc_captured({0}, {1}, {2})",
     "closer": "rc_closer({0}, {1}, {2}, LATTICE, {3}, {4})",
+    "aligned_pair": "rc_aligned_pair({0}, {1})",
     "aligned": "rc_aligned({0}, {1})",
     "run": "rc_run({0}, {1}, {2}, {3})",
     "line": "rc_line({0}, {1}, {2})",

@@ -174,6 +174,17 @@ static __attribute__((unused)) int rc_aligned(M cells, const M *lines, const int
     return 0;
 }
 
+/* every cell of `cells` (one or more) on one line: the one line through its two lowest
+   cells, pairs[off[c] + d] (0 if none; at d = c a line through c), where no two lines
+   share two cells: one lookup in place of a test a line */
+static __attribute__((unused)) int rc_aligned_pair(M cells, const M *pairs, const int *off) {
+    M rest = cells;
+    int c = m_poplow(&rest);
+    if (c < 0) return 0;
+    int d = m_low(rest);
+    return !m_any(m_andn(cells, pairs[off[c] + (d < 0 ? c : d)]));  /* (a line of 0 holds no cell) */
+}
+
 /* n (1 or more) of `cells` next to each other in a line: windows of length n at wins[off[n]..off[n+1]) */
 static __attribute__((unused)) int rc_run(M cells, int64_t n, const M *wins, const int *off, int longest) {
     if (n < 1 || n > longest) return 0;

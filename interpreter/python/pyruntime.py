@@ -227,6 +227,17 @@ def _aligned(cells: int, through: list[list[int]]) -> bool:
     return False
 
 
+def _aligned_pair(cells: int, pairs: list[list[int]]) -> bool:
+    """Every cell of `cells` (one or more) on one straight line: the one line through its
+    two lowest cells, pairs[c][d] (0 if none; pairs[c][c] a line through c)."""
+    if not cells:
+        return False
+    low = cells & -cells
+    rest = cells ^ low
+    line = pairs[low.bit_length() - 1][((rest & -rest) or low).bit_length() - 1]
+    return not cells & ~line  # (never when line is 0: cells has a cell)
+
+
 def _run(cells: int, n: int, windows: list[list[int]], longest: int) -> bool:
     """`n` (1 or more) of `cells` next to each other in a straight line: windows[n] holds
     the runs of n cells, up to the longest line's."""
@@ -266,6 +277,7 @@ class Runtime:
     _maxdot: Callable[[Any, int, int], int] = _maxdot
     _line: Callable[[int, int, list[int]], bool] = _line
     _aligned: Callable[[int, Any], bool] = _aligned
+    _aligned_pair: Callable[[int, Any], bool] = _aligned_pair
     _run: Callable[[int, int, Any], bool] = _run
     _connected: Callable[[int, int, int, list[int]], bool] = _connected
     _in_line: Callable[[int, int, Any, int], int] = _in_line

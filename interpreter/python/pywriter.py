@@ -29,6 +29,7 @@ _HELPERS = {
     "support": "({0}[SUPPORT[{1}]] if SUPPORT[{1}] >= 0 else FULL)",
     "captured": "_captured({0}, {1}, OPP[{2}])",
     "closer": "_closer({0}, {1}, {2}, LATTICE, METRIC)",
+    "aligned_pair": "_aligned_pair({0}, {1})",
     "aligned": "_aligned({0}, {1})",
     "run": "_run({0}, {1}, {2}, {3})",
     "line": "_line({0}, {1}, {2})",

@@ -51,6 +51,24 @@ class Tables:
                 masks.setdefault(sum(1 << c for c in line))
         return list(masks)
 
+    def line_pairs(self, dirs: list[str]) -> list[list[int]] | None:
+        """Per cell c and cell d, the one line along `dirs` holding both (0 if none does; at
+        [c][c] a line through c); None if two lines share two cells, or past 64 cells (the
+        table holds n * n masks)."""
+        if self.n > 64:
+            return None
+        pairs = [[0] * self.n for _ in range(self.n)]
+        for line in self.line_masks(dirs):
+            cells = [c for c in range(self.n) if line >> c & 1]
+            for c in cells:
+                pairs[c][c] = pairs[c][c] or line
+                for d in cells:
+                    if d != c:
+                        if pairs[c][d]:
+                            return None
+                        pairs[c][d] = line
+        return pairs
+
     def windows(self, dirs: list[str]) -> "Windows":
         """Per length n, the masks of every run of n consecutive cells along `dirs`."""
         return Windows(self.board, dirs)

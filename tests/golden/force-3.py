@@ -24,6 +24,7 @@ _closer = R._closer
 _maxdot = R._maxdot
 _line = R._line
 _aligned = R._aligned
+_aligned_pair = R._aligned_pair
 _run = R._run
 _connected = R._connected
 _in_line = R._in_line

@@ -24,6 +24,7 @@ _closer = R._closer
 _maxdot = R._maxdot
 _line = R._line
 _aligned = R._aligned
+_aligned_pair = R._aligned_pair
 _run = R._run
 _connected = R._connected
 _in_line = R._in_line
@@ -194,7 +195,7 @@ def pass_1(s, a):
     return finish_1(b, s[3])
 
 def ends_0(b, moves=False, settle=False):
-    if _aligned((b[0]), THROUGH2):
+    if _aligned_pair((b[0]), PAIR2):
         b[4] = 1
         return tuple(b)
     b[4] = -1
@@ -211,7 +212,7 @@ def finish_0(b, ph):
     return ends_0(b)
 
 def ends_1(b, moves=False, settle=False):
-    if _aligned((b[0]), THROUGH2):
+    if _aligned_pair((b[0]), PAIR2):
         b[4] = 1
         return tuple(b)
     b[4] = -1
