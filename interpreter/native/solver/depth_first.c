@@ -262,7 +262,7 @@ static int sv_dfs_kids(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, int n) {
     if (!keys) return RC_ERR_MEMORY;
     p->keys = keys;
     int alone = sv->nperm > 1 && sv_alone_memo(sv, w, &f->s);
-    size_t turn = n ? (size_t)w->tid * (size_t)n / (size_t)sv->threads : 0;  /* its own order */
+    size_t turn = w->tid && n ? (size_t)w->tid * (size_t)n / (size_t)sv->threads : 0;  /* its own order */
     f->kid0 = p->nkids;
     for (int a = 0; a < n; a++) {
         SvKid *k = &p->kid[p->nkids + (size_t)a];
@@ -285,11 +285,12 @@ static int sv_dfs_kids(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, int n) {
    thread claimed it) if it ended, 0 if it has children to take, else an error */
 static int sv_dfs_enter(Sv *sv, SvWork *w, SvPath *p, SvFrame *f) {
     w->done += (uint64_t)f->own;
-    int o = rc_outcome(&f->s);
+    int o = (int)f->s.v[RC_OUT];  /* (rc_outcome's, unless the player to move is stuck: asked
+                                     only then, so that its search for a ply is not made twice) */
     if (o < 0) {
         int n = rc_legal(&f->s, &p->plies);
         if (n < 0) { sv_fail(sv, n, "the rules stopped on an error"); return n; }
-        return sv_dfs_kids(sv, w, p, f, n);
+        if (n || (o = rc_outcome(&f->s)) < 0) return sv_dfs_kids(sv, w, p, f, n);
     }
     uint16_t x = sv_end_value(o, f->s.v[RC_P]);
     if (!f->own) return x;

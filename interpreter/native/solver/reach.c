@@ -214,13 +214,14 @@ static void sv_expand(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
     S s;
     sv_unrank(sv, b, i, &s);
     w->done++;
-    int o = rc_outcome(&s);
+    int o = (int)s.v[RC_OUT], n = o < 0 ? sv_children(sv, w, &s) : 0;
+    if (n < 0) return;
+    if (!n && o < 0) o = rc_outcome(&s);  /* (asked only of a player with no ply, whether stuck
+                                             ends the game: its search for a ply not made twice) */
     if (o >= 0) {
         if (b->tallying) sv_keep_tally(b, i, (uint8_t)(SV_TALLY_END + sv_end_value(o, s.v[RC_P])), 0);
         return;
     }
-    int n = sv_children(sv, w, &s);
-    if (n < 0) return;
     for (int a = 0; a < n; a++) {
         SvBlock *c = w->cb[a];
         int turn = sv->swap && w->turn[a];
