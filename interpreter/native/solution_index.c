@@ -165,7 +165,7 @@ static SvBlock *sv_enter_block(Sv *sv, const uint8_t *p, uint64_t size, uint64_t
     b->hash = h;
     pthread_mutex_init(&b->mu, NULL);
     if (sv_check_range(sv, &key) || sv_shape(sv, b)) { sv_free(sv, b, sizeof *b); return NULL; }
-    b->ended = key.v[RC_OUT] >= 0;
+    b->ended = sv_key_end(&key);
     if (head[0] != b->words || head[1] > b->size) {
         sv_fail(sv, SV_ERR_INDEX, "block %llu does not have the shape its key gives it",
                 (unsigned long long)k);
@@ -301,7 +301,7 @@ void rc_solve_block_info(void *h, int k, uint64_t *out) {
     out[0] = b->words;
     out[1] = b->count;
     out[2] = sv_val_bytes(b);
-    out[3] = b->ended ? sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) : 0;
+    out[3] = (uint64_t)b->ended;
     out[4] = b->size;
 }
 

@@ -38,7 +38,7 @@ static void sv_arcs_unit(Sv *sv, SvWork *w, SvUnit *u) {
             sv->offsets[d + 1] = 0;
             continue;
         }
-        int n = sv_children(sv, w, &s);
+        int n = sv_children(sv, w, &s, NULL);
         if (n < 0) return;
         for (int a = 0; a < n; a++)
             w->kids[a] = (uint32_t)sv_dense(w->cb[a], w->ci[a]) | (sv->swap && w->turn[a] ? SV_ARC_TURN : 0);

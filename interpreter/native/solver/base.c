@@ -15,6 +15,10 @@
 #define SV_WIN 1
 #define SV_LOSE 2
 #define SV_DRAW 3
+/* a terminal position's value for its player to move, from its outcome */
+static inline uint8_t sv_end_value(int o, int64_t mover) {
+    return o == RC_PLAYERS ? SV_DRAW : o == mover ? SV_WIN : SV_LOSE;
+}
 #define SV_UNIT_WORDS 64             /* bitset words a thread takes at a time (4096 indices) */
 #define SV_MAX_BLOCK ((uint64_t)1 << 40)
 #define SV_MAP_BYTES ((size_t)2 << 20)    /* arrays this large are mapped (sv_alloc_as) */
@@ -26,6 +30,7 @@
 #define SV_TURN_BIT 63               /* a child key's bit: the mover changes on the way (sv_distinct) */
 #define SV_TURN ((uint64_t)1 << SV_TURN_BIT)
 #define SV_ARC_TURN ((uint32_t)1 << 31)  /* the same, of a stored arc (arcs.c) */
+#define SV_UNROLL _Pragma("GCC unroll 8")  /* a loop over the piece types, unrolled */
 #define SV_RECENT 4                  /* blocks a thread remembers finding */
 #define SV_ALONE_BITS 10             /* sv_alone_memo remembers 2^this placements */
 #define SV_FEW 64                    /* a block with no more positions lists its arcs (sv_few) */
@@ -76,6 +81,11 @@ typedef struct {  /* what a block is: no padding (memcmp compares it) */
     M hist[SV_NH];
 } SvKey;
 
+/* the value of a block's positions if its key says they ended (sv_end_value), else 0 */
+static inline int sv_key_end(const SvKey *k) {
+    return k->v[RC_OUT] >= 0 ? sv_end_value((int)k->v[RC_OUT], k->v[RC_P]) : 0;
+}
+
 typedef struct { uint64_t kid, at; } SvArc;  /* a child (block id << 40 | index), its parent's index */
 
 typedef struct SvBlock {
@@ -83,7 +93,8 @@ typedef struct SvBlock {
     uint64_t hash, size, words, base;  /* base: the dense id of its first reached position */
     uint64_t radix[RC_NT], stride[RC_NT];
     uint64_t count;                    /* its reached positions */
-    int cur_any, id, ended, height, nkids, loop, npar;  /* loop: a child in itself */
+    int cur_any, id, height, nkids, loop, npar;  /* loop: a child in itself */
+    int ended;                         /* its positions' value if they ended (sv_end_value), else 0 */
     struct SvBlock *kids[SV_MAX_KIDS]; /* the blocks its positions' children are in */
     uint8_t kturn[SV_MAX_KIDS + 1];    /* with the players' swap, per child block (the last:
                                           itself) bit 1 << turn for the arcs into it whose

@@ -99,8 +99,3 @@ static int sv_prefix(Sv *sv, SvBlock *b) {
     b->count = run;
     return 0;
 }
-
-/* a terminal position's value for its player to move, from its outcome */
-static inline uint8_t sv_end_value(int o, int64_t mover) {
-    return o == RC_PLAYERS ? SV_DRAW : o == mover ? SV_WIN : SV_LOSE;
-}

@@ -42,9 +42,10 @@ typedef struct {
     int draw;
     int turn;             /* whether the player to move changed on the way from its parent */
     size_t kid0;          /* where its children start in SvPath.kid */
+    uint64_t rt[RC_NT];   /* its types' ranks (sv_rank_from) */
 } SvFrame;
 
-typedef struct { S t; SvBlock *c; uint64_t ci; int turn; } SvKid;  /* a child, located */
+typedef struct { S t; SvBlock *c; uint64_t ci; int turn; uint64_t rt[RC_NT]; } SvKid;  /* a child, located */
 
 typedef struct {  /* the path from the start, and its frames' children */
     SvFrame *f;
@@ -174,8 +175,9 @@ static inline int sv_dfs_slot(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, unsigne
     return *fresh ? sv_dfs_count(sv, w, b, i) : 0;
 }
 
-/* a frame for `s` (canonical, at index `i` of `b`) pushed on the path; 0 or an error */
-static int sv_dfs_push(Sv *sv, SvPath *p, const S *s, SvBlock *b, uint64_t i) {
+/* a frame for `s` (canonical, at index `i` of `b`, its types' ranks rt) pushed on the path;
+   0 or an error */
+static int sv_dfs_push(Sv *sv, SvPath *p, const S *s, SvBlock *b, uint64_t i, const uint64_t *rt) {
     if (p->depth == p->cap) {
         SvFrame *f = sv_grow(sv, p->f, &p->cap, p->depth + 1, sizeof *f, 64);
         if (!f) return RC_ERR_MEMORY;
@@ -193,6 +195,7 @@ static int sv_dfs_push(Sv *sv, SvPath *p, const S *s, SvBlock *b, uint64_t i) {
     f->own = 1;
     f->turn = 0;
     f->kid0 = p->nkids;
+    memcpy(f->rt, rt, sizeof f->rt);
     return 0;
 }
 
@@ -235,14 +238,14 @@ static int sv_dfs_on_path(const SvPath *p, const SvBlock *b, uint64_t i) {
 static int sv_dfs_child(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, unsigned mark) {
     const SvKid *k = &p->kid[f->kid0 + (size_t)f->a++];
     SvBlock *c = k->c;
-    unsigned end = c->ended ? sv_end_value((int)c->key.v[RC_OUT], c->key.v[RC_P]) : 0;
+    unsigned end = (unsigned)c->ended;
     int fresh;
     unsigned x;
     if (sv_dfs_slot(sv, w, c, k->ci, end ? end : mark, &fresh, &x)) return sv_failed(sv) ? RC_ERR_MEMORY : 2;
     if (end) x = end;
     if (!end && (fresh || (x >= sv->dfs_marks && x != mark))) {
         if (!fresh && sv_dfs_on_path(p, c, k->ci)) return 2;
-        if (sv_dfs_push(sv, p, &k->t, c, k->ci)) return RC_ERR_MEMORY;
+        if (sv_dfs_push(sv, p, &k->t, c, k->ci, k->rt)) return RC_ERR_MEMORY;
         p->f[p->depth - 1].own = fresh;
         p->f[p->depth - 1].turn = k->turn;
         return 1;
@@ -270,7 +273,7 @@ static int sv_dfs_kids(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, int n) {
         int e = rc_apply(&f->s, &p->plies.a[j < (size_t)n ? j : j - (size_t)n], &k->t);
         if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return e; }
         k->turn = k->t.v[RC_P] != f->s.v[RC_P];
-        k->c = sv_locate(sv, w, &k->t, &k->ci, sv_kept(sv, alone, &f->s, &k->t));
+        k->c = sv_locate_from(sv, w, &k->t, &k->ci, sv_kept(sv, alone, &f->s, &k->t), &f->s, f->rt, k->rt);
         if (!k->c) return SV_ERR_INDEX;
         p->keys[p->nkids + (size_t)a] = (uint64_t)k->c->id << 40 | k->ci |
                                         (sv->swap ? (uint64_t)k->turn << SV_TURN_BIT : 0);
@@ -322,17 +325,22 @@ static void *sv_dfs_thread(void *arg) {
     unsigned mark = (sv->dfs_wide ? 0xffffu : 0xffu) - (unsigned)w->tid;
     SvPath p = {0};
     S s = *sv->dfs_start;
-    uint64_t i;
+    uint64_t i, rt[RC_NT];
     unsigned held;
     int fresh, r = 0;
-    SvBlock *b = sv_locate(sv, w, &s, &i, 0);
-    if (!b || sv_dfs_slot(sv, w, b, i, mark, &fresh, &held) || sv_dfs_push(sv, &p, &s, b, i)) r = sv_failed(sv) ? -1 : 1;
+    SvBlock *b = sv_locate_from(sv, w, &s, &i, 0, NULL, NULL, rt);
+    if (!b || sv_dfs_slot(sv, w, b, i, mark, &fresh, &held) || sv_dfs_push(sv, &p, &s, b, i, rt)) r = sv_failed(sv) ? -1 : 1;
     else p.f[0].own = fresh;  /* the others help the thread that claimed the start */
     while (!r && p.depth) {
-        if (__atomic_load_n(&sv->dfs_stop, __ATOMIC_RELAXED) || sv_failed(sv)) { r = 1; break; }
         SvFrame *f = &p.f[p.depth - 1];
         unsigned known = f->own ? 0 : sv_dv_get(sv, f->b, f->i);
-        int x = known && known < sv->dfs_marks ? (int)known : f->n < 0 ? sv_dfs_enter(sv, w, &p, f) : 0;
+        int x = 0;
+        if (known && known < sv->dfs_marks) x = (int)known;
+        else if (f->n < 0) {  /* a frame entered (the stop asked, and progress told, as each is) */
+            if (__atomic_load_n(&sv->dfs_stop, __ATOMIC_RELAXED) || sv_failed(sv)) { r = 1; break; }
+            if (w->tid == 0 && !(w->done & 0xffff)) sv_tick(sv, NULL);
+            x = sv_dfs_enter(sv, w, &p, f);
+        }
         if (x < 0) { r = x; break; }
         if (x) {  /* it ended, or the thread helped has solved it */
             p.nkids = f->kid0;
@@ -345,7 +353,6 @@ static void *sv_dfs_thread(void *arg) {
         } else {
             r = sv_dfs_done(sv, w, &p, f);
         }
-        if (w->tid == 0 && !(w->done & 0xffff)) sv_tick(sv, NULL);
     }
     sv_path_free(&p);
     if (r) __atomic_store_n(&sv->dfs_stop, 1, __ATOMIC_RELAXED);
@@ -479,7 +486,7 @@ static int sv_dfs(Sv *sv, const S *start) {
         sv->ndense += b->count;
         if (b->ended) {
             sv->terminal += b->count;
-            if (sv->levels < 1 && sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) != SV_DRAW)
+            if (sv->levels < 1 && b->ended != SV_DRAW)
                 sv->levels = 1;
         }
     }

@@ -368,7 +368,7 @@ int rc_solve_counts(void *h, uint64_t *out) {
     }
     for (int k = 0; k < sv->nblocks; k++) {
         SvBlock *b = sv->blocks[k];
-        if (b->ended) out[sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) - 1] += b->count;
+        if (b->ended) out[b->ended - 1] += b->count;
         else if (sv_unread(b)) return SV_UNREAD;
         else for (uint64_t d = 0; d < b->count; d++) out[(b->val[d] & 3) - 1]++;
         sv_tier_read(sv, b);

@@ -23,7 +23,7 @@ static __attribute__((noinline, cold)) int sv_key_fail(Sv *sv, int t, int n) {
 /* the block key of a state; 0, or an error when the index cannot hold it */
 static inline int sv_key_of(Sv *sv, const S *s, SvKey *k) {
     const int flat = sv->flat;  /* (every field is written below: no memset) */
-    for (int t = 0; t < RC_NT; t++) {
+    SV_UNROLL for (int t = 0; t < RC_NT; t++) {
         int n = m_pop(s->c[t]);
         if (!flat && sv->size[t] > 1) {
             if (n % sv->size[t] || n > sv->size[t]) return sv_key_fail(sv, t, n);
@@ -154,7 +154,7 @@ static SvBlock *sv_new_block(Sv *sv, const SvKey *k, uint64_t h) {
     size_t bytes = 0;
     if (sv_shape(sv, b)) goto fail;
     b->id = sv->nblocks;
-    b->ended = k->v[RC_OUT] >= 0;
+    b->ended = sv_key_end(k);
     for (int t = 0; t < RC_NT; t++) b->tier += sv->tier_weight[t] * k->cnt[t];
     b->held = sv->arena != NULL;  /* reachability holds a block until its tier is done */
     pthread_mutex_init(&b->mu, NULL);
@@ -309,30 +309,49 @@ static int sv_rank_any(Sv *sv, const SvBlock *b, const S *s, uint64_t *out) {
     return 0;
 }
 
-/* the index of `s` in its block `b`; 0, or an error when it is not one of the index */
-static inline int sv_rank(Sv *sv, const SvBlock *b, const S *s, uint64_t *out) {
-    if (!sv->flat) return sv_rank_any(sv, b, s, out);
+/* the index of `s` in its block `b`; 0, or an error when it is not one of the index. Where
+   every type is a cell a piece on the board (sv->flat), each type's rank in rt (by
+   sv->order), and with `ps`, a position whose ranks are prt: a type's rank depends only on
+   its cells and those of the types before it, so the leading types whose cells `s` shares
+   with `ps` keep theirs (a child whose ply moved none of them) */
+static inline __attribute__((always_inline)) int sv_rank_from(Sv *sv, const SvBlock *b, const S *s, const S *ps,
+                                                             const uint64_t *prt, uint64_t *rt, uint64_t *out) {
+    if (!sv->flat) {  /* (no ranks kept: none taken from `ps`) */
+        memset(rt, 0, RC_NT * sizeof *rt);
+        return sv_rank_any(sv, b, s, out);
+    }
     M used0 = m_zero();
-    uint64_t r = 0, rt = 0;
-    for (int i = 0; i < RC_NT; i++) {
+    uint64_t r = 0;
+    int same = ps != NULL;
+    SV_UNROLL for (int i = 0; i < RC_NT; i++) {
         int t = sv->order[i];
-        if (sv_rank_cells(sv, t, s->c[t], used0, &rt)) return SV_ERR_INDEX;
-        r += rt * b->stride[t];
+        uint64_t x = 0;
+        same = same && m_eq(s->c[t], ps->c[t]);
+        if (same) x = prt[i];
+        else if (sv_rank_cells(sv, t, s->c[t], used0, &x)) return SV_ERR_INDEX;
+        rt[i] = x;
+        r += x * b->stride[t];
         used0 = m_or(used0, s->c[t]);
     }
     *out = r;
     return 0;
 }
 
+static inline int sv_rank(Sv *sv, const SvBlock *b, const S *s, uint64_t *out) {
+    uint64_t rt[RC_NT];
+    return sv_rank_from(sv, b, s, NULL, NULL, rt, out);
+}
+
 /* the position at index `idx` of block `b`: its types' ranks from the slowest, a division
-   each (the last type's stride is 1) */
-static void sv_unrank(const Sv *sv, const SvBlock *b, uint64_t idx, S *s) {
+   each (the last type's stride is 1), kept in rts (by sv->order) */
+static void sv_unrank_at(const Sv *sv, const SvBlock *b, uint64_t idx, S *s, uint64_t *rts) {
     M used0 = m_zero(), riders[RC_NT];
     for (int t = 0; t < RC_NT; t++) riders[t] = m_zero();
     for (int i = 0; i < RC_NT; i++) {
         int t = sv->order[i], n = (int)b->key.cnt[t];
         uint64_t rt = i == RC_NT - 1 ? idx : idx / b->stride[t];
         idx -= rt * b->stride[t];
+        rts[i] = rt;
         M m;
         if (sv->size[t] > 1) {
             m = n ? sv->place[t][rt] : m_zero();
@@ -351,4 +370,9 @@ static void sv_unrank(const Sv *sv, const SvBlock *b, uint64_t idx, S *s) {
     }
     for (int h = 0; h < RC_NC - RC_NT; h++) s->c[RC_NT + h] = b->key.hist[h];
     for (int j = 0; j < RC_NI; j++) s->v[j] = b->key.v[j];
+}
+
+static void sv_unrank(const Sv *sv, const SvBlock *b, uint64_t idx, S *s) {
+    uint64_t rts[RC_NT];
+    sv_unrank_at(sv, b, idx, s, rts);
 }

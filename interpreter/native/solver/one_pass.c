@@ -41,7 +41,7 @@ out:
 
 /* a child's value for the player to move in it, and its remoteness */
 static inline uint8_t sv_kid_value(const SvBlock *c, uint64_t i, uint32_t *rem) {
-    if (c->ended) { *rem = 0; return sv_end_value((int)c->key.v[RC_OUT], c->key.v[RC_P]); }
+    if (c->ended) { *rem = 0; return (uint8_t)c->ended; }
     uint16_t x = c->val[sv_local(c, i)];
     *rem = x >> 2;
     return (uint8_t)(x & 3);
@@ -70,7 +70,7 @@ static void sv_solve_unit(Sv *sv, SvWork *w, SvUnit *u) {
             if (end != SV_DRAW && !w->levels) w->levels = 1;
             continue;
         }
-        int n = sv_children(sv, w, &s);
+        int n = sv_children(sv, w, &s, NULL);
         if (n < 0) return;
         uint32_t win = UINT32_MAX, lose = 0, r;
         int draw = 0;
@@ -134,7 +134,7 @@ static uint64_t sv_one_pass_room(Sv *sv, int *top) {
         if (b->height > *top) *top = b->height;
         if (b->ended) {
             sv->terminal += b->count;
-            if (sv->levels < 1 && sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) != SV_DRAW)
+            if (sv->levels < 1 && b->ended != SV_DRAW)
                 sv->levels = 1;
         } else {
             if (!(b->val = sv_block_alloc(sv, b, b->count * 2))) return 0;

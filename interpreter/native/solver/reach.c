@@ -3,8 +3,10 @@
 
 /* ------------------------------------------------------------------ reachability */
 /* the block and index of a state, put in canonical form unless it is (`canonical`); NULL
-   on an error */
-static inline __attribute__((always_inline)) SvBlock *sv_locate(Sv *sv, SvWork *w, S *s, uint64_t *idx, int canonical) {
+   on an error. With `ps`, a position located before whose types' ranks are prt: those
+   it shares taken as they are (sv_rank_from), and the state's in rt. */
+static inline __attribute__((always_inline)) SvBlock *sv_locate_from(Sv *sv, SvWork *w, S *s, uint64_t *idx, int canonical,
+                                                                    const S *ps, const uint64_t *prt, uint64_t *rt) {
     SvKey k;
     if (!canonical) sv_canon(sv, s, sv->cmp);
     if (sv_key_of(sv, s, &k)) return NULL;
@@ -13,11 +15,16 @@ static inline __attribute__((always_inline)) SvBlock *sv_locate(Sv *sv, SvWork *
         b = sv_block(sv, &k);
         if (w && b) sv_remember(w, b);
     }
-    if (!b || sv_rank(sv, b, s, idx)) return NULL;
+    if (!b || sv_rank_from(sv, b, s, ps, prt, rt, idx)) return NULL;
     const uint64_t *reach = __atomic_load_n(&b->reach, __ATOMIC_RELAXED);
     if (reach) __builtin_prefetch(&reach[*idx >> 6]);  /* read once all the children are known */
     if (b->prefix) __builtin_prefetch(&b->prefix[*idx >> 9]);
     return b;
+}
+
+static inline __attribute__((always_inline)) SvBlock *sv_locate(Sv *sv, SvWork *w, S *s, uint64_t *idx, int canonical) {
+    uint64_t rt[RC_NT];
+    return sv_locate_from(sv, w, s, idx, canonical, NULL, NULL, rt);
 }
 
 /* whether child `t` of `s` (in canonical form) is in canonical form as it stands: `alone`
@@ -27,10 +34,11 @@ static inline int sv_kept(const Sv *sv, int alone, const S *s, const S *t) {
     return alone && m_eq(t->c[sv->cmp[0]], s->c[sv->cmp[0]]) && !(sv->swap && t->v[RC_P]);
 }
 
-/* the children of `s` (in canonical form; one a legal ply, in order) located in w->cb,
-   w->ci, and in w->turn whether the player to move changes on the way (with the players'
-   swap, the child kept does not tell); their number, or -1 after an error */
-static int sv_children(Sv *sv, SvWork *w, const S *s) {
+/* the children of `s` (in canonical form, its types' ranks prt if not NULL; one a legal
+   ply, in order) located in w->cb, w->ci, and in w->turn whether the player to move
+   changes on the way (with the players' swap, the child kept does not tell); their
+   number, or -1 after an error */
+static int sv_children(Sv *sv, SvWork *w, const S *s, const uint64_t *prt) {
     int n = rc_legal(s, &w->buf);
     if (n < 0) { sv_fail(sv, n, "the rules stopped on an error"); return -1; }
     if ((size_t)n > w->capkids) {
@@ -53,7 +61,8 @@ static int sv_children(Sv *sv, SvWork *w, const S *s) {
         int e = rc_apply(s, &w->buf.a[a], &t);
         if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return -1; }
         w->turn[a] = t.v[RC_P] != s->v[RC_P];
-        w->cb[a] = sv_locate(sv, w, &t, &w->ci[a], sv_kept(sv, alone, s, &t));
+        uint64_t rt[RC_NT];
+        w->cb[a] = sv_locate_from(sv, w, &t, &w->ci[a], sv_kept(sv, alone, s, &t), prt ? s : NULL, prt, rt);
         if (!w->cb[a]) return -1;
     }
     return n;
@@ -212,9 +221,10 @@ static int sv_defer(Sv *sv, SvWork *w, SvBlock *c, uint64_t i) {
    be */
 static void sv_expand(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
     S s;
-    sv_unrank(sv, b, i, &s);
+    uint64_t rt[RC_NT];
+    sv_unrank_at(sv, b, i, &s, rt);
     w->done++;
-    int o = (int)s.v[RC_OUT], n = o < 0 ? sv_children(sv, w, &s) : 0;
+    int o = (int)s.v[RC_OUT], n = o < 0 ? sv_children(sv, w, &s, rt) : 0;
     if (n < 0) return;
     if (!n && o < 0) o = rc_outcome(&s);  /* (asked only of a player with no ply, whether stuck
                                              ends the game: its search for a ply not made twice) */

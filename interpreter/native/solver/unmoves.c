@@ -265,7 +265,7 @@ static int sv_few(Sv *sv) {
         SV_EACH_IN_BLOCK(b, i) {
             S s;
             sv_unrank(sv, b, i, &s);
-            int m = rc_outcome(&s) >= 0 ? 0 : sv_children(sv, w, &s);
+            int m = rc_outcome(&s) >= 0 ? 0 : sv_children(sv, w, &s, NULL);
             if (m < 0) return -1;
             for (int a = 0; a < m; a++) {
                 if (n == cap) {  /* (on failure the list so far is let go with the block) */
@@ -321,7 +321,7 @@ static void sv_count_unit(Sv *sv, SvWork *w, SvUnit *u) {
             if (end != SV_DRAW) sv_mark(b, i, out);
             continue;
         }
-        int n = sv_children(sv, w, &s);
+        int n = sv_children(sv, w, &s, NULL);
         if (n < 0) return;
         uint64_t m = n ? sv_distinct(w, n) : 0;
         w->arcs += m;
@@ -348,7 +348,7 @@ static void sv_untally(Sv *sv, SvBlock *b) {
         if (code == SV_TALLY_MORE) {
             S s;
             sv_unrank(sv, b, i, &s);
-            int n = sv_children(sv, w, &s);
+            int n = sv_children(sv, w, &s, NULL);
             if (n < 0) return;
             m = sv_distinct(w, n);  /* (its arcs are counted: sv_tally) */
         }
@@ -448,7 +448,7 @@ static void sv_undo(Sv *sv) {
         for (int k = 0; k < sv->nblocks; k++) {  /* the frontier: what the last level decided */
             SvBlock *b = sv->blocks[k];
             if (b->ended) {  /* level 0: an ended block's won or lost positions, in place */
-                int lost_or_won = sv_end_value((int)b->key.v[RC_OUT], b->key.v[RC_P]) != SV_DRAW;
+                int lost_or_won = b->ended != SV_DRAW;
                 b->cur = sv->undo_level == 0 && lost_or_won ? (b->keys ? b->next : b->reach) : NULL;
                 b->cur_any = b->cur != NULL;
                 continue;
