@@ -155,6 +155,10 @@ typedef struct SvWork {
     SvBlock *edge_from, *edge_to;   /* the block edge recorded last (most repeat it) */
     int edge_turn;
     SvBlock *recent[SV_RECENT];     /* blocks found lately */
+    SvBlock *hint;                  /* the block of the child located last (sv_children), or
+                                       of the predecessor (sv_indexed) */
+    uint64_t crt[RC_NT];            /* un-move solve: the ranks of the position whose
+                                       predecessors are made (sv_take_back) */
     unsigned nrecent, hit;          /* how many it found, and the one found last (sv_recent) */
     uint64_t alone_of[1 << SV_ALONE_BITS];  /* sv_alone_memo: cells, and 1 + sv_alone (0: none) */
     uint8_t alone_is[1 << SV_ALONE_BITS];

@@ -43,6 +43,8 @@ typedef struct {
     int turn;             /* whether the player to move changed on the way from its parent */
     size_t kid0;          /* where its children start in SvPath.kid */
     uint64_t rt[RC_NT];   /* its types' ranks (sv_rank_from) */
+    SvBlock *hint;        /* the block the last child located at this depth is in (kept
+                             from frame to frame: cousins' children share blocks) */
 } SvFrame;
 
 typedef struct { S t; SvBlock *c; uint64_t ci; int turn; uint64_t rt[RC_NT]; } SvKid;  /* a child, located */
@@ -179,9 +181,11 @@ static inline int sv_dfs_slot(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, unsigne
    0 or an error */
 static int sv_dfs_push(Sv *sv, SvPath *p, const S *s, SvBlock *b, uint64_t i, const uint64_t *rt) {
     if (p->depth == p->cap) {
+        size_t had = p->cap;
         SvFrame *f = sv_grow(sv, p->f, &p->cap, p->depth + 1, sizeof *f, 64);
         if (!f) return RC_ERR_MEMORY;
         p->f = f;
+        for (size_t d = had; d < p->cap; d++) f[d].hint = NULL;
     }
     SvFrame *f = &p->f[p->depth++];
     f->s = *s;
@@ -273,7 +277,7 @@ static int sv_dfs_kids(Sv *sv, SvWork *w, SvPath *p, SvFrame *f, int n) {
         int e = rc_apply(&f->s, &p->plies.a[j < (size_t)n ? j : j - (size_t)n], &k->t);
         if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return e; }
         k->turn = k->t.v[RC_P] != f->s.v[RC_P];
-        k->c = sv_locate_from(sv, w, &k->t, &k->ci, sv_kept(sv, alone, &f->s, &k->t), &f->s, f->rt, k->rt);
+        k->c = sv_locate_from(sv, w, &k->t, &k->ci, sv_kept(sv, alone, &f->s, &k->t), &f->s, f->rt, k->rt, &f->hint);
         if (!k->c) return SV_ERR_INDEX;
         p->keys[p->nkids + (size_t)a] = (uint64_t)k->c->id << 40 | k->ci |
                                         (sv->swap ? (uint64_t)k->turn << SV_TURN_BIT : 0);
@@ -328,7 +332,7 @@ static void *sv_dfs_thread(void *arg) {
     uint64_t i, rt[RC_NT];
     unsigned held;
     int fresh, r = 0;
-    SvBlock *b = sv_locate_from(sv, w, &s, &i, 0, NULL, NULL, rt);
+    SvBlock *b = sv_locate_from(sv, w, &s, &i, 0, NULL, NULL, rt, NULL);
     if (!b || sv_dfs_slot(sv, w, b, i, mark, &fresh, &held) || sv_dfs_push(sv, &p, &s, b, i, rt)) r = sv_failed(sv) ? -1 : 1;
     else p.f[0].own = fresh;  /* the others help the thread that claimed the start */
     while (!r && p.depth) {
@@ -446,6 +450,7 @@ static void sv_dfs_forget(Sv *sv) {
     for (int t = 0; t < SV_MAX_THREADS; t++) {
         SvWork *w = &sv->work[t];
         memset(w->recent, 0, sizeof w->recent);
+        w->hint = NULL;
         w->nrecent = w->hit = 0;
         w->edge_from = w->edge_to = NULL;
         w->done = w->found = w->arcs = w->ends = w->levels = 0;

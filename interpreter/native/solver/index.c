@@ -37,6 +37,16 @@ static inline int sv_key_of(Sv *sv, const S *s, SvKey *k) {
     return 0;
 }
 
+/* whether the key of `s` is `k` (sv_key_of's, where it is read off the state without a
+   division: every type a cell a piece, sv->flat; else no) */
+static inline int sv_key_is(const Sv *sv, const S *s, const SvKey *k) {
+    if (!sv->flat) return 0;
+    SV_UNROLL for (int t = 0; t < RC_NT; t++) if (m_pop(s->c[t]) != k->cnt[t]) return 0;
+    for (int j = 0; j < RC_NI; j++) if (s->v[j] != k->v[j]) return 0;
+    for (int h = 0; h < RC_NC - RC_NT; h++) if (!m_eq(s->c[RC_NT + h], k->hist[h])) return 0;
+    return 1;
+}
+
 /* the block of key `k` if it is one of those thread `w` found lately, else NULL: the one
    it found last asked first (a position's children mostly fall in one or two blocks) */
 static inline SvBlock *sv_recent(SvWork *w, const SvKey *k) {

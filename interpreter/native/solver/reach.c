@@ -4,16 +4,22 @@
 /* ------------------------------------------------------------------ reachability */
 /* the block and index of a state, put in canonical form unless it is (`canonical`); NULL
    on an error. With `ps`, a position located before whose types' ranks are prt: those
-   it shares taken as they are (sv_rank_from), and the state's in rt. */
+   it shares taken as they are (sv_rank_from), and the state's in rt. With `hint`, a
+   block asked first, and then made the state's. */
 static inline __attribute__((always_inline)) SvBlock *sv_locate_from(Sv *sv, SvWork *w, S *s, uint64_t *idx, int canonical,
-                                                                    const S *ps, const uint64_t *prt, uint64_t *rt) {
-    SvKey k;
+                                                                    const S *ps, const uint64_t *prt, uint64_t *rt,
+                                                                    SvBlock **hint) {
     if (!canonical) sv_canon(sv, s, sv->cmp);
-    if (sv_key_of(sv, s, &k)) return NULL;
-    SvBlock *b = w ? sv_recent(w, &k) : NULL;  /* most children fall in a few blocks */
+    SvBlock *b = hint && *hint && sv_key_is(sv, s, &(*hint)->key) ? *hint : NULL;
     if (!b) {
-        b = sv_block(sv, &k);
-        if (w && b) sv_remember(w, b);
+        SvKey k;
+        if (sv_key_of(sv, s, &k)) return NULL;
+        b = w ? sv_recent(w, &k) : NULL;  /* most children fall in a few blocks */
+        if (!b) {
+            b = sv_block(sv, &k);
+            if (w && b) sv_remember(w, b);
+        }
+        if (hint) *hint = b;
     }
     if (!b || sv_rank_from(sv, b, s, ps, prt, rt, idx)) return NULL;
     const uint64_t *reach = __atomic_load_n(&b->reach, __ATOMIC_RELAXED);
@@ -24,7 +30,7 @@ static inline __attribute__((always_inline)) SvBlock *sv_locate_from(Sv *sv, SvW
 
 static inline __attribute__((always_inline)) SvBlock *sv_locate(Sv *sv, SvWork *w, S *s, uint64_t *idx, int canonical) {
     uint64_t rt[RC_NT];
-    return sv_locate_from(sv, w, s, idx, canonical, NULL, NULL, rt);
+    return sv_locate_from(sv, w, s, idx, canonical, NULL, NULL, rt, NULL);
 }
 
 /* whether child `t` of `s` (in canonical form) is in canonical form as it stands: `alone`
@@ -62,7 +68,7 @@ static int sv_children(Sv *sv, SvWork *w, const S *s, const uint64_t *prt) {
         if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return -1; }
         w->turn[a] = t.v[RC_P] != s->v[RC_P];
         uint64_t rt[RC_NT];
-        w->cb[a] = sv_locate_from(sv, w, &t, &w->ci[a], sv_kept(sv, alone, s, &t), prt ? s : NULL, prt, rt);
+        w->cb[a] = sv_locate_from(sv, w, &t, &w->ci[a], sv_kept(sv, alone, s, &t), prt ? s : NULL, prt, rt, &w->hint);
         if (!w->cb[a]) return -1;
     }
     return n;

@@ -14,17 +14,22 @@
 /* the block of position `s` (put in canonical form) and its index there, `*idx`, its bit
    and its count of reached positions before it asked of memory (read by sv_preds and
    sv_take_back); NULL if no block of positions not ended holds it (lookups only: no
-   block is made) */
-static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx) {
-    SvKey k;
+   block is made). `ps`, a position whose types' ranks are prt (sv_rank_from). */
+static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx, const S *ps, const uint64_t *prt) {
     sv_canon(sv, s, sv->cmp);
-    if (sv_key_of(sv, s, &k)) return NULL;
-    SvBlock *b = sv_recent(w, &k);
+    SvBlock *b = w->hint && sv_key_is(sv, s, &w->hint->key) ? w->hint : NULL;
     if (!b) {
-        b = sv_find(sv, &k, sv_hash(&k));
-        if (b) sv_remember(w, b);
+        SvKey k;
+        if (sv_key_of(sv, s, &k)) return NULL;
+        b = sv_recent(w, &k);
+        if (!b) {
+            b = sv_find(sv, &k, sv_hash(&k));
+            if (b) sv_remember(w, b);
+        }
+        if (b) w->hint = b;
     }
-    if (!b || b->ended || sv_rank(sv, b, s, idx)) return NULL;
+    uint64_t rt[RC_NT];
+    if (!b || b->ended || sv_rank_from(sv, b, s, ps, prt, rt, idx)) return NULL;
     if (!b->keys) {
         __builtin_prefetch(&b->reach[*idx >> 6]);
         __builtin_prefetch(&b->prefix[*idx >> 9]);
@@ -86,7 +91,7 @@ static int sv_leads(SvWork *w, const S *p, int rule, int o, int x, const S *c) {
 /* `p`, a predecessor of `c`, noted if reached (put in canonical form); -1 on an error */
 static int sv_pred_note(Sv *sv, SvWork *w, S *p, const S *c, size_t *n) {
     uint64_t idx, turn = sv->swap && p->v[RC_P] != c->v[RC_P] ? SV_TURN : 0;
-    SvBlock *b = sv_indexed(sv, w, p, &idx);
+    SvBlock *b = sv_indexed(sv, w, p, &idx, c, w->crt);
     return b ? sv_push_pred(sv, w, n, (uint64_t)b->id << 40 | idx | turn) : 0;
 }
 
@@ -367,7 +372,7 @@ static void sv_untally(Sv *sv, SvBlock *b) {
 static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
     uint16_t r1 = (uint16_t)(sv->undo_level + 1);
     S c;
-    sv_unrank(sv, b, i, &c);
+    sv_unrank_at(sv, b, i, &c, w->crt);
     w->done++;
     uint32_t rem;
     int c_wins = sv_kid_value(b, i, &rem) == SV_WIN;
