@@ -14,7 +14,7 @@ rulecraft's) are compiled with `cc -O2 -march=native`:
   positions and the wins, which must agree.
 - three_a_side_solve.c: retrograde analysis by un-moves over every arrangement (1.88G
   positions, the colour swap), two bytes a position; against `rulecraft solve 3-a-side
-  --symmetry --swap-players` (about 6 and 25 minutes). The two count different sets (every
+  --symmetry --swap-players` (about 6 and 31 minutes). The two count different sets (every
   arrangement, the positions reached), so only the start's value must agree.
 Then, in turn, the hand-written solver and rulecraft (`--threads N`, 1 by default, as the
 hand-written ones have one thread) each solve the game from the setup, or from
