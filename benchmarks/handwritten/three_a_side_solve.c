@@ -341,7 +341,8 @@ int main(int argc, char **argv) {
     int b, ply;
     uint64_t us, them;
     if (!start || !parse(start, &b, &us, &them, &ply)) {
-        fprintf(stderr, "usage: %s [POSITION] [--query] (the start has %d men a side)\n", argv[0], MEN);
+        fprintf(stderr, "usage: %s [POSITION] [--query] (built with %d %s a side; without POSITION "
+                "the start is the setup, which has 3)\n", argv[0], MEN, MEN == 1 ? "man" : "men");
         return 2;
     }
     tab = big(NPOS * sizeof *tab);
