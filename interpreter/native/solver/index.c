@@ -261,6 +261,24 @@ static SvBlock *sv_block(Sv *sv, const SvKey *k) {
     return b;
 }
 
+/* the block of state `s` (in canonical form): `*hint` asked first, its key compared with
+   the state as it stands (sv_key_is), then the blocks `w` found lately, then the table,
+   where a new block is made if `make`, else NULL; `*hint` is made the block found */
+static inline __attribute__((always_inline)) SvBlock *sv_hinted(Sv *sv, SvWork *w, const S *s, SvBlock **hint,
+                                                               int make) {
+    SvBlock *b = hint && *hint && sv_key_is(sv, s, &(*hint)->key) ? *hint : NULL;
+    if (b) return b;
+    SvKey k;
+    if (sv_key_of(sv, s, &k)) return NULL;
+    b = w ? sv_recent(w, &k) : NULL;  /* most children fall in a few blocks */
+    if (!b) {
+        b = make ? sv_block(sv, &k) : sv_find(sv, &k, sv_hash(&k));
+        if (w && b) sv_remember(w, b);
+    }
+    if (hint && b) *hint = b;
+    return b;
+}
+
 /* ------------------------------------------------------------------ rank, unrank */
 /* that type `t`'s cells are not a position of the index (sv_rank): off its placements or
    on another piece (`placed`), else off the cells the analysis gave it, or sharing a cell

@@ -10,17 +10,7 @@ static inline __attribute__((always_inline)) SvBlock *sv_locate_from(Sv *sv, SvW
                                                                     const S *ps, const uint64_t *prt, uint64_t *rt,
                                                                     SvBlock **hint) {
     if (!canonical) sv_canon(sv, s, sv->cmp);
-    SvBlock *b = hint && *hint && sv_key_is(sv, s, &(*hint)->key) ? *hint : NULL;
-    if (!b) {
-        SvKey k;
-        if (sv_key_of(sv, s, &k)) return NULL;
-        b = w ? sv_recent(w, &k) : NULL;  /* most children fall in a few blocks */
-        if (!b) {
-            b = sv_block(sv, &k);
-            if (w && b) sv_remember(w, b);
-        }
-        if (hint) *hint = b;
-    }
+    SvBlock *b = sv_hinted(sv, w, s, hint, 1);
     if (!b || sv_rank_from(sv, b, s, ps, prt, rt, idx)) return NULL;
     const uint64_t *reach = __atomic_load_n(&b->reach, __ATOMIC_RELAXED);
     if (reach) __builtin_prefetch(&reach[*idx >> 6]);  /* read once all the children are known */

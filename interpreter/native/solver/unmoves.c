@@ -17,17 +17,7 @@
    block is made). `ps`, a position whose types' ranks are prt (sv_rank_from). */
 static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx, const S *ps, const uint64_t *prt) {
     sv_canon(sv, s, sv->cmp);
-    SvBlock *b = w->hint && sv_key_is(sv, s, &w->hint->key) ? w->hint : NULL;
-    if (!b) {
-        SvKey k;
-        if (sv_key_of(sv, s, &k)) return NULL;
-        b = sv_recent(w, &k);
-        if (!b) {
-            b = sv_find(sv, &k, sv_hash(&k));
-            if (b) sv_remember(w, b);
-        }
-        if (b) w->hint = b;
-    }
+    SvBlock *b = sv_hinted(sv, w, s, &w->hint, 0);
     uint64_t rt[RC_NT];
     if (!b || b->ended || sv_rank_from(sv, b, s, ps, prt, rt, idx)) return NULL;
     if (!b->keys) {
