@@ -3,7 +3,7 @@
 
     python benchmarks/solve_handwritten.py [--game three-musketeers|3-a-side]
                                            [--position TEXT] [--threads N] [--repeat N]
-                                           [--timeout S]
+                                           [--timeout S] [--option OPT ...]
 
 The hand-written solvers (in handwritten/, each the game's rules in C and nothing of
 rulecraft's) are compiled with `cc -O2 -march=native`:
@@ -16,6 +16,7 @@ rulecraft's) are compiled with `cc -O2 -march=native`:
   positions, the colour swap), two bytes a position; against `rulecraft solve 3-a-side
   --symmetry --swap-players` (about 6 and 31 minutes). The two count different sets (every
   arrangement, the positions reached), so only the start's value must agree.
+  `--option=--arrangements` has rulecraft solve every arrangement too (solver/arrangements.c).
 Then, in turn, the hand-written solver and rulecraft (`--threads N`, 1 by default, as the
 hand-written ones have one thread) each solve the game from the setup, or from
 `--position`, `--repeat` times. Reports each run's wall time, CPU time (user and system,
@@ -88,11 +89,13 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=1, help="rulecraft's threads (default 1)")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each, in turn")
     ap.add_argument("--timeout", type=float, default=3600.0, help="seconds a solve may take")
+    ap.add_argument("--option", action="append", default=[], metavar="OPT",
+                    help="one more option of rulecraft's solve (--option=--arrangements)")
     args = ap.parse_args()
     where = ["--position", args.position] if args.position else []
     source, options = GAMES[args.game]
     ruleset = HERE.parent / "rulesets" / f"{args.game}.game"
-    rulecraft = [sys.executable, "-c", LAUNCH, "solve", str(ruleset), *options,
+    rulecraft = [sys.executable, "-c", LAUNCH, "solve", str(ruleset), *options, *args.option,
                  "--threads", str(args.threads), *where]
     counted = args.game == "three-musketeers"
     env = dict(os.environ, PYTHONPATH=str(HERE.parent))

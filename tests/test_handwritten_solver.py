@@ -18,6 +18,7 @@ import pytest
 from dsl.load import load, load_text
 from interpreter.runtime.game import Game
 from interpreter.search import native_solve
+from interpreter.search.player_swap import player_swap
 from interpreter.search.progress import Progress
 from interpreter.search.symmetry import board_symmetries
 
@@ -116,3 +117,35 @@ def test_the_hand_written_3_a_side_solver_refuses_a_bad_position(tmp_path):
                          input="..../..N../....../...../....../..S../..../*. South ply=1\n",
                          capture_output=True, text=True, check=True)
     assert run.stdout.splitlines()[3:] == ["not a position"]
+
+
+def test_the_hand_written_3_a_side_solver_agrees_on_every_arrangement(tmp_path):
+    """rulecraft's solve of every arrangement (solver/arrangements.c) holds what the
+    hand-written index holds, reached or not: with one man a side, each position with the
+    ball on the board has the same value and remoteness in both; the hand-written solver
+    refuses those with the ball in a goal (rulecraft solves them as if play went on: no
+    ply of a position played leads to one)."""
+    exe = _tas(1, tmp_path)
+    game = Game(load_text(f'variant of "3-a-side"\ngame "3-A-Side, 1 a side"\n{FEWER_MEN[1]}'),
+                backend="native")
+    start = game.initial_state()
+    perms = board_symmetries(game, start=start)
+    swap = player_swap(game, perms, start=start)
+    sol = native_solve.solve_native(game, start, perms, Progress(False), None, None, threads=1,
+                                    swap=swap, arrangements=True)
+    # 2 phases x (35 cells for the ball x 34 x 33 for the men, + 2 goals x 35 x 34), in
+    # classes of the mirror: 36 arrangements on its axis (g2, g4, g6 and the goals)
+    assert len(sol) == (2 * (35 * 34 * 33 + 2 * 35 * 34) + 36) // 2 == 41_668
+    held = [sol.position(i) for i in range(len(sol))]
+    texts = [game.state_to_text(s) for s in held]
+    out = subprocess.run([str(exe), texts[0], "--query"], input="\n".join(texts) + "\n",
+                         capture_output=True, text=True, check=True).stdout.splitlines()[3:]
+    in_goal = {i for i, text in enumerate(texts) if "*" in text.split()[0].split("/")[-1]}
+    mine = []
+    for i, s in enumerate(held):
+        v = sol.lookup(s)
+        mine.append("not a position" if i in in_goal else
+                    v.value if v.value == "draw" else f"{v.value} in {v.remoteness}")
+    assert out == mine
+    assert len(in_goal) == (2 * 2 * 35 * 34 + 24) // 2  # (12 of them on the axis a phase)
+    assert {"draw", "win in 1", "lose in 2"} <= set(mine)

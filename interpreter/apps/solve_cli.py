@@ -70,8 +70,8 @@ def _symmetry(game: Game, state: State, args) -> bool | list:
 # the options of a solve (_common's), and why each set of them does nothing where it is
 # given: an error that says so rather than a silence
 SOLVING = ("symmetry", "all_symmetries", "swap_players", "max_positions", "max_memory",
-           "out_of_core", "cluster", "tier_dir", "threads")
-UNUSED = {"proof": (("out_of_core", "cluster", "tier_dir", "threads"),
+           "out_of_core", "cluster", "tier_dir", "threads", "arrangements")
+UNUSED = {"proof": (("out_of_core", "cluster", "tier_dir", "threads", "arrangements"),
                     "--proof searches in Python, in this process, on one thread"),
           "proof_swap": (("swap_players",), "--proof keeps the players apart"),
           "tiers": (NOT_BY_TIERS, BY_TIERS),
@@ -96,7 +96,7 @@ def _solve(game: Game, state: State, args) -> Solution:
                      progress=not args.quiet and (args.progress or sys.stderr.isatty()),
                      out_of_core=True if args.out_of_core else None,
                      cluster=args.cluster, tier_dir=args.tier_dir, threads=args.threads,
-                     swap_players=args.swap_players)
+                     swap_players=args.swap_players, arrangements=args.arrangements)
     except SolveError as e:
         raise _stopped(args, e) from None
     except ClusterUnavailable as e:
@@ -179,8 +179,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     print(f"{game.title}: {_describe(game, state, value, remoteness)}")
     sym = (f", {st.symmetries} symmetries" if args.symmetry or args.all_symmetries or args.swap_players
            else "")
-    reach = "" if st.depth_first else f"enumerate {st.enumerate_seconds:.2f} s, "
-    print(f"positions: {len(sol):,}{sym}; {seconds:.2f} s ({reach}"
+    reach = "" if st.depth_first or args.arrangements else f"enumerate {st.enumerate_seconds:.2f} s, "
+    every = " (every arrangement)" if args.arrangements else ""
+    print(f"positions: {len(sol):,}{every}{sym}; {seconds:.2f} s ({reach}"
           f"{_method(st)} {st.retrograde_seconds:.2f} s; "
           f"{len(sol) / seconds:,.0f} positions/s)")
     counts = sol.counts()
@@ -337,6 +338,10 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=_thread_count, default=None, metavar="N",
                    help="the native solver's threads, 1 to 64 (default: 2, or 1 on a "
                         "machine of one core; the same results)")
+    p.add_argument("--arrangements", action="store_true",
+                   help="solve every arrangement of the pieces, reached or not, by un-moves "
+                        "with no search for the positions reached (native solver, where no "
+                        "ply puts down or takes off pieces; the same values, more positions)")
     p.add_argument("--progress", action="store_true",
                    help="report progress on stderr (the default when it is a terminal)")
 

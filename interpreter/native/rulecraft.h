@@ -212,7 +212,8 @@ struct rc_solve_config {
                                  (no ply raises it, by the model: solver/tiers.c); all 0:
                                  none */
     struct rc_solve_type types[RC_NT];  /* per piece type */
-    struct rc_solve_slot slots[RC_NI];  /* per int slot */
+    struct rc_solve_slot slots[RC_NI];  /* per int slot */    int32_t arrangements;     /* 1: every arrangement of the start's pieces solved by un-moves,
+                                 reached or not, with no reachability (solver/arrangements.c) */
 };
 
 int rc_solve_config_layout(int64_t *out);

@@ -62,6 +62,7 @@
        one_pass.c    the one-pass solve
        depth_first.c the depth-first solve
        unmoves.c     the un-move solve (RC_UNDO)
+       arrangements.c the un-move solve of every arrangement, with no reachability
        retrograde.c  the retrograde solve over arcs
        export.c      the exports */
 
@@ -79,5 +80,6 @@
 #include "solver/one_pass.c"
 #include "solver/depth_first.c"
 #include "solver/unmoves.c"
+#include "solver/arrangements.c"
 #include "solver/retrograde.c"
 #include "solver/export.c"

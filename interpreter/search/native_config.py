@@ -46,7 +46,8 @@ def solve_config(n_types: int, n_ints: int) -> type[ctypes.Structure]:
                     ("order", ctypes.c_int32 * n_types),
                     ("tier_weight", ctypes.c_int32 * n_types),
                     ("types", SolveType * n_types),
-                    ("slots", SolveSlot * n_ints)]
+                    ("slots", SolveSlot * n_ints),
+                    ("arrangements", ctypes.c_int32)]
     return SolveConfig
 
 

@@ -168,9 +168,9 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                  threads: int | None = None, arcs_only: bool = False, copy_limit: int = COPY_LIMIT,
                  tally_room: int = -1, tally_most: int = -1, sparse_above: int = -1,
                  sparse_stays: bool = False, out_of_core: int = -1, depth_first: int = -1,
-                 swap: PlayerSwap | None = None) -> Solution:
-    """Solve every position reachable from `start` in C (see the module docstring).
-
+                 swap: PlayerSwap | None = None, arrangements: bool = False) -> Solution:
+    """Solve every position reachable from `start` in C (see the module docstring); with
+    `arrangements`, every arrangement of its pieces instead (solver/arrangements.c).
     `arcs_only`: the retrograde solve over stored arcs, whatever the game. Up to `copy_limit`
     positions the solution is copied into a `Solution`, past it a `NativeSolution` answers.
     `tally_room` (bytes; -1: half the memory cap) and `tally_most` (-1: 251) bound the
@@ -194,7 +194,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                                         max_memory=max_memory or 0, max_positions=max_positions or 0,
                                         arcs_only=int(arcs_only), tally_room=tally_room, tally_most=tally_most,
                                         sparse_above=sparse_above, sparse_stays=int(sparse_stays), out_of_core=out_of_core,
-                                        depth_first=depth_first))
+                                        depth_first=depth_first, arrangements=int(arrangements)))
     if not handle:
         raise SolveError("out of memory", "memory")
     interrupted: list[bool] = []
@@ -214,7 +214,7 @@ def solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
             raise KeyboardInterrupt
         stats, st = _stats(c, handle, (len(perms) or 1) * (2 if swap else 1))
         if err:
-            raise _error(err, c.rc_solve_error(handle).decode(), stats, max_positions, max_memory)
+            raise _error(err, c.rc_solve_error(handle).decode(), stats, max_positions, max_memory, arrangements)
         n = st.positions
         if n > copy_limit:
             kept = True
@@ -405,7 +405,8 @@ def solver_arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[P
     """rc_solve_new's four arguments (see solver/export.c), for an index ranked by `rk`
     (None: `index_ranking` from the setup): the configuration, a struct
     rc_solve_config (`solve`: its fields threads, max_memory, max_positions, arcs_only,
-    tally_room, tally_most, sparse_above, sparse_stays, out_of_core and depth_first; those not
+    tally_room, tally_most, sparse_above, sparse_stays, out_of_core, depth_first and
+    arrangements; those not
     given 0), completed with the symmetries' count, the swap of the players (`swap`),
     the piece types and the int slots' key fields; the symmetries (and the swap's cell
     permutation after them), the wide types' placements, the cells each type is ranked
@@ -445,13 +446,16 @@ def solver_arguments(game: Game, lib: NativeLibrary, codec: Codec, perms: list[P
 
 
 def _error(code: int, message: str, stats: Any, max_positions: int | None,
-           max_memory: int | None) -> Exception:
+           max_memory: int | None, arrangements: bool = False) -> Exception:
     """What a solver.c error code becomes (the Python solver's messages), given the solve's
     rc_solve_stats. The memory cap's SolveError says in `tiers_may_help` whether a solve
-    out of core may need less (solver._solve_native)."""
+    out of core may need less (solver._solve_native). A solve of every arrangement that
+    cannot be done is a SolveError: no other solver does it."""
     found = stats[6]
     if code == ERR_POSITIONS and max_positions is not None and "reachable" in message:
         return SolveError(f"more than {max_positions:,} positions are reachable", "positions")
+    if code == ERR_POSITIONS and max_positions is not None and "arrangements" in message:
+        return SolveError(f"more than {max_positions:,} arrangements", "positions")
     if code == ERR_MEMORY and max_memory is not None and "memory cap" in message:
         e = SolveError(f"stopped at {found:,} positions: the solve would need more than the "
                        f"memory cap of {format_bytes(max_memory)}", "memory")
@@ -462,5 +466,7 @@ def _error(code: int, message: str, stats: Any, max_positions: int | None,
     if code == ERR_MEMORY:  # an allocation failed below the cap: the machine had less
         return OutOfMemory(f"stopped at {found:,} positions: ran out of memory (the machine had less free "
                            "memory than the cap assumed): give a lower max_memory")
+    if arrangements:
+        return SolveError(message)
     return NativeSolveUnsupported(message, notice=code in (ERR_INDEX, ERR_BLOCKS))
 

@@ -124,11 +124,17 @@ class Solution:
             child = game.apply_unchecked(state, a)
             try:
                 v, r = self.lookup(child)
-            except KeyError:  # a solve holds every child of what it holds: this file was edited
-                raise SolutionFileError(
-                    f"the solution holds {game.state_to_text(state)} but not the position after "
-                    f"{game.action_to_text(state, a)}: it is not a whole solution (was it edited?)"
-                ) from None
+            except KeyError:
+                # a solve holds every child of what it holds, but for the ended ones a solve of
+                # every arrangement leaves out: else this file was edited
+                if not game.is_terminal(child):
+                    raise SolutionFileError(
+                        f"the solution holds {game.state_to_text(state)} but not the position after "
+                        f"{game.action_to_text(state, a)}: it is not a whole solution (was it edited?)"
+                    ) from None
+                winner = game.winner(child)
+                v, r = ("draw", None) if winner is None else (
+                    "win" if winner == game.to_move(child) else "lose", 0)
             if game.to_move(child) != me and v != "draw":
                 v = "win" if v == "lose" else "lose"
             out.append(PlyValue(a, game.action_to_text(state, a), v, None if r is None else r + 1))

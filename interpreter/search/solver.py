@@ -66,7 +66,7 @@ BYTES_PER_EDGE = 8
 
 # what the solve by tiers takes no notice of (solve's names; the command line's are the
 # same with dashes): given with `cluster` or `tier_dir`, an error that says why
-NOT_BY_TIERS = ("max_memory", "out_of_core", "threads")
+NOT_BY_TIERS = ("max_memory", "out_of_core", "threads", "arrangements")
 BY_TIERS = "the solve by tiers runs its tasks in Python, its tiers on disk, with no memory cap"
 
 
@@ -75,7 +75,7 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
           max_memory: int | str | None = AUTO, stream: TextIO | None = None,
           out_of_core: bool | None = None, cluster: str | None = None,
           tier_dir: str | None = None, threads: int | None = None,
-          swap_players: bool = False) -> Solution:
+          swap_players: bool = False, arrangements: bool = False) -> Solution:
     """Solve every position reachable from `start` (the initial position by default).
 
     `symmetry`: False, True (the board's symmetries, see symmetry.py) or a list of cell
@@ -99,6 +99,9 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
     default 2, or 1 on a machine of one core. The same results whatever their number.
     `max_memory`, `out_of_core` or `threads` with `cluster` or `tier_dir`: a ValueError
     (NOT_BY_TIERS).
+    `arrangements` (native solver, in memory): every arrangement of the start's pieces,
+    reached or not, by un-moves with no reachability (native/solver/arrangements.c): the
+    same values, more positions; a SolveError where the rules do not allow it.
     """
     if max_positions is not None and (isinstance(max_positions, bool)
                                       or not isinstance(max_positions, int) or max_positions < 1):
@@ -109,17 +112,19 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
         raise ValueError(f"threads must be a whole number from 1 to {MAX_THREADS}, found {threads!r}")
     if cluster is not None or tier_dir is not None:
         given = {"max_memory": max_memory is not AUTO, "out_of_core": out_of_core is not None,
-                 "threads": threads is not None}
+                 "threads": threads is not None, "arrangements": arrangements}
         for name in NOT_BY_TIERS:
             if given[name]:
                 raise ValueError(f"{name} does nothing with cluster or tier_dir: {BY_TIERS}")
+    if arrangements and (game.native is None or out_of_core):
+        raise SolveError("every arrangement is solved by the native solver, in memory, only")
     limit = memory_limit(max_memory)
     try:
         if cluster is not None or tier_dir is not None:
             return _solve_by_tiers(game, start, symmetry, progress, max_positions, stream,
                                    cluster, tier_dir, swap_players)
         return _solve(game, start, symmetry, progress, max_positions, limit, stream, out_of_core,
-                      threads, swap_players)
+                      threads, swap_players, arrangements)
     except MemoryError:
         pass  # raised below, once this handler has let go of the solve's frames
     raise OutOfMemory("ran out of memory (the machine had less free memory than the cap "
@@ -129,7 +134,8 @@ def solve(game: Game, start: State | None = None, *, symmetry: bool | list[Perm]
 def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progress: bool,
            max_positions: int | None, max_memory: int | None,
            stream: TextIO | None, out_of_core: bool | None = None,
-           threads: int | None = None, swap_players: bool = False) -> Solution:
+           threads: int | None = None, swap_players: bool = False,
+           arrangements: bool = False) -> Solution:
     """`solve` once its arguments are checked (a MemoryError passes through)."""
     two_players_only(game)
     start = game.initial_state() if start is None else start
@@ -148,7 +154,7 @@ def _solve(game: Game, start: State | None, symmetry: bool | list[Perm], progres
     if game.native is not None:
         try:
             sol = _solve_native(game, start, perms, prog, max_positions, max_memory, stream,
-                                out_of_core, threads, swap)
+                                out_of_core, threads, swap, arrangements)
         except NativeSolveUnsupported as e:
             # solved in Python below (which also gives a rule's error its exact message)
             if e.notice:
@@ -212,10 +218,17 @@ def _solve_by_tiers(game: Game, start: State | None, symmetry: bool | list[Perm]
 def _solve_native(game: Game, start: State, perms: list[Perm], prog: Progress,
                   max_positions: int | None, max_memory: int | None, stream: TextIO | None,
                   out_of_core: bool | None, threads: int | None = None,
-                  swap: PlayerSwap | None = None) -> Solution:
+                  swap: PlayerSwap | None = None, arrangements: bool = False) -> Solution:
     """The native solve, in memory or out of core (see `solve`): by default, a solve the
     memory cap stopped while reaching, before any cycle, runs again out of core when the
-    model gives it tiers (a tier at a time may then need less)."""
+    model gives it tiers (a tier at a time may then need less). Every arrangement: in
+    memory, and what the native solver cannot do is a SolveError (no other solver does it)."""
+    if arrangements:
+        try:
+            return solve_native(game, start, perms, prog, max_positions, max_memory,
+                                threads=threads, out_of_core=0, swap=swap, arrangements=True)
+        except NativeSolveUnsupported as e:
+            raise SolveError(str(e)) from None
     mode = -1 if out_of_core is None else int(out_of_core)
     try:
         return solve_native(game, start, perms, prog, max_positions, max_memory, threads=threads,

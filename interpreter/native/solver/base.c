@@ -102,6 +102,8 @@ typedef struct SvBlock {
     struct SvBlock **par;              /* un-move solve: the blocks with children in it */
     uint8_t *pturn;                    /* un-move solve: each one's kturn for this block */
     uint64_t *reach, *cur, *next;
+    uint64_t *later;                   /* every arrangement's solve: decided at level 1 by
+                                          its first pass (arrangements.c) */
     uint64_t *prefix;                  /* reached positions before each 8 words of `reach` */
     uint16_t *val;                     /* one-pass solve: value | remoteness << 2, dense */
     uint8_t *tally;                    /* un-move solve: reachability's count (sv_tally) */
@@ -150,6 +152,10 @@ typedef struct SvWork {
     Buf ubuf;             /* un-move solve: a candidate's legal plies */
     uint64_t *pk;         /* un-move solve: the predecessors found, block id << 40 | index */
     uint16_t **slot;      /* un-move solve: where their values are */
+    uint16_t *share;      /* every arrangement's solve: what each takes from its count */
+    int cstab;            /* ... and the symmetries that keep the position taken back */
+    int calone;           /* un-move solve: the position taken back is in canonical form and
+                             no symmetry but the identity keeps its slot compared first (sv_alone) */
     size_t cappk;
     uint64_t done, found;
     SvBlock *edge_from, *edge_to;   /* the block edge recorded last (most repeat it) */
@@ -210,6 +216,7 @@ typedef struct Sv {
     int cyclic;        /* the blocks' graph may have a cycle: no one-pass solve */
     int overflow;      /* a block has more child blocks than it keeps: no un-move solve */
     int undo, undo_level;  /* solved by un-moves (values per block, as the one-pass solve's) */
+    int arrangements;  /* every arrangement solved by un-moves, with no reachability (arrangements.c) */
     uint64_t tally_room;   /* bytes reachability may take for tallies (sv_tally) */
     uint64_t tally_used;
     uint64_t tally_most;   /* the largest count a tally keeps (below SV_TALLY_MORE) */

@@ -29,6 +29,7 @@ int rc_solve_config_layout(int64_t *out) {
     out[n++] = (int64_t)offsetof(struct rc_solve_config, tier_weight);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, types);
     out[n++] = (int64_t)offsetof(struct rc_solve_config, slots);
+    out[n++] = (int64_t)offsetof(struct rc_solve_config, arrangements);
     out[n++] = (int64_t)sizeof(struct rc_solve_type);
     out[n++] = (int64_t)offsetof(struct rc_solve_type, size);
     out[n++] = (int64_t)offsetof(struct rc_solve_type, level);
@@ -58,6 +59,7 @@ void *rc_solve_new(const struct rc_solve_config *cfg, const int32_t *perm, const
     sv->max_memory = cfg->max_memory;
     sv->max_positions = cfg->max_positions;
     sv->arcs_only = cfg->arcs_only;
+    sv->arrangements = cfg->arrangements != 0;
     /* by default, a game the un-move solve may take keeps dense blocks: on 3-A-Side its
        levels ran 3 times slower on sparse ones (docs/PERFORMANCE.md, "Sparse blocks") */
     sv->sparse_above = cfg->sparse_above >= 0 ? (uint64_t)cfg->sparse_above
@@ -158,6 +160,8 @@ static void sv_work_free(SvWork *w) {
     free(w->turn);
     free(w->pk);
     free(w->slot);
+    free(w->share);
+    w->share = NULL;
     free(w->defer_b);
     free(w->defer_i);
     w->defer_b = NULL;
@@ -220,7 +224,16 @@ int rc_solve_run(void *h, const uint64_t *st, SvCallback cb) {
         if (sv_arena_open(sv)) return sv->err;
         for (int t = 0; t < RC_NT; t++) sv->tiered |= sv->tier_weight[t] != 0;
     }
-    if (sv->depth_first && !sv->arena && sv_dfs(sv, &s) != 1) {  /* solved, or an error */
+    if (sv->arrangements) {
+#if RC_UNDO
+        sv->one_pass = sv->undo = 1;  /* the one-pass solve's storage */
+        sv_arrangements(sv, &s);
+#else
+        sv_fail(sv, SV_ERR_INDEX, "every arrangement cannot be solved: some ply cannot be taken back");
+#endif
+        sv->reach_s = 0;
+        sv->retro_s = sv_now() - t0;
+    } else if (sv->depth_first && !sv->arena && sv_dfs(sv, &s) != 1) {  /* solved, or an error */
         sv->reach_s = 0;
         sv->retro_s = sv_now() - t0;
     } else {

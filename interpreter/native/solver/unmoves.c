@@ -11,12 +11,18 @@
    predecessors (sv_preds) a win, or one child fewer (a loss when none is left), at the
    next: the levels, values and remoteness of the retrograde solve over arcs. */
 #if RC_UNDO
+static uint16_t sv_arr_share(Sv *sv, SvWork *w, const S *p, int plies);  /* arrangements.c */
+static int sv_arr_stab(const Sv *sv, const S *s);
+static int sv_arr_later(Sv *sv);
+
 /* the block of position `s` (put in canonical form) and its index there, `*idx`, its bit
    and its count of reached positions before it asked of memory (read by sv_preds and
    sv_take_back); NULL if no block of positions not ended holds it (lookups only: no
    block is made). `ps`, a position whose types' ranks are prt (sv_rank_from). */
 static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx, const S *ps, const uint64_t *prt) {
-    sv_canon(sv, s, sv->cmp);
+    /* in canonical form as it stands where it leaves that slot of `ps` as it is (sv_kept) */
+    if (!(w->calone && m_eq(s->c[sv->cmp[0]], ps->c[sv->cmp[0]]) && !(sv->swap && s->v[RC_P])))
+        sv_canon(sv, s, sv->cmp);
     SvBlock *b = sv_hinted(sv, w, s, &w->hint, 0);
     uint64_t rt[RC_NT];
     if (!b || b->ended || sv_rank_from(sv, b, s, ps, prt, rt, idx)) return NULL;
@@ -49,10 +55,12 @@ static int sv_plies(const S *p, int rule, int o, int x, Buf *out) {
 /* `key` (block id << 40 | index) noted as a predecessor, the `*n`-th; -1 on an error */
 static int sv_push_pred(Sv *sv, SvWork *w, size_t *n, uint64_t key) {
     if (*n == w->cappk) {
-        size_t room = w->cappk;  /* (the two grow alike) */
+        size_t room = w->cappk, more = w->cappk;  /* (the three grow alike) */
         uint64_t *pk = sv_grow(sv, w->pk, &room, *n + 1, sizeof *pk, 256);
         if (pk) w->pk = pk;
-        uint16_t **slot = pk ? sv_grow(sv, w->slot, &w->cappk, *n + 1, sizeof *slot, 256) : NULL;
+        uint16_t *share = pk ? sv_grow(sv, w->share, &more, *n + 1, sizeof *share, 256) : NULL;
+        if (share) w->share = share;
+        uint16_t **slot = share ? sv_grow(sv, w->slot, &w->cappk, *n + 1, sizeof *slot, 256) : NULL;
         if (!slot) return -1;
         w->slot = slot;
     }
@@ -60,35 +68,41 @@ static int sv_push_pred(Sv *sv, SvWork *w, size_t *n, uint64_t key) {
     return 0;
 }
 
-/* whether one of `p`'s legal plies of rule `rule` (from cell `o` to cell `x`; any, for a
-   pass) leads to `c` */
+/* how many of `p`'s legal plies of rule `rule` (from cell `o` to cell `x`; any, for a
+   pass) lead to `c` (every arrangement's solve counts plies: arrangements.c) */
 static int sv_leads(SvWork *w, const S *p, int rule, int o, int x, const S *c) {
     /* an ended candidate has no plies; rc_outcome's question whether a candidate is stuck
        is not asked: a stuck one has no plies either (a phase that allows a pass is never
        stuck) */
     if (p->v[RC_OUT] >= 0) return 0;
     /* (k < 0: not a position the rules reach; none of them stops on an error) */
-    int k = sv_plies(p, rule, o, x, &w->ubuf);
+    int k = sv_plies(p, rule, o, x, &w->ubuf), n = 0;
     for (int a = 0; a < k; a++) {
         const A *ply = &w->ubuf.a[a];
         if (ply->r != rule || (o >= 0 && (ply->x[1] != o || ply->x[2] != x))) continue;
         S t;
-        if (!rc_apply(p, ply, &t) && sv_same(&t, c)) return 1;
+        n += !rc_apply(p, ply, &t) && sv_same(&t, c);
     }
+    return n;
+}
+
+/* `p`, a predecessor of `c` by `plies` plies, noted if reached (put in canonical form);
+   -1 on an error. Solving every arrangement, with what it takes from its count of plies
+   (sv_arr_share) */
+static int sv_pred_note(Sv *sv, SvWork *w, S *p, const S *c, size_t *n, int plies) {
+    uint64_t idx, turn = sv->swap && p->v[RC_P] != c->v[RC_P] ? SV_TURN : 0;
+    SvBlock *b = sv_indexed(sv, w, p, &idx, c, w->crt);
+    if (!b) return 0;
+    if (sv_push_pred(sv, w, n, (uint64_t)b->id << 40 | idx | turn)) return -1;
+    if (sv->arrangements) w->share[*n - 1] = sv_arr_share(sv, w, p, plies);
     return 0;
 }
 
-/* `p`, a predecessor of `c`, noted if reached (put in canonical form); -1 on an error */
-static int sv_pred_note(Sv *sv, SvWork *w, S *p, const S *c, size_t *n) {
-    uint64_t idx, turn = sv->swap && p->v[RC_P] != c->v[RC_P] ? SV_TURN : 0;
-    SvBlock *b = sv_indexed(sv, w, p, &idx, c, w->crt);
-    return b ? sv_push_pred(sv, w, n, (uint64_t)b->id << 40 | idx | turn) : 0;
-}
-
-/* `p` noted as a predecessor of `c` if one of its legal plies of rule `rule` (from cell
-   `o` to cell `x`; any, for a pass) leads to `c`; -1 on an error */
+/* `p` noted as a predecessor of `c` if any of its legal plies of rule `rule` (from cell
+   `o` to cell `x`; any, for a pass) lead to `c`; -1 on an error */
 static int sv_pred_try(Sv *sv, SvWork *w, S *p, int rule, int o, int x, const S *c, size_t *n) {
-    return sv_leads(w, p, rule, o, x, c) ? sv_pred_note(sv, w, p, c, n) : 0;
+    int k = sv_leads(w, p, rule, o, x, c);
+    return k ? sv_pred_note(sv, w, p, c, n, k) : 0;
 }
 
 /* the positions of `pb` (a block of few positions, sv_few) with a child `kid` (block id
@@ -156,8 +170,9 @@ static int sv_key_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvBlock *cb, c
         }
         if (!same) continue;
         int t = UNDO_TYPE[e];
-        /* an exact entry's candidates all lead to `c` or none does: known at the first */
-        int leads = UNDO_EXACT[e] ? -1 : 0;
+        /* an exact entry's candidates all lead to `c` by as many plies, or none does: known
+           at the first */
+        int leads = UNDO_EXACT[e] ? -1 : 0, plies = 0;
         M pieces = m_and(c->c[t], UNDO_LAND[e]);
         while (m_any(pieces) && leads != 2) {
             int x = m_poplow(&pieces);
@@ -169,9 +184,12 @@ static int sv_key_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvBlock *cb, c
                 if (path && m_any(m_and(path[o], occ))) continue;  /* its way is blocked */
                 S back = p;
                 back.c[t] = m_or(m_andn(c->c[t], m_bit(x)), m_bit(o));
-                if (leads < 0) leads = sv_leads(w, &back, UNDO_RULE[e], o, x, c) ? 1 : 2;
+                if (leads < 0) {
+                    plies = sv_leads(w, &back, UNDO_RULE[e], o, x, c);
+                    leads = plies ? 1 : 2;
+                }
                 if (leads == 2) break;
-                int err = leads ? sv_pred_note(sv, w, &back, c, n)
+                int err = leads ? sv_pred_note(sv, w, &back, c, n, plies)
                                 : sv_pred_try(sv, w, &back, UNDO_RULE[e], o, x, c, n);
                 if (err) return -1;
             }
@@ -204,6 +222,7 @@ static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, uint64_t ci, const S *
             if (sv_key_preds(sv, w, &sk, cb, c, occ, &n)) return -1;
         }
     }
+    if (sv->arrangements) return (int)n;  /* each candidate and ply once: none to merge */
     uint64_t *k = w->pk;
     sv_sort_u64(k, n);
     size_t m = 0;
@@ -366,6 +385,8 @@ static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
     w->done++;
     uint32_t rem;
     int c_wins = sv_kid_value(b, i, &rem) == SV_WIN;
+    w->calone = sv->nperm > 1 && sv_alone_memo(sv, w, &c);
+    if (sv->arrangements) w->cstab = w->calone ? 1 : sv_arr_stab(sv, &c);
     int n = sv_preds(sv, w, b, i, &c);
     if (n < 0) return;
     for (int a = 0; a < n; a++) {  /* where the slots are, all asked of memory at once */
@@ -379,14 +400,15 @@ static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
         uint16_t *slot = w->slot[a];
         int turn = sv->swap ? (w->pk[a] & SV_TURN) != 0 : pb->key.v[RC_P] != c.v[RC_P];
         int wins = c_wins == !turn;  /* its mover wins by it */
+        unsigned by = sv->arrangements ? w->share[a] : 1;  /* children (or shares) refuted */
         uint16_t old = __atomic_load_n(slot, __ATOMIC_RELAXED), nv;
         do {
             if (old & 3) break;
             if (wins) nv = (uint16_t)(SV_WIN | r1 << 2);
-            else if (old >> 2 == 0) {
+            else if (old >> 2 < by) {
                 sv_fail(sv, SV_ERR_INDEX, "a predecessor with no child left to refute");
                 return;
-            } else nv = old >> 2 == 1 ? (uint16_t)(SV_LOSE | r1 << 2) : (uint16_t)(old - 4);
+            } else nv = old >> 2 == by ? (uint16_t)(SV_LOSE | r1 << 2) : (uint16_t)(old - (by << 2));
         } while (!__atomic_compare_exchange_n(slot, &old, nv, 0, __ATOMIC_RELAXED,
                                               __ATOMIC_RELAXED));
         if (!(old & 3) && (nv & 3)) sv_mark(pb, pi, slot);
@@ -407,6 +429,8 @@ static void sv_undo_unit(Sv *sv, SvWork *w, SvUnit *u) {
         }
     }
 }
+
+static void sv_undo_levels(Sv *sv);
 
 /* the whole solve by un-moves (see above) */
 static void sv_undo(Sv *sv) {
@@ -437,6 +461,12 @@ static void sv_undo(Sv *sv) {
         sv->terminal += sv->work[t].ends;
         sv->work[t].arcs = sv->work[t].ends = 0;
     }
+    sv_undo_levels(sv);
+}
+
+/* level by level from the ends until a level decides nothing; then the undecided drawn
+   and the frontiers let go */
+static void sv_undo_levels(Sv *sv) {
     uint64_t solved = 0;
     char text[200], a[32], c[32];
     for (sv->undo_level = 0; !sv_failed(sv); sv->undo_level++) {
@@ -454,7 +484,9 @@ static void sv_undo(Sv *sv) {
         }
         if (sv_units(sv, SV_LEVEL)) break;  /* (the frontiers are let go below, as after the last) */
         for (int k = 0; k < sv->nblocks; k++) sv->blocks[k]->cur_any = 0;
-        if (!sv->nunits) break;
+        /* (every arrangement's solve: its first pass decided some at level 1) */
+        int later = sv->arrangements && sv->undo_level == 0 && sv_arr_later(sv);
+        if (!sv->nunits && !later) break;
         if (sv->undo_level + 1 > SV_MAX_REM) {
             sv_fail(sv, SV_ERR_INDEX, "a remoteness past %d plies: too long for the un-move "
                     "solve", SV_MAX_REM);

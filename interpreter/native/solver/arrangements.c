@@ -1,0 +1,264 @@
+/* rulecraft native solver: the un-move solve of every arrangement of the pieces, reached
+   or not, without reachability. One unit of solver.c's translation unit (after
+   unmoves.c; solver.c says what the solver does). */
+
+/* ------------------------------------------------------------------ every arrangement */
+/* Where every ply can be taken back (RC_UNDO) and no ply changes a piece count, the
+   positions of the start's counts are every placement of its pieces on the cells each
+   type can stand on, for each player to move and phase of the turn: the blocks are known
+   without a search, and so is each one's set of positions (its canonical arrangements).
+   What reachability paid for, locating each child of each position, is then not needed:
+   - A first pass counts each position's plies, not its distinct children: each ply is
+     applied only to see whether it ends the game (a win at once, a loss not counted, a
+     draw that keeps the position from losing).
+   - The un-move levels then take from a predecessor's count its share of each decided
+     position's plies. A ply from p's class into C's is found from C's representative c
+     alone: summed over the predecessors p' of c that p's class holds, the plies p' -> c
+     times |Stab(p)| / |Stab(c)| are the plies from p into C's class (each counted
+     |Stab(c)| times over the symmetries that map C onto itself, and each p' reached by
+     |Stab(p)| of them). Counts are kept times the number of symmetries (SV_ARR_UNITS),
+     so each share is whole.
+   Arrangements no play reaches are solved too (a ball left in a goal, say: a ply into a
+   goal ends the game, so none of them is ever a child of a position played), so the
+   positions counted are arrangements, not the positions reached. */
+#if RC_UNDO
+/* the units a ply counts for (the symmetries' number: every stabilizer's size divides it) */
+#define SV_ARR_UNITS(sv) ((sv)->nperm > 1 ? (sv)->nperm : 1)
+
+/* how many symmetries map `s` (in canonical form) onto itself, the identity included */
+static int sv_arr_stab(const Sv *sv, const S *s) {
+    if (sv->nperm < 2) return 1;
+    int n = 1;  /* (the identity's) */
+    for (int q = 0; q < sv->nperm; q++) {
+        if (sv->identity[q]) continue;
+        int same = 1;  /* (the slot compared first rules out most) */
+        for (int j = 0; j < RC_NC && same; j++)
+            same = m_eq(sv_image(sv, s->c[sv->cmp[j]], q), s->c[sv->cmp[j]]);
+        n += same;
+    }
+    return n;
+}
+
+/* what `plies` plies from `p` (in canonical form) into position c take from p's count:
+   plies * units * |Stab(p)| / |Stab(c)| (w->cstab) */
+static uint16_t sv_arr_share(Sv *sv, SvWork *w, const S *p, int plies) {
+    int stab = sv->nperm < 2 || sv_alone_memo(sv, w, p) ? 1 : sv_arr_stab(sv, p);
+    uint64_t x = (uint64_t)plies * (uint64_t)SV_ARR_UNITS(sv);
+    if (stab == w->cstab) return (uint16_t)x;  /* (mostly both 1; x within p's count) */
+    x *= (uint64_t)stab;
+    if (x % (uint64_t)w->cstab || x / (uint64_t)w->cstab > SV_MAX_REM) {
+        sv_fail(sv, SV_ERR_INDEX, "the symmetries do not form a group: a share of plies is not whole");
+        return 0;
+    }
+    return (uint16_t)(x / (uint64_t)w->cstab);
+}
+
+/* whether every arrangement can be solved here; else the first reason, an error */
+static int sv_arr_check(Sv *sv, const S *start) {
+    const char *why = NULL;
+    for (int e = 0; e < UNDO_N && !why; e++) if (UNDO_DELTA[e]) why = "a ply puts pieces down or takes them off";
+    if (!why && RC_NC != RC_NT) why = "the rules remember the previous ply";
+    if (!why && (RC_NI != 3 || RC_P == RC_PH || RC_PH < 0)) why = "the rules keep counters or variables";
+    if (!why && (start->v[RC_OUT] >= 0 || rc_outcome(start) >= 0)) why = "the start has ended";
+    if (why) sv_fail(sv, SV_ERR_INDEX, "every arrangement cannot be solved: %s", why);
+    return sv_failed(sv);
+}
+
+/* the blocks: the start's piece counts (with the players' swap, player 0's side), each
+   player to move (only player 0 with the swap) and each phase; 0 or an error */
+static int sv_arr_blocks(Sv *sv, const S *start) {
+    S s = *start;
+    sv_canon(sv, &s, sv->cmp);
+    SvKey k;
+    if (sv_key_of(sv, &s, &k)) return sv->err;
+    int64_t players = sv->swap ? 1 : sv->high[RC_P] - sv->low[RC_P] + 1;
+    for (int64_t p = 0; p < players; p++)
+        for (int64_t ph = sv->low[RC_PH]; ph <= sv->high[RC_PH]; ph++) {
+            k.v[RC_P] = sv->swap ? 0 : sv->low[RC_P] + p;
+            k.v[RC_PH] = ph;
+            k.v[RC_OUT] = -1;
+            if (!sv_block(sv, &k)) return sv_failed(sv) ? sv->err : RC_ERR_MEMORY;
+        }
+    return 0;
+}
+
+/* indices `i0` to `i1` (less) of `b` set in its positions */
+static void sv_arr_set_run(SvBlock *b, uint64_t i0, uint64_t i1) {
+    for (uint64_t i = i0; i < i1;) {
+        if ((i & 63) == 0 && i + 64 <= i1) {
+            b->reach[i >> 6] = ~(uint64_t)0;
+            i += 64;
+        } else {
+            b->reach[i >> 6] |= (uint64_t)1 << (i & 63);
+            i++;
+        }
+    }
+}
+
+/* a block's positions: its arrangements in canonical form. The type placed first varies
+   slowest and is compared first, so a run of the index is decided by its cells alone
+   unless a symmetry keeps them (then each arrangement of the run is put in canonical
+   form and compared). */
+static void sv_arr_mark(Sv *sv, SvBlock *b) {
+    int t0 = sv->order[0];
+    uint64_t stride = b->stride[t0];
+    M u = sv->cells[t0];
+    for (uint64_t r = 0; r < b->radix[t0] && !sv_failed(sv); r++) {
+        M m = sv_uncolex(sv, r, (int)b->key.cnt[t0], m_pop(u), u);
+        int below = 0, tie = 0;
+        for (int q = 0; q < sv->nperm && !below; q++) {
+            if (sv->identity[q]) continue;
+            int c = sv_mcmp(sv_image(sv, m, q), m);
+            below = c < 0;
+            tie |= c == 0;
+        }
+        if (below) continue;
+        if (!tie) {
+            sv_arr_set_run(b, r * stride, (r + 1) * stride);
+            continue;
+        }
+        for (uint64_t i = r * stride; i < (r + 1) * stride; i++) {
+            S s, t;
+            sv_unrank(sv, b, i, &s);
+            t = s;
+            sv_canon(sv, &t, sv->cmp);
+            if (sv_same(&s, &t)) b->reach[i >> 6] |= (uint64_t)1 << (i & 63);
+        }
+    }
+}
+
+/* the block of child `t` of a position of `b` and whether the mover changed (`*turn`),
+   from the child's int slots (its counts are the parent's); `memo` remembers the last;
+   NULL after an error */
+typedef struct { int64_t v[RC_NI]; SvBlock *c; int turn; } SvArrMemo;
+
+static SvBlock *sv_arr_child_block(Sv *sv, SvBlock *b, const S *s, const S *t, SvArrMemo *memo) {
+    if (memo->c && !memcmp(memo->v, t->v, sizeof memo->v)) return memo->c;
+    SvKey k, sk;
+    if (sv_key_of(sv, t, &k)) return NULL;
+    if (sv->swap && t->v[RC_P] == 1) {
+        sv_swap_key(sv, &k, &sk);
+        k = sk;
+    }
+    SvBlock *c = sv_find(sv, &k, sv_hash(&k));
+    if (!c) {
+        sv_fail(sv, SV_ERR_INDEX, "a ply leads out of the arrangements solved (its player to move "
+                "or phase is not one of theirs)");
+        return NULL;
+    }
+    int turn = t->v[RC_P] != s->v[RC_P];
+    if (sv_edge(sv, b, c, sv->swap && turn)) return NULL;
+    memcpy(memo->v, t->v, sizeof memo->v);
+    memo->c = c;
+    memo->turn = turn;
+    return c;
+}
+
+/* position `i` of `b`: its plies counted (times the units), or its value where it is
+   stuck (level 0, on b->next) or a ply ends the game in a win or every ply in a loss
+   (level 1, on b->later) */
+static void sv_arr_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, SvArrMemo *memo) {
+    S s;
+    sv_unrank(sv, b, i, &s);
+    w->done++;
+    uint16_t *out = &b->val[sv_local(b, i)];
+    int n = rc_legal(&s, &w->buf);
+    if (n < 0) { sv_fail(sv, n, "the rules stopped on an error"); return; }
+    if (n == 0) {  /* stuck: rc_outcome says who wins */
+        *out = sv_end_value(rc_outcome(&s), s.v[RC_P]);
+        if (*out != SV_DRAW) sv_mark(b, i, out);
+        w->ends++;
+        return;
+    }
+    uint64_t count = 0, keep = 0;
+    int won = 0;  /* (its other plies still met: each block edge is noted, sv_parents) */
+    for (int a = 0; a < n; a++) {
+        S t;
+        int e = rc_apply(&s, &w->buf.a[a], &t);
+        if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return; }
+        if (t.v[RC_OUT] < 0) {
+            if (!sv_arr_child_block(sv, b, &s, &t, memo)) return;
+            count += (uint64_t)SV_ARR_UNITS(sv);
+            continue;
+        }
+        uint8_t v = sv_end_value((int)t.v[RC_OUT], t.v[RC_P]);  /* for the child's mover */
+        if (v == SV_DRAW) keep = 1;
+        else won |= (v == SV_WIN) != (t.v[RC_P] != s.v[RC_P]);  /* the mover wins by it */
+    }
+    w->arcs += count / (uint64_t)SV_ARR_UNITS(sv);
+    if (won) {
+        *out = (uint16_t)(SV_WIN | 1 << 2);
+        sv_set_bit(b->later, i);
+        return;
+    }
+    if (count + keep > SV_MAX_REM) {
+        sv_fail(sv, SV_ERR_INDEX, "more than %d plies: too many for the un-move solve",
+                SV_MAX_REM / SV_ARR_UNITS(sv));
+        return;
+    }
+    *out = (uint16_t)((count + keep) << 2);
+    if (!count && !keep) {  /* every ply ends the game in a loss */
+        *out = (uint16_t)(SV_LOSE | 1 << 2);
+        sv_set_bit(b->later, i);
+    }
+}
+
+static void sv_arr_count_unit(Sv *sv, SvWork *w, SvUnit *u) {
+    SvArrMemo memo = {{0}, NULL, 0};
+    SV_EACH_IN_UNIT(u, i) sv_arr_count(sv, w, u->b, i, &memo);
+}
+
+/* the positions decided at level 1 by the first pass put on the frontier of level 1
+   (b->next while level 0 is taken back); whether there are any */
+static int sv_arr_later(Sv *sv) {
+    int found = 0;
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k];
+        uint64_t any = 0;
+        for (uint64_t wd = 0; wd < b->words; wd++) {
+            b->next[wd] |= b->later[wd];
+            any |= b->later[wd];
+        }
+        if (any) b->cur_any = found = 1;
+        sv_free(sv, b->later, (size_t)b->words * 8);
+        b->later = NULL;
+    }
+    return found;
+}
+
+/* the whole solve of every arrangement from `start` (see above) */
+static void sv_arrangements(Sv *sv, const S *start) {
+    sv->tally_room = 0;
+    if (sv_arr_check(sv, start) || sv_arr_blocks(sv, start)) return;
+    char text[100];
+    for (int k = 0; k < sv->nblocks && !sv_failed(sv); k++) {
+        SvBlock *b = sv->blocks[k];
+        sv_arr_mark(sv, b);
+        if (sv_prefix(sv, b)) return;
+        b->next = sv_alloc(sv, (size_t)b->words * 8);
+        b->cur = sv_alloc(sv, (size_t)b->words * 8);
+        b->later = sv_alloc(sv, (size_t)b->words * 8);
+        b->val = sv_alloc(sv, (size_t)b->count * 2);
+        sv->ndense += b->count;
+        if (sv->max_positions && sv->ndense > sv->max_positions) {
+            sv_fail(sv, SV_ERR_POSITIONS, "more than %llu arrangements",
+                    (unsigned long long)sv->max_positions);
+            return;
+        }
+        snprintf(text, sizeof text, "arrangements in canonical form: block %d of %d", k + 1, sv->nblocks);
+        sv_tick(sv, text);
+    }
+    sv->positions = sv->ndense;
+    if (sv_failed(sv) || sv_units(sv, SV_ALL)) return;
+    sv->phase = 1;
+    sv->todo = sv->ndense;
+    sv_run(sv, sv_arr_count_unit);
+    for (int t = 0; t < sv->threads; t++) {
+        sv->narcs += sv->work[t].arcs;
+        sv->terminal += sv->work[t].ends;
+        sv->work[t].arcs = sv->work[t].ends = 0;
+    }
+    if (sv_failed(sv) || sv_parents(sv)) return;
+    sv_undo_levels(sv);
+}
+#endif
