@@ -8,6 +8,9 @@ a side against a solver written by hand.)"""
 
 from __future__ import annotations
 
+import os
+import sys
+
 import pytest
 
 from dsl.load import load, load_text
@@ -19,6 +22,9 @@ from interpreter.search.player_swap import player_swap
 from interpreter.search.progress import Progress
 from interpreter.search.solver import SolveError, solve
 from interpreter.search.symmetry import board_symmetries
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.test_unmoves import VARIANTS  # noqa: E402
 
 pytestmark = pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
 
@@ -144,3 +150,28 @@ def test_the_cli_refuses_it_where_nothing_takes_it(capsys, tmp_path, extra, why)
     assert cli.main(["solve", "tic-tac-toe", "--arrangements", *extra]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == \
         f"rulecraft solve: error: --arrangements does nothing here: {why}"
+
+
+@pytest.mark.parametrize("name", ["morris", "pass", "landing", "where", "3-a-side", "balanced", "walk"])
+def test_the_un_move_games_of_moves_alone(name):
+    # tests/test_unmoves.py's small games whose plies move one piece: passes, two-ply
+    # turns, a first turn of one ply, landings a step never makes, conditions, bent paths
+    game = Game(load_text(VARIANTS[name], f"{name}.game"), backend="native")
+    for symmetry in (False, True):
+        reached, every = _solve(game, symmetry, False, False), _solve(game, symmetry, False, True)
+        held = [s for s in (reached.position(i) for i in range(len(reached))) if not game.is_terminal(s)]
+        assert [every.lookup(s) for s in held] == [reached.lookup(s) for s in held]
+
+
+@pytest.mark.parametrize("name, why", [
+    ("clock", "the rules keep counters or variables"),
+    ("memory", "the rules remember the previous ply"),
+    ("ended", "the start has ended"),
+])
+def test_move_games_it_cannot_solve_say_why(name, why):
+    # (the ball set up on the point whose end rule gives a draw)
+    text = VARIANTS.get(name) or ONE_MAN + "new end middle: draw if ball in g4\n"
+    game = Game(load_text(text, f"{name}.game"), backend="native")
+    with pytest.raises(SolveError) as e:
+        solve(game, arrangements=True)
+    assert str(e.value) == f"every arrangement cannot be solved: {why}"

@@ -250,14 +250,7 @@ static void sv_arrangements(Sv *sv, const S *start) {
     }
     sv->positions = sv->ndense;
     if (sv_failed(sv) || sv_units(sv, SV_ALL)) return;
-    sv->phase = 1;
-    sv->todo = sv->ndense;
-    sv_run(sv, sv_arr_count_unit);
-    for (int t = 0; t < sv->threads; t++) {
-        sv->narcs += sv->work[t].arcs;
-        sv->terminal += sv->work[t].ends;
-        sv->work[t].arcs = sv->work[t].ends = 0;
-    }
+    sv_count_pass(sv, sv_arr_count_unit);  /* (it notes the block edges sv_parents reads) */
     if (sv_failed(sv) || sv_parents(sv)) return;
     sv_undo_levels(sv);
 }

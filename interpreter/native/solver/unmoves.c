@@ -432,6 +432,19 @@ static void sv_undo_unit(Sv *sv, SvWork *w, SvUnit *u) {
 
 static void sv_undo_levels(Sv *sv);
 
+/* the first pass on the threads, each unit's positions' children (or plies) counted by
+   `count`, and the arcs and ends it met summed */
+static void sv_count_pass(Sv *sv, SvUnitFn count) {
+    sv->phase = 1;
+    sv->todo = sv->ndense;
+    sv_run(sv, count);
+    for (int t = 0; t < sv->threads; t++) {
+        sv->narcs += sv->work[t].arcs;
+        sv->terminal += sv->work[t].ends;
+        sv->work[t].arcs = sv->work[t].ends = 0;
+    }
+}
+
 /* the whole solve by un-moves (see above) */
 static void sv_undo(Sv *sv) {
     for (int k = 0; k < sv->nblocks && !sv_failed(sv); k++) {
@@ -453,14 +466,7 @@ static void sv_undo(Sv *sv) {
         if (!sv->blocks[k]->ended) sv->blocks[k]->cur = sv_alloc(sv, (size_t)sv_fwords(sv->blocks[k]) * 8);
     sv->narcs = sv->tally_arcs;
     if (sv_failed(sv) || sv_parents(sv) || sv_few(sv) || sv_units(sv, SV_ALL)) return;
-    sv->phase = 1;
-    sv->todo = sv->ndense;
-    sv_run(sv, sv_count_unit);
-    for (int t = 0; t < sv->threads; t++) {
-        sv->narcs += sv->work[t].arcs;
-        sv->terminal += sv->work[t].ends;
-        sv->work[t].arcs = sv->work[t].ends = 0;
-    }
+    sv_count_pass(sv, sv_count_unit);
     sv_undo_levels(sv);
 }
 
