@@ -22,6 +22,8 @@ from interpreter.search.player_swap import player_swap
 from interpreter.search.progress import Progress
 from interpreter.search.solver import SolveError, solve
 from interpreter.search.symmetry import board_symmetries
+from interpreter.search.solution import Solution
+from interpreter.search.verify import verify
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tests.test_unmoves import VARIANTS  # noqa: E402
@@ -110,6 +112,16 @@ def test_an_ended_child_is_valued_by_its_end(capsys):
     assert plies["d1-north_goal"] == ("win", 1)
     assert plies["c2-e2"] == ("win", 2)
     assert plies["d1-e2"] == ("draw", None)
+
+
+def test_a_saved_solution_of_every_arrangement_agrees_with_the_rules(tmp_path):
+    # verify checks each position drawn against its children by the Python rules: those
+    # no play reaches (the ball in a goal) as much as the others
+    game = Game(load_text(ONE_MAN), backend="native")
+    solve(game, symmetry=True, swap_players=True, arrangements=True).save(str(tmp_path / "one.sol"))
+    sol = Solution.load(str(tmp_path / "one.sol"), Game(load_text(ONE_MAN), backend="python"))
+    report = verify(sol, 3000, seed=2)
+    assert (report.checked, report.start.value, report.problems) == (3001, "draw", [])
 
 
 @pytest.mark.parametrize("name, why", [
