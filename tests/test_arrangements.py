@@ -124,6 +124,14 @@ def test_a_saved_solution_of_every_arrangement_agrees_with_the_rules(tmp_path):
     assert (report.checked, report.start.value, report.problems) == (3001, "draw", [])
 
 
+@pytest.mark.parametrize("backend, out_of_core", [("python", None), ("native", True)])
+def test_only_the_native_solver_in_memory_solves_every_arrangement(backend, out_of_core):
+    game = Game(load_text(ONE_MAN), backend=backend)
+    with pytest.raises(SolveError) as e:
+        solve(game, arrangements=True, out_of_core=out_of_core)
+    assert str(e.value) == "every arrangement is solved by the native solver, in memory, only"
+
+
 @pytest.mark.parametrize("name, why", [
     ("three-musketeers", "some ply cannot be taken back"),
     ("dodgem", "a ply puts pieces down or takes them off"),

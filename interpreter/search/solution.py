@@ -27,6 +27,13 @@ class Value(NamedTuple):
     remoteness: int | None
 
 
+def ended_value(game: Game, state: State) -> Value:
+    """The value of an ended position for its player to move, from its end alone."""
+    if game.is_draw(state):
+        return Value("draw", None)
+    return Value("win" if game.winner(state) == game.to_move(state) else "lose", 0)
+
+
 class PlyValue(NamedTuple):
     """One legal ply with its value for the player making it.
 
@@ -132,9 +139,7 @@ class Solution:
                         f"the solution holds {game.state_to_text(state)} but not the position after "
                         f"{game.action_to_text(state, a)}: it is not a whole solution (was it edited?)"
                     ) from None
-                winner = game.winner(child)
-                v, r = ("draw", None) if winner is None else (
-                    "win" if winner == game.to_move(child) else "lose", 0)
+                v, r = ended_value(game, child)
             if game.to_move(child) != me and v != "draw":
                 v = "win" if v == "lose" else "lose"
             out.append(PlyValue(a, game.action_to_text(state, a), v, None if r is None else r + 1))

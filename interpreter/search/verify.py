@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass, field
 
 from interpreter.runtime.game import State
-from interpreter.search.solution import Solution, SolutionFileError, Value
+from interpreter.search.solution import Solution, SolutionFileError, Value, ended_value
 
 
 @dataclass
@@ -40,9 +40,7 @@ def expected_value(sol: Solution, state: State) -> Value:
     in `sol` (SolutionFileError when a child is missing from it)."""
     game = sol.game
     if game.is_terminal(state):
-        if game.is_draw(state):
-            return Value("draw", None)
-        return Value("win" if game.winner(state) == game.to_move(state) else "lose", 0)
+        return ended_value(game, state)
     plies = sol.analyze(state)
     wins = [p.remoteness for p in plies if p.value == "win"]
     if wins:

@@ -127,10 +127,10 @@ static void sv_arr_mark(Sv *sv, SvBlock *b) {
     }
 }
 
-/* the block of child `t` of a position of `b` and whether the mover changed (`*turn`),
-   from the child's int slots (its counts are the parent's); `memo` remembers the last;
-   NULL after an error */
-typedef struct { int64_t v[RC_NI]; SvBlock *c; int turn; } SvArrMemo;
+/* the block of child `t` of position `s` of `b`, from the child's int slots (its counts
+   are the parent's), the block edge noted (sv_edge); `memo` remembers the last; NULL
+   after an error */
+typedef struct { int64_t v[RC_NI]; SvBlock *c; } SvArrMemo;
 
 static SvBlock *sv_arr_child_block(Sv *sv, SvBlock *b, const S *s, const S *t, SvArrMemo *memo) {
     if (memo->c && !memcmp(memo->v, t->v, sizeof memo->v)) return memo->c;
@@ -146,11 +146,9 @@ static SvBlock *sv_arr_child_block(Sv *sv, SvBlock *b, const S *s, const S *t, S
                 "or phase is not one of theirs)");
         return NULL;
     }
-    int turn = t->v[RC_P] != s->v[RC_P];
-    if (sv_edge(sv, b, c, sv->swap && turn)) return NULL;
+    if (sv_edge(sv, b, c, sv->swap && t->v[RC_P] != s->v[RC_P])) return NULL;
     memcpy(memo->v, t->v, sizeof memo->v);
     memo->c = c;
-    memo->turn = turn;
     return c;
 }
 
@@ -204,7 +202,7 @@ static void sv_arr_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, SvArrMemo *m
 }
 
 static void sv_arr_count_unit(Sv *sv, SvWork *w, SvUnit *u) {
-    SvArrMemo memo = {{0}, NULL, 0};
+    SvArrMemo memo = {{0}, NULL};
     SV_EACH_IN_UNIT(u, i) sv_arr_count(sv, w, u->b, i, &memo);
 }
 
