@@ -98,11 +98,18 @@ static void sv_arr_set_run(SvBlock *b, uint64_t i0, uint64_t i1) {
 /* a block's positions: its arrangements in canonical form. The type placed first varies
    slowest and is compared first, so a run of the index is decided by its cells alone
    unless a symmetry keeps them (then each arrangement of the run is put in canonical
-   form and compared). */
+   form and compared). Where every type is a cell a piece (sv->flat), the values are held
+   by run while solving (b->runs): a position's slot is its run's first plus its place in
+   the run, found without the bitset or its counts; runs of no position hold none. */
 static void sv_arr_mark(Sv *sv, SvBlock *b) {
     int t0 = sv->order[0];
-    uint64_t stride = b->stride[t0];
+    uint64_t stride = b->stride[t0], slots = 0;
     M u = sv->cells[t0];
+    if (sv->flat && !(b->runs = malloc((size_t)b->radix[t0] * sizeof *b->runs))) {
+        sv_fail(sv, RC_ERR_MEMORY, "out of memory");
+        return;
+    }
+    b->rstride = stride;
     for (uint64_t r = 0; r < b->radix[t0] && !sv_failed(sv); r++) {
         M m = sv_uncolex(sv, r, (int)b->key.cnt[t0], m_pop(u), u);
         int below = 0, tie = 0;
@@ -112,7 +119,9 @@ static void sv_arr_mark(Sv *sv, SvBlock *b) {
             below = c < 0;
             tie |= c == 0;
         }
+        if (b->runs) b->runs[r] = slots;
         if (below) continue;
+        slots += stride;
         if (!tie) {
             sv_arr_set_run(b, r * stride, (r + 1) * stride);
             continue;
@@ -125,6 +134,20 @@ static void sv_arr_mark(Sv *sv, SvBlock *b) {
             if (sv_same(&s, &t)) b->reach[i >> 6] |= (uint64_t)1 << (i & 63);
         }
     }
+    b->nslots = slots;
+}
+
+/* a block's values moved from their runs to their places among its positions (in place:
+   no position's slot is before its place) and the room past them let go; 0 or an error */
+static int sv_arr_compact(Sv *sv, SvBlock *b) {
+    uint64_t d = 0;
+    SV_EACH_IN_BLOCK(b, i) b->val[d++] = b->val[sv_local(b, i)];
+    uint16_t *val = sv_shrink(sv, b->val, sv_slot_bytes(b), (size_t)b->count * 2);
+    if (!val) return -1;
+    b->val = val;
+    free(b->runs);
+    b->runs = NULL;
+    return 0;
 }
 
 /* the block of child `t` of position `s` of `b`, from the child's int slots (its counts
@@ -236,7 +259,7 @@ static void sv_arrangements(Sv *sv, const S *start) {
         b->next = sv_alloc(sv, (size_t)b->words * 8);
         b->cur = sv_alloc(sv, (size_t)b->words * 8);
         b->later = sv_alloc(sv, (size_t)b->words * 8);
-        b->val = sv_alloc(sv, (size_t)b->count * 2);
+        b->val = sv_alloc(sv, sv_slot_bytes(b));
         sv->ndense += b->count;
         if (sv->max_positions && sv->ndense > sv->max_positions) {
             sv_fail(sv, SV_ERR_POSITIONS, "more than %llu arrangements",

@@ -33,6 +33,8 @@ static inline uint8_t sv_end_value(int o, int64_t mover) {
 #define SV_UNROLL _Pragma("GCC unroll 8")  /* a loop over the piece types, unrolled */
 #define SV_RECENT 4                  /* blocks a thread remembers finding */
 #define SV_ALONE_BITS 10             /* sv_alone_memo remembers 2^this placements */
+#define SV_PEND 1024                 /* un-move solve: predecessors asked of memory before
+                                        they are settled (sv_settle) */
 #define SV_FEW 64                    /* a block with no more positions lists its arcs (sv_few) */
 #define SV_COMBO_CELLS 22            /* placements among this many cells unranked by table (sv_combos) */
 #define SV_FEW_PIECES 7              /* among more cells, placements of up to this many pieces */
@@ -106,6 +108,10 @@ typedef struct SvBlock {
                                           its first pass (arrangements.c) */
     uint64_t *prefix;                  /* reached positions before each 8 words of `reach` */
     uint16_t *val;                     /* one-pass solve: value | remoteness << 2, dense */
+    uint64_t *runs, nslots, rstride;   /* every arrangement's solve, until its values are
+                                          compacted: per rank of the type ranked first, the
+                                          slot of its run's first value (arrangements.c);
+                                          the slots of val; the run's length */
     uint8_t *tally;                    /* un-move solve: reachability's count (sv_tally) */
     SvArc *few;                        /* un-move solve: a block of few positions, its arcs */
     size_t nfew;
@@ -138,6 +144,11 @@ typedef struct { SvBlock *b; uint64_t w0, w1; uint32_t *arcs; uint64_t narcs, ca
                  const uint64_t *keys; } SvUnit;
 typedef struct { uint64_t lo, hi; uint32_t pay; } SvRec;
 
+/* un-move solve: a predecessor waiting to be settled (sv_settle): its value's slot, its
+   key (block id << 40 | index), the children (or shares) it is refuted by, and whether its
+   mover wins by the position taken back */
+typedef struct { uint16_t *slot; uint64_t key; uint16_t by; uint8_t wins; } SvPend;
+
 struct Sv;
 typedef struct SvWork {
     struct Sv *sv;
@@ -151,12 +162,14 @@ typedef struct SvWork {
     size_t capkids;
     Buf ubuf;             /* un-move solve: a candidate's legal plies */
     uint64_t *pk;         /* un-move solve: the predecessors found, block id << 40 | index */
-    uint16_t **slot;      /* un-move solve: where their values are */
+    uint16_t **slot;      /* un-move solve: where their values are, if known (else NULL) */
     uint16_t *share;      /* every arrangement's solve: what each takes from its count */
     int cstab;            /* ... and the symmetries that keep the position taken back */
     int calone;           /* un-move solve: the position taken back is in canonical form and
                              no symmetry but the identity keeps its slot compared first (sv_alone) */
     size_t cappk;
+    SvPend *pend;         /* un-move solve: the predecessors waiting to be settled */
+    size_t npend, cappend;
     uint64_t done, found;
     SvBlock *edge_from, *edge_to;   /* the block edge recorded last (most repeat it) */
     int edge_turn;
@@ -367,6 +380,25 @@ static void sv_free(Sv *sv, void *p, size_t bytes) {
     if (bytes >= SV_MAP_BYTES) munmap(p, bytes);
     else free(p);
     __atomic_sub_fetch(&sv->used, bytes, __ATOMIC_RELAXED);
+}
+
+/* array `p` of `old` bytes (sv_alloc) cut to its first `bytes`: the array, moved or not;
+   NULL on an error (`p` kept). (Only every arrangement's solve cuts one: arrangements.c) */
+static __attribute__((unused)) void *sv_shrink(Sv *sv, void *p, size_t old, size_t bytes) {
+    if (!bytes) bytes = 8;
+    if (bytes >= old) return p;
+    if (bytes >= SV_MAP_BYTES) {  /* (old too: its pages past the kept ones unmapped) */
+        size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        size_t keep = (bytes + page - 1) / page * page, all = (old + page - 1) / page * page;
+        if (all > keep) munmap((char *)p + keep, all - keep);
+        __atomic_sub_fetch(&sv->used, old - bytes, __ATOMIC_RELAXED);
+        return p;
+    }
+    void *q = sv_alloc(sv, bytes);
+    if (!q) return NULL;
+    memcpy(q, p, bytes);
+    sv_free(sv, p, old);
+    return q;
 }
 
 static double sv_now(void) {

@@ -19,8 +19,13 @@ static inline uint64_t sv_key_place(const SvBlock *b, uint64_t i) {
     return lo;
 }
 
-/* the number of reached positions of `b` before index `i` (its local id) */
+/* the number of reached positions of `b` before index `i` (its local id); in every
+   arrangement's solve until it compacts them, its value's slot (arrangements.c) */
 static inline uint64_t sv_local(const SvBlock *b, uint64_t i) {
+    if (b->runs) {
+        uint64_t r = i / b->rstride;
+        return b->runs[r] + (i - r * b->rstride);
+    }
     if (b->keys) return sv_key_place(b, i);
     uint64_t wd = i >> 6, n = b->prefix[i >> 9];
     for (uint64_t k = wd & ~(uint64_t)7; k < wd; k++) n += (uint64_t)__builtin_popcountll(b->reach[k]);
@@ -33,6 +38,9 @@ static inline int sv_reached(const SvBlock *b, uint64_t i) {
     uint64_t d = sv_key_place(b, i);
     return d < b->count && b->keys[d] == i;
 }
+
+/* the bytes of a block's values while it solves (sv_local) */
+static inline size_t sv_slot_bytes(const SvBlock *b) { return (size_t)(b->runs ? b->nslots : b->count) * 2; }
 
 /* a block whose bitset and values are in a file not read yet (format 6) */
 static inline int sv_unread(const SvBlock *b) { return !b->reach && !b->keys; }

@@ -161,14 +161,17 @@ static void sv_work_free(SvWork *w) {
     free(w->pk);
     free(w->slot);
     free(w->share);
+    w->slot = NULL;
     w->share = NULL;
+    free(w->pend);
+    w->pend = NULL;
+    w->npend = w->cappend = 0;
     free(w->defer_b);
     free(w->defer_i);
     w->defer_b = NULL;
     w->defer_i = NULL;
     w->ndefer = 0;
     w->pk = NULL;
-    w->slot = NULL;
     w->cappk = 0;
     w->vp = NULL;
     w->turn = NULL;
@@ -482,7 +485,8 @@ void rc_solve_free(void *h) {
         sv_free(sv, b->cur, (size_t)sv_fwords(b) * 8);  /* (an un-move solve's, or reachability's) */
         sv_free(sv, b->next, (size_t)sv_fwords(b) * 8);
         if (b->prefix) sv_free(sv, b->prefix, sv_prefix_bytes(b));
-        if (b->val) sv_free(sv, b->val, (size_t)b->count * 2);
+        if (b->val) sv_free(sv, b->val, sv_slot_bytes(b));
+        free(b->runs);
         sv_free(sv, b->tally, sv_tally_bytes(b));
         sv_sparse_free(sv, b);
         pthread_mutex_destroy(&b->mu);

@@ -14,19 +14,26 @@
 static uint16_t sv_arr_share(Sv *sv, SvWork *w, const S *p, int plies);  /* arrangements.c */
 static int sv_arr_stab(const Sv *sv, const S *s);
 static int sv_arr_later(Sv *sv);
+static int sv_arr_compact(Sv *sv, SvBlock *b);
 
-/* the block of position `s` (put in canonical form) and its index there, `*idx`, its bit
-   and its count of reached positions before it asked of memory (read by sv_preds and
-   sv_take_back); NULL if no block of positions not ended holds it (lookups only: no
-   block is made). `ps`, a position whose types' ranks are prt (sv_rank_from). */
-static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx, const S *ps, const uint64_t *prt) {
+/* the block of position `s` (put in canonical form) and its index there, `*idx`, asked of
+   memory: its value's slot, `*slot`, where the block's values are in runs (every
+   arrangement's solve), else its bit and its count of reached positions before it (read
+   by sv_take_back; `*slot` NULL); NULL if no block of positions not ended holds it (lookups
+   only: no block is made). `ps`, a position whose types' ranks are prt (sv_rank_from). */
+static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx, uint16_t **slot, const S *ps,
+                           const uint64_t *prt) {
     /* in canonical form as it stands where it leaves that slot of `ps` as it is (sv_kept) */
     if (!(w->calone && m_eq(s->c[sv->cmp[0]], ps->c[sv->cmp[0]]) && !(sv->swap && s->v[RC_P])))
         sv_canon(sv, s, sv->cmp);
     SvBlock *b = sv_hinted(sv, w, s, &w->hint, 0);
     uint64_t rt[RC_NT];
     if (!b || b->ended || sv_rank_from(sv, b, s, ps, prt, rt, idx)) return NULL;
-    if (!b->keys) {
+    *slot = NULL;
+    if (b->runs) {  /* (the run's rank is the first type's: rt[0]) */
+        *slot = &b->val[b->runs[rt[0]] + (*idx - rt[0] * b->rstride)];
+        __builtin_prefetch(*slot, 1);
+    } else if (!b->keys) {
         __builtin_prefetch(&b->reach[*idx >> 6]);
         __builtin_prefetch(&b->prefix[*idx >> 9]);
     }
@@ -64,6 +71,7 @@ static int sv_push_pred(Sv *sv, SvWork *w, size_t *n, uint64_t key) {
         if (!slot) return -1;
         w->slot = slot;
     }
+    w->slot[*n] = NULL;
     w->pk[(*n)++] = key;
     return 0;
 }
@@ -91,9 +99,11 @@ static int sv_leads(SvWork *w, const S *p, int rule, int o, int x, const S *c) {
    (sv_arr_share) */
 static int sv_pred_note(Sv *sv, SvWork *w, S *p, const S *c, size_t *n, int plies) {
     uint64_t idx, turn = sv->swap && p->v[RC_P] != c->v[RC_P] ? SV_TURN : 0;
-    SvBlock *b = sv_indexed(sv, w, p, &idx, c, w->crt);
+    uint16_t *slot;
+    SvBlock *b = sv_indexed(sv, w, p, &idx, &slot, c, w->crt);
     if (!b) return 0;
     if (sv_push_pred(sv, w, n, (uint64_t)b->id << 40 | idx | turn)) return -1;
+    w->slot[*n - 1] = slot;
     if (sv->arrangements) w->share[*n - 1] = sv_arr_share(sv, w, p, plies);
     return 0;
 }
@@ -377,9 +387,34 @@ static void sv_untally(Sv *sv, SvBlock *b) {
     sv_tick(sv, text);
 }
 
-/* position `i` of `b`, decided at the last level, gives its predecessors their due */
-static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
+/* the predecessors waiting (w->pend) given their due at this level: a win where their
+   mover wins by the position taken back, else one child (or share) fewer, a loss when
+   none is left; those decided put on the next level's frontier. Each was asked of memory
+   as it was found, a batch (SV_PEND) before it is settled. */
+static void sv_settle(Sv *sv, SvWork *w) {
     uint16_t r1 = (uint16_t)(sv->undo_level + 1);
+    for (size_t a = 0; a < w->npend; a++) {
+        const SvPend *p = &w->pend[a];
+        uint16_t *slot = p->slot, old = __atomic_load_n(slot, __ATOMIC_RELAXED), nv;
+        do {
+            if (old & 3) break;
+            if (p->wins) nv = (uint16_t)(SV_WIN | r1 << 2);
+            else if (old >> 2 < p->by) {
+                sv_fail(sv, SV_ERR_INDEX, "a predecessor with no child left to refute");
+                w->npend = 0;
+                return;
+            } else nv = old >> 2 == p->by ? (uint16_t)(SV_LOSE | r1 << 2) : (uint16_t)(old - (p->by << 2));
+        } while (!__atomic_compare_exchange_n(slot, &old, nv, 0, __ATOMIC_RELAXED,
+                                              __ATOMIC_RELAXED));
+        if (!(old & 3) && (nv & 3))
+            sv_mark(sv->blocks[(p->key & ~SV_TURN) >> 40], p->key & (((uint64_t)1 << 40) - 1), slot);
+    }
+    w->npend = 0;
+}
+
+/* position `i` of `b`, decided at the last level: its predecessors found, asked of memory
+   and put to wait for sv_settle */
+static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
     S c;
     sv_unrank_at(sv, b, i, &c, w->crt);
     w->done++;
@@ -389,34 +424,31 @@ static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
     if (sv->arrangements) w->cstab = w->calone ? 1 : sv_arr_stab(sv, &c);
     int n = sv_preds(sv, w, b, i, &c);
     if (n < 0) return;
-    for (int a = 0; a < n; a++) {  /* where the slots are, all asked of memory at once */
-        SvBlock *pb = sv->blocks[(w->pk[a] & ~SV_TURN) >> 40];
-        w->slot[a] = &pb->val[sv_local(pb, w->pk[a] & (((uint64_t)1 << 40) - 1))];
-        __builtin_prefetch(w->slot[a]);
-    }
+    size_t room = w->cappend;
+    SvPend *pend = sv_grow(sv, w->pend, &room, w->npend + (size_t)n, sizeof *pend, 2 * SV_PEND);
+    if (!pend) return;
+    w->pend = pend;
+    w->cappend = room;
     for (int a = 0; a < n; a++) {
-        SvBlock *pb = sv->blocks[(w->pk[a] & ~SV_TURN) >> 40];
-        uint64_t pi = w->pk[a] & (((uint64_t)1 << 40) - 1);
-        uint16_t *slot = w->slot[a];
-        int turn = sv->swap ? (w->pk[a] & SV_TURN) != 0 : pb->key.v[RC_P] != c.v[RC_P];
-        int wins = c_wins == !turn;  /* its mover wins by it */
-        unsigned by = sv->arrangements ? w->share[a] : 1;  /* children (or shares) refuted */
-        uint16_t old = __atomic_load_n(slot, __ATOMIC_RELAXED), nv;
-        do {
-            if (old & 3) break;
-            if (wins) nv = (uint16_t)(SV_WIN | r1 << 2);
-            else if (old >> 2 < by) {
-                sv_fail(sv, SV_ERR_INDEX, "a predecessor with no child left to refute");
-                return;
-            } else nv = old >> 2 == by ? (uint16_t)(SV_LOSE | r1 << 2) : (uint16_t)(old - (by << 2));
-        } while (!__atomic_compare_exchange_n(slot, &old, nv, 0, __ATOMIC_RELAXED,
-                                              __ATOMIC_RELAXED));
-        if (!(old & 3) && (nv & 3)) sv_mark(pb, pi, slot);
+        uint64_t key = w->pk[a];
+        SvBlock *pb = sv->blocks[(key & ~SV_TURN) >> 40];
+        int turn = sv->swap ? (key & SV_TURN) != 0 : pb->key.v[RC_P] != c.v[RC_P];
+        uint16_t *slot = w->slot[a];  /* (asked of memory when found, if known) */
+        if (!slot) {
+            slot = &pb->val[sv_local(pb, key & (((uint64_t)1 << 40) - 1))];
+            __builtin_prefetch(slot, 1);
+        }
+        /* (its mover wins by `c` when c is won by a mover who changed, or lost by one who did
+           not) */
+        pend[w->npend++] = (SvPend){slot, key, sv->arrangements ? w->share[a] : 1,
+                                    (uint8_t)(c_wins == !turn)};
     }
+    if (w->npend >= SV_PEND) sv_settle(sv, w);
 }
 
 /* the positions of a unit decided at the last level taken back, their frontier bits
-   cleared as they are read (so the bitset is clear for the level after next) */
+   cleared as they are read (so the bitset is clear for the level after next); every
+   predecessor settled before it returns */
 static void sv_undo_unit(Sv *sv, SvWork *w, SvUnit *u) {
     SvBlock *b = u->b;
     for (uint64_t wd = u->w0; wd < u->w1 && !sv_failed(sv); wd++) {
@@ -428,6 +460,8 @@ static void sv_undo_unit(Sv *sv, SvWork *w, SvUnit *u) {
             sv_take_back(sv, w, b, b->keys ? b->keys[f] : f);
         }
     }
+    if (!sv_failed(sv)) sv_settle(sv, w);
+    w->npend = 0;
 }
 
 static void sv_undo_levels(Sv *sv);
@@ -519,6 +553,7 @@ static void sv_undo_levels(Sv *sv) {
         sv_free(sv, b->cur, (size_t)sv_fwords(b) * 8);
         sv_free(sv, b->next, (size_t)sv_fwords(b) * 8);
         b->cur = b->next = NULL;
+        if (b->runs && sv_arr_compact(sv, b)) continue;
         for (uint64_t d = 0; d < b->count; d++) if (!(b->val[d] & 3)) b->val[d] = SV_DRAW;
     }
 }
