@@ -21,6 +21,10 @@ no piece covers several cells or stands on another, and no effect (of a ply, aft
 ply, or of an end rule) moves pieces, and a position may come round again (some ply moves
 a piece or passes, or some type is both placed and taken; else the one-pass solve takes
 it); otherwise `RC_UNDO` is 0 and cyclic games are solved with stored arcs.
+
+A rule is quiet (`UNDO_QUIET`, `quiet`) when every ply of it from one position leads to
+the same int slots and outcome: it moves a piece that no end rule reads (dsl.reads), with
+no effect. Every arrangement's first pass then applies only its first ply.
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ from __future__ import annotations
 from dsl import model
 from dsl.constructs import lands_on_empty, motion_construct
 from dsl.domains import fixed_cells
+from dsl.reads import types_read
 
+from interpreter.codegen import turns
 from interpreter.runtime.tables import Tables
 from interpreter.native.csource import CSource
 
@@ -101,6 +107,23 @@ def _empty_among(e: model.Expr, full: int, player: int, players: int) -> int | N
     return None
 
 
+def quiet(rs: model.Ruleset, ply: model.Ply, types: list[int], phases: list[model.TurnPhase]) -> bool:
+    """Whether every ply of this rule from one position leads to the same int slots and
+    outcome, so that one child of it answers for all (every arrangement's first pass): it
+    moves a piece of `types` onto an empty cell with no effect; nothing runs after each
+    ply; no ply is remembered; no phase is skipped for having nothing to do; and the end
+    rules decided after a ply (before those that only ask `no legal ply`) have no effect
+    and read none of `types` (dsl.reads)."""
+    tail = turns.lazy_tail(rs)
+    if _change(ply) or ply.effects or rs.after or rs.remembers or tail is None:
+        return False
+    if any(ph.when_possible for ph in phases):
+        return False
+    ends = rs.ends[:tail]
+    return not any(end.effects or set(types) & (types_read(rs, end.cond) | types_read(rs, end.player))
+                   for end in ends)
+
+
 def reverse_reach(tables: Tables, rs: model.Ruleset, motion: model.Motion) -> list[int]:
     """Per cell, the cells from which `motion` could reach it on an empty board (its
     construct's `reverse_reach`)."""
@@ -166,6 +189,10 @@ def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
             row[-1] = int(ph.allows_pass)
             takes += row
     out.decl(f"static const unsigned char UNDO_TAKES[] {unused} = {{{', '.join(map(str, takes))}}};")
+    quiet_rules = [0] * n_rules
+    for code, ply, _, types in moved:
+        quiet_rules[code] = int(quiet(rs, ply, types, phases))
+    out.decl(f"static const unsigned char UNDO_QUIET[] {unused} = {{{', '.join(map(str, quiet_rules))}}};")
     # after the generators' prototypes, which follow the declarations
     gens = ", ".join(f"moves_{code}" for code, _, _, _ in moved)
     out.line(0, f"static int (*const UNDO_MOVES[])(const S *, Buf *, M, M) {unused} = {{{gens}}};")

@@ -124,6 +124,10 @@ static const M *const UNDO_PATH[UNDO_N];     /* [x * RC_CELLS + o]: the cells a 
 /* [(player * UNDO_NPH + phase) * RC_RULES + rule]: whether that phase takes the rule (the
    last code, the pass: whether the phase allows one) */
 static const unsigned char UNDO_TAKES[RC_PLAYERS * UNDO_NPH * RC_RULES];
+/* [rule]: 1 where every ply of the rule from one position leads to the same int slots and
+   outcome (it moves a piece no end rule reads, with no effect: cundo.quiet), so one child
+   answers for them all */
+static const unsigned char UNDO_QUIET[RC_RULES];
 static const int UNDO_PASS;                  /* some phase allows a pass */
 static const int UNDO_PLAIN;                 /* no compulsory capture: a rule's plies are its
                                                 generator's alone (else rc_legal's) */

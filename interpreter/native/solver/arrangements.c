@@ -10,7 +10,8 @@
    What reachability paid for, locating each child of each position, is then not needed:
    - A first pass counts each position's plies, not its distinct children: each ply is
      applied only to see whether it ends the game (a win at once, a loss not counted, a
-     draw that keeps the position from losing).
+     draw that keeps the position from losing), and of a quiet rule (UNDO_QUIET: it moves
+     a piece no end rule reads) only the first: its other plies end the game alike.
    - The un-move levels then take from a predecessor's count its share of each decided
      position's plies. A ply from p's class into C's is found from C's representative c
      alone: summed over the predecessors p' of c that p's class holds, the plies p' -> c
@@ -193,10 +194,17 @@ static void sv_arr_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, SvArrMemo *m
     }
     uint64_t count = 0, keep = 0;
     int won = 0;  /* (its other plies still met: each block edge is noted, sv_parents) */
+    uint8_t first[RC_RULES] = {0};  /* a quiet rule's first child: 1 goes on, 2 ended */
     for (int a = 0; a < n; a++) {
+        int r = w->buf.a[a].r;
+        if (UNDO_QUIET[r] && first[r]) {  /* (a child like its first: it ended alike) */
+            count += first[r] == 1 ? (uint64_t)SV_ARR_UNITS(sv) : 0;
+            continue;
+        }
         S t;
         int e = rc_apply(&s, &w->buf.a[a], &t);
         if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return; }
+        first[r] = t.v[RC_OUT] < 0 ? 1 : 2;
         if (t.v[RC_OUT] < 0) {
             if (!sv_arr_child_block(sv, b, &s, &t, memo)) return;
             count += (uint64_t)SV_ARR_UNITS(sv);

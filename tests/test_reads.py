@@ -1,0 +1,71 @@
+"""dsl/reads.py: the piece types an expression may read; and the native solver's quiet
+rules built on it (interpreter/native/cundo.py's `quiet`: every ply of the rule from one
+position ends the game alike, so every arrangement's first pass applies only the first)."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+import pytest
+
+from dsl.load import load, load_text
+from dsl.reads import types_read
+from interpreter.native.cgen import generate_c
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.test_unmoves import VARIANTS  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TAS = os.path.join(ROOT, "rulesets", "3-a-side.game")
+ONE_MAN = 'variant of "3-a-side"\ngame "3-A-Side, 1 a side"\nsetup man of North: g2\nsetup man of South: g6\n'
+
+
+def _kinds(rs, reads: frozenset[int]) -> set[str]:
+    return {rs.types[t].kind for t in reads}
+
+
+def test_3_a_side_s_ends_read_the_ball_alone():
+    rs = load(TAS)
+    assert [_kinds(rs, types_read(rs, end.cond)) for end in rs.ends] == [{"ball"}, {"ball"}]
+    assert [types_read(rs, end.player) for end in rs.ends] == [frozenset(), frozenset()]
+
+
+@pytest.mark.parametrize("cond, kinds", [
+    ("count(own man & north_goal) >= 1", {"man"}),       # a kind, through a function
+    ("ball in north_goal and count(man) > 5", {"man", "ball"}),
+    ("count(piece & north_goal) >= 1", {"man", "ball"}),  # every kind
+    ("count(empty & north_goal) == 0", {"man", "ball"}),  # the board as a whole
+    ("no legal ply", {"man", "ball"}),
+])
+def test_what_an_end_condition_reads(cond, kinds):
+    rs = load_text(ONE_MAN + f"new end extra: North wins if {cond}\n", "extra.game")
+    assert _kinds(rs, types_read(rs, rs.ends[-1].cond)) == kinds
+
+
+def _quiet(text: str, name: str) -> list[int]:
+    source = generate_c(load_text(text, name)).solver_source
+    found = re.search(r"UNDO_QUIET\[\] __attribute__\(\(unused\)\) = \{([^}]*)\}", source)
+    assert found is not None
+    return [int(x) for x in found.group(1).split(", ")]
+
+
+def test_3_a_side_s_steps_are_quiet_and_its_kicks_not():
+    # codes: step, kick, kick_link, each South's then North's; the pass last
+    assert _quiet(open(TAS).read(), "3-a-side.game") == [1, 1, 0, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("name, extra, quiet", [
+    # an end rule reads the men: no rule is quiet
+    ("men", "new end crowd: North wins if count(own man & north_goal) >= 1\n", [0] * 6),
+    # `no legal ply` asked with more: every end rule is decided after each ply, and that
+    # one reads the whole board
+    ("stuck", "new end first: South loses if no legal ply and ball in g4\n", [0] * 6),
+])
+def test_a_rule_is_quiet_only_where_no_end_reads_what_it_moves(name, extra, quiet):
+    assert _quiet(ONE_MAN + extra, f"{name}.game")[:-1] == quiet
+
+
+def test_a_step_that_may_make_a_line_is_not_quiet():
+    assert _quiet(VARIANTS["morris"], "morris.game") == [0, 0, 0]
