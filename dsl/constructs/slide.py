@@ -154,7 +154,7 @@ def _rays(g: RuleGen, dirs: list[str], values: dict[str, list[str]] | None) -> N
     if values is not None:
         w.let("num", "fx", "LATTICE[c][0]")
         w.let("num", "fy", "LATTICE[c][1]")
-    with w.each_dir(dirs, "c", values):
+    with w.each_dir(dirs, "c", values, lands=True):
         if values is not None:
             w.let("num", "bound", "2 * (best - fx * dx - fy * dy)")
         w.let("num", "n", "0")

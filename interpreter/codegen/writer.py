@@ -163,10 +163,12 @@ class Writer(Expressions):
         raise NotImplementedError
 
     def each_dir(self, dirs: list[str], start: str, values: dict[str, list[str]] | None = None,
-                 index: str | None = None, bind: bool = False) -> Any:
+                 index: str | None = None, bind: bool = False, lands: bool = False) -> Any:
         """Each direction of `dirs`, its ray of cells from cell `start` ready for
         `each_ray_cell`, `ray_at` and `ray_len`; `values`: numbers per direction, as
-        locals; `index`: the direction's index as a local; `bind`: the ray read by index."""
+        locals; `index`: the direction's index as a local; `bind`: the ray read by index;
+        `lands`: every ply made there lands on the ray (a generator asked for the plies
+        landing on some cells may pass over a direction whose ray holds none)."""
         raise NotImplementedError
 
     def each_ray_cell(self, cell: str) -> Any:

@@ -331,7 +331,7 @@ class CWriter(Writer):
 
     @contextmanager
     def each_dir(self, dirs: list[str], start: str, values: dict[str, list[str]] | None = None,
-                 index: str | None = None, bind: bool = False) -> Iterator[None]:
+                 index: str | None = None, bind: bool = False, lands: bool = False) -> Iterator[None]:
         rays = self.rays(dirs)
         di = index or self._index()
         arrays = {}
@@ -339,6 +339,10 @@ class CWriter(Writer):
             arrays[name] = f"{name}_{di}"
             self.line(f"int64_t {arrays[name]}[] = {{{', '.join(vals)}}};")
         with self.block(f"for (int {di} = 0; {di} < {rays.count}; {di}++) {{", "}"):
+            if lands and self.sink is Sink.LIST:  # (the un-move solve asks for one landing)
+                cells = [sum(1 << c for c in ray) for d in dirs for ray in self.t.rays(d)]
+                spans = self.out.mask_table(("ray cells", tuple(dirs)), cells, "RM")
+                self.line(f"if (!m_any(m_and({spans}[{di} * {self.t.n} + {start}], to))) continue;")
             ray, n = f"ray_{di}", f"len_{di}"
             self.line(f"const int *{ray} = {rays.flat}[{di}] + {rays.off}[{di}][{start}];")
             self.line(f"int {n} = {rays.off}[{di}][{start} + 1] - {rays.off}[{di}][{start}];")

@@ -294,7 +294,7 @@ class PyWriter(Writer):
 
     @contextmanager
     def each_dir(self, dirs: list[str], start: str, values: dict[str, list[str]] | None = None,
-                 index: str | None = None, bind: bool = False) -> Iterator[None]:
+                 index: str | None = None, bind: bool = False, lands: bool = False) -> Iterator[None]:
         rays = [self.const(("rays", d), self.t.rays(d), "RAY") for d in dirs]
         names = ["ray"] + list(values or {})
         items = [", ".join([r] + [v[i] for v in (values or {}).values()]) for i, r in enumerate(rays)]
