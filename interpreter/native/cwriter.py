@@ -89,16 +89,11 @@ class CWriter(Writer):
         return self.out.int_table(("types", tuple(types)), types, "TY"), len(types)
 
     def rays(self, dirs: list[str]) -> Rays:
-        flats, offs = [], []
-        for d in dirs:
-            f, o = self.out.ragged(("ray", d), self.t.rays(d), "RAY")
-            flats.append(f)
-            offs.append(o)
-        key = tuple(dirs)
-        flat = self.out.named(("rayf", key), "RF",
-                              lambda n: f"static const int *const {n}[] = {{{', '.join(flats) or '0'}}};")
-        off = self.out.named(("rayo", key), "RO",
-                             lambda n: f"static const int *const {n}[] = {{{', '.join(offs) or '0'}}};")
+        pairs = [self.out.ragged(("ray", d), self.t.rays(d), "RAY") for d in dirs]
+        flat, off = (self.out.named((what, tuple(dirs)), prefix,
+                                    lambda n, xs=xs: f"static const int *const {n}[] = {{{', '.join(xs) or '0'}}};")
+                     for what, prefix, xs in (("rayf", "RF", [f for f, _ in pairs]),
+                                              ("rayo", "RO", [o for _, o in pairs])))
         return Rays(flat, off, len(dirs))
 
     def mask_list(self, key: tuple, masks: list[int], prefix: str) -> str:
