@@ -433,7 +433,9 @@ static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
         uint64_t key = w->pk[a];
         SvBlock *pb = sv->blocks[(key & ~SV_TURN) >> 40];
         int turn = sv->swap ? (key & SV_TURN) != 0 : pb->key.v[RC_P] != c.v[RC_P];
-        uint16_t *slot = w->slot[a];  /* (asked of memory when found, if known) */
+        /* (every arrangement's solve knows it, asked of memory when found: its candidates are
+           neither sorted nor merged, sv_preds) */
+        uint16_t *slot = sv->arrangements ? w->slot[a] : NULL;
         if (!slot) {
             slot = &pb->val[sv_local(pb, key & (((uint64_t)1 << 40) - 1))];
             __builtin_prefetch(slot, 1);
