@@ -61,6 +61,20 @@ def test_hand_known_figures(native_calls):
     assert native_calls == [5478, 765, 5478, 1]
 
 
+def test_a_start_that_has_ended_is_one_terminal_position(native_calls):
+    # one position, ended by its end rule before any ply: solved depth first, it was
+    # counted twice among the terminal ones (as a position found ended, and with its block)
+    text = ('game "Over before it starts"\nboard square 1 x 3\nplayers Black, White\n'
+            'piece stone: owner each, symbol B/W\nsetup stone of White: a1\n'
+            'ply go: move own stone step onto empty\n'
+            'end at_once: White wins if count(stone) == 1\n')
+    g = Game(load_text(text, "ended.game"), backend="native")
+    sol = solve(g)
+    assert native_calls == [1] and sol.stats.depth_first
+    assert (sol.stats.positions, sol.stats.terminal) == (1, 1)
+    assert sol.lookup(g.initial_state()) == ("lose", 0)
+
+
 # Every batch with -m slow (each ruleset builds and solves a library: on a fresh machine,
 # cold).
 @pytest.mark.parametrize("batch,half", [pytest.param(0, 0, marks=pytest.mark.slow),
@@ -87,7 +101,9 @@ def test_generated_rulesets_solve_the_same(batch, half, native_calls):
             else:
                 same_solution(*results)
                 solved += 1
-                if results[1].stats.one_pass:  # and the retrograde solve of the same game
+                # and the retrograde solve of the same game (an acyclic game: one pass, or
+                # depth first where that fits)
+                if results[1].stats.one_pass or results[1].stats.depth_first:
                     one_pass += 1
                     perms = board_symmetries(g, start=g.initial_state())
                     same_solution(results[1], _native(g, perms=perms, arcs_only=True))

@@ -301,7 +301,7 @@ static int sv_dfs_enter(Sv *sv, SvWork *w, SvPath *p, SvFrame *f) {
     }
     uint16_t x = sv_end_value(o, f->s.v[RC_P]);
     if (!f->own) return x;
-    w->ends++;
+    w->ends += !f->b->ended;  /* (an ended block's positions are counted whole at the end: sv_dfs) */
     if (x != SV_DRAW && !w->levels) w->levels = 1;
     sv_dv_put(sv, f->b, f->i, x);
     return x;
