@@ -24,10 +24,9 @@ def types_read(rs: model.Ruleset, expr: model.Expr | None) -> frozenset[int]:
     out: set[int] = set()
     for node in model.walk(expr):
         if isinstance(node, model.Pieces):
-            out |= {i for i, t in enumerate(rs.types) if node.kind is None or t.kind == node.kind}
+            out.update(rs.types_of(node.kind))
         elif isinstance(node, model.Relate):
-            kinds = {kind for pair in node.pairs for kind in pair}
-            out |= {i for i, t in enumerate(rs.types) if t.kind in kinds}
+            out.update(t for pair in node.pairs for kind in pair for t in rs.types_of(kind))
         elif isinstance(node, model.Ref):
             if node.type is not model.Type.PLAYER:  # (mover, opponent, next: no cell)
                 return every

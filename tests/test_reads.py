@@ -15,7 +15,7 @@ from dsl.reads import types_read
 from interpreter.native.cgen import generate_c
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tests.test_unmoves import VARIANTS  # noqa: E402
+from tests.test_unmoves import SMALL_3_A_SIDE as SMALL, VARIANTS  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TAS = os.path.join(ROOT, "rulesets", "3-a-side.game")
@@ -65,6 +65,25 @@ def test_3_a_side_s_steps_are_quiet_and_its_kicks_not():
 ])
 def test_a_rule_is_quiet_only_where_no_end_reads_what_it_moves(name, extra, quiet):
     assert _quiet(ONE_MAN + extra, f"{name}.game")[:-1] == quiet
+
+
+# 3-A-Side's rules on a small hexagon (tests/test_unmoves.py), its steps changed so that
+# a ply's child may differ from its rule's other plies' by more than the piece it moves
+STEP = "ply step: move own man step onto empty - goals\n"
+
+
+@pytest.mark.parametrize("name, before, step, after", [
+    ("effect", "var steps = 0 in 0..1\n", "ply step: move own man step onto empty - goals then steps = 1\n", ""),
+    ("after", "var steps = 0 in 0..1\n", STEP, "after each ply: steps = 1 when count(man) > 1\n"),
+    ("memory", "", "ply step: move own man step onto empty - goals where not last_ply(step)\n", ""),
+    ("possible", "", STEP, ""),
+])
+def test_a_step_is_not_quiet_where_its_child_may_differ_otherwise(name, before, step, after):
+    text = SMALL.replace(STEP, step).replace("players South", before + "players South") + after
+    if name == "possible":
+        text = text.replace("turn: any then any\n", "turn: any then any when possible\n")
+    assert _quiet(SMALL, "small.game")[:2] == [1, 1]
+    assert _quiet(text, f"{name}.game")[:2] == [0, 0]
 
 
 def test_a_step_that_may_make_a_line_is_not_quiet():

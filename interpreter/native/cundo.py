@@ -114,14 +114,12 @@ def quiet(rs: model.Ruleset, ply: model.Ply, types: list[int], phases: list[mode
     ply; no ply is remembered; no phase is skipped for having nothing to do; and the end
     rules decided after a ply (before those that only ask `no legal ply`) have no effect
     and read none of `types` (dsl.reads)."""
-    tail = turns.lazy_tail(rs)
-    if _change(ply) or ply.effects or rs.after or rs.remembers or tail is None:
+    if _change(ply) or ply.effects or rs.after or rs.remembers or any(ph.when_possible for ph in phases):
         return False
-    if any(ph.when_possible for ph in phases):
-        return False
-    ends = rs.ends[:tail]
+    # (where `no legal ply` is asked with more, every end rule is decided after a ply, and
+    # that one reads every type)
     return not any(end.effects or set(types) & (types_read(rs, end.cond) | types_read(rs, end.player))
-                   for end in ends)
+                   for end in rs.ends[:turns.lazy_tail(rs)])
 
 
 def reverse_reach(tables: Tables, rs: model.Ruleset, motion: model.Motion) -> list[int]:

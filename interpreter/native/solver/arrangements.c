@@ -192,13 +192,13 @@ static void sv_arr_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, SvArrMemo *m
         w->ends++;
         return;
     }
-    uint64_t count = 0, keep = 0;
+    uint64_t count = 0, keep = 0, units = (uint64_t)SV_ARR_UNITS(sv);
     int won = 0;  /* (its other plies still met: each block edge is noted, sv_parents) */
     uint8_t first[RC_RULES] = {0};  /* a quiet rule's first child: 1 goes on, 2 ended */
     for (int a = 0; a < n; a++) {
         int r = w->buf.a[a].r;
         if (UNDO_QUIET[r] && first[r]) {  /* (a child like its first: it ended alike) */
-            count += first[r] == 1 ? (uint64_t)SV_ARR_UNITS(sv) : 0;
+            count += first[r] == 1 ? units : 0;
             continue;
         }
         S t;
@@ -207,14 +207,14 @@ static void sv_arr_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, SvArrMemo *m
         first[r] = t.v[RC_OUT] < 0 ? 1 : 2;
         if (t.v[RC_OUT] < 0) {
             if (!sv_arr_child_block(sv, b, &s, &t, memo)) return;
-            count += (uint64_t)SV_ARR_UNITS(sv);
+            count += units;
             continue;
         }
         uint8_t v = sv_end_value((int)t.v[RC_OUT], t.v[RC_P]);  /* for the child's mover */
         if (v == SV_DRAW) keep = 1;
         else won |= (v == SV_WIN) != (t.v[RC_P] != s.v[RC_P]);  /* the mover wins by it */
     }
-    w->arcs += count / (uint64_t)SV_ARR_UNITS(sv);
+    w->arcs += count / units;
     if (won) {
         *out = (uint16_t)(SV_WIN | 1 << 2);
         sv_set_bit(b->later, i);
