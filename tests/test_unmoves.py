@@ -13,9 +13,9 @@ from dsl.load import load
 from interpreter.runtime.game import Game
 from interpreter.native import build as native_build
 from interpreter.search import native_solve
-from interpreter.native.cundo import exact_landing, game_reversible
+from interpreter.native.cundo import exact_landing, game_reversible, lands_checked
 from interpreter.runtime.tables import Tables
-from dsl.constructs.slide import reverse_path
+from dsl.constructs.slide import reverse_path, reverse_steps
 from interpreter.search.progress import Progress
 from interpreter.search.solver import solve
 from interpreter.search.symmetry import board_symmetries
@@ -78,6 +78,11 @@ VARIANTS = {
                               "ply hop: move own man slide orthogonal onto empty & b2"),
     # a step on a condition: each candidate checked by its own plies
     "where": MORRIS.replace(GO, GO + " where count(own man & adjacent(from)) < 2"),
+    # a slide of two steps at least, as far as the mover's men next to it allow plus one,
+    # onto a target and on a condition that read the position: each candidate checked by
+    # its lands function (cundo.py, lands_checked)
+    "reach": MORRIS.replace(GO, GO + "\nply run: move own man slide 2 up to count(own man & adjacent(from)) + 1 "
+                            "onto empty - b2 where count(opponent's man & adjacent(here)) < 3"),
     "3-a-side": SMALL_3_A_SIDE,
     # the first turn a single ply: a start block of one position, its arcs listed
     "balanced": SMALL_3_A_SIDE.replace("turn: any then any\n",
@@ -131,6 +136,39 @@ def test_which_steps_are_taken_back_exactly():
            for name, v in games.items()}
     b2 = 1 << games["landing"].board.index["b2"]  # (the landing variant's steps never end on b2)
     assert got == {"morris": 511, "landing": 511 & ~b2, "where": None, "clock": None, "memory": None}
+
+
+def test_which_rules_check_a_candidate_without_making_its_plies():
+    # a step or a slide with no effect, whose condition and target do not read its path,
+    # in a game that remembers no ply and compels no capture
+    def checked(text, rule="go"):
+        rs = load_text(text, "v.game")
+        return lands_checked(rs, next(p for p in rs.plies if p.name == rule))
+
+    rs = load_text(SMALL_3_A_SIDE, "s.game")
+    assert [lands_checked(rs, p) for p in rs.plies] == [True, True, True]
+    assert checked(VARIANTS["where"]) and checked(VARIANTS["reach"], "run")
+    assert not checked(VARIANTS["clock"]) and not checked(VARIANTS["memory"])
+    assert not checked(MORRIS.replace(GO, "ply go: move own man slide onto empty where count(path) == 0"))
+    assert not checked(VARIANTS["walk"], "kick")  # a walk has no lands function
+    assert not checked(MORRIS + "ply hit: move own man step onto opponent's man\ncompulsory capture\n")
+
+
+def test_a_slide_s_steps_from_each_cell():
+    rs = load_text(SMALL_3_A_SIDE, "s.game")
+    kick = next(p for p in rs.plies if p.name == "kick")
+    steps = reverse_steps(Tables(rs.board), rs.board, kick.motion)
+    at = rs.board.index
+    goal = at["north_goal"]
+    # by hand, on the hexagon of side 3 (rows c1 e1 g1 / b2 d2 f2 h2 / c3 e3 g3 / ...): c1
+    # enters North's goal by ne and by nw, one step each way with nothing passed; d2
+    # reaches it in two steps by nw (over c1) and by ne (over e1), and e3 in three (over
+    # d2 and c1, or f2 and g1): lines that pass other cells, so those plies are made
+    assert steps[goal][at["c1"]] == steps[goal][at["e1"]] == 1
+    assert steps[goal][at["d2"]] == steps[goal][at["e3"]] == 0
+    # e3 to c1 and to g1 is two steps, one line each; e3 to e1 is no line, nor e3 to e3
+    assert steps[at["c1"]][at["e3"]] == steps[at["g1"]][at["e3"]] == 2
+    assert steps[at["e1"]][at["e3"]] == steps[at["e3"]][at["e3"]] == 0
 
 
 def test_a_slide_passes_the_cells_between():

@@ -78,6 +78,15 @@ class MotionConstruct:
     # passes on the way (all empty: a slide's line), or None; the un-move solver drops a
     # candidate whose way is blocked before making its plies
     reverse_path: Callable[..., list[list[int]] | None] | None = None
+    # (tables, board, model node) -> per cell x, per cell o, the steps of a ply from o to
+    # x (0 where two of its lines from o reach x unlike: then its plies are made); None:
+    # one step wherever `reverse_reach` has o
+    reverse_steps: Callable[..., list[list[int]]] | None = None
+    # (RuleGen) the body of `lands_N(s, t, c, d, n)`: whether the piece of type t on cell
+    # c may land on cell d, n steps away with its way empty (its limit, target set and
+    # condition, as its generator tests them). The un-move solver checks a candidate
+    # with it instead of making its plies (native/cundo.py, lands_checked); None: it makes them
+    emit_lands: Callable[..., None] | None = None
     # ... or, for a construct whose ply puts one piece down (+1) or takes one off (-1) and
     # moves nothing else: taken back by lifting that piece or putting it back (0: neither)
     count_change: int = 0
@@ -98,7 +107,7 @@ class MotionConstruct:
 
 
 _FUNCTIONS = {"applies", "to_syntax", "check", "lower", "emit_support", "emit_moves", "emit_apply",
-              "reverse_reach", "reverse_path"}
+              "reverse_reach", "reverse_path", "reverse_steps", "emit_lands"}
 
 
 def _construct_modules() -> list[ModuleType]:

@@ -189,6 +189,24 @@ def _rays(g: RuleGen, dirs: list[str], values: dict[str, list[str]] | None) -> N
                 w.or_into(var, f"{w.adj(key)}[d]")
 
 
+def emit_lands(g: RuleGen) -> None:
+    """Whether the piece on c may land on d, n steps away with its way empty: its limit,
+    least and target, as `_rays` tests them."""
+    w, motion = g.w, g.motion
+    least = motion.least or 1
+    g.lands_head()
+    if motion.limit is not None:
+        w.let("num", "limit", g.plain_expr(motion.limit))
+    elif motion.least is not None and not motion.or_more:
+        w.let("num", "limit", str(least))  # `slide N`: exactly N steps
+    bounds = (["n > limit"] if motion.limit is not None or (motion.least is not None and not motion.or_more)
+              else []) + ([f"n < {least}"] if least > 1 else [])
+    if bounds:
+        with w.if_(w.any_of(*bounds)):
+            w.ret("0")
+    g.lands_end()
+
+
 def emit_apply(g: RuleGen) -> None:
     g.apply_move()
 
@@ -211,6 +229,20 @@ def reverse_reach(tables: Tables, board: boards.Board, motion: Slide) -> list[in
             for x in ray:
                 back[x] |= 1 << o
     return back
+
+
+def reverse_steps(tables: Tables, board: boards.Board, motion: Slide) -> list[list[int]]:
+    """Per cell x, per cell o, the steps of a slide from o to x (0 where none goes, or
+    where two directions lead from o to x by lines of other lengths or cells passed)."""
+    n = tables.n
+    ways: list[list[set[tuple[int, int]]]] = [[set() for _ in range(n)] for _ in range(n)]
+    for d in straight(board, motion.dirs):
+        for o, ray in enumerate(tables.rays(d)):
+            passed = 0
+            for k, x in enumerate(ray):
+                ways[x][o].add((k + 1, passed))
+                passed |= 1 << x
+    return [[next(iter(w))[0] if len(w) == 1 else 0 for w in row] for row in ways]
 
 
 def reverse_path(tables: Tables, board: boards.Board, motion: Slide) -> list[list[int]]:

@@ -63,6 +63,12 @@ def _from_targets(g: RuleGen) -> None:
         w.skip()
 
 
+def emit_lands(g: RuleGen) -> None:
+    """Whether the piece on c may step onto d, one step away: its target and condition."""
+    g.lands_head()
+    g.lands_end()
+
+
 def emit_apply(g: RuleGen) -> None:
     g.apply_move()
 

@@ -160,6 +160,22 @@ class RuleGen:
                 self.hoisted("piece")
                 yield
 
+    def lands_head(self) -> None:
+        """The start of a `lands_N` function (the construct's `emit_lands`): frm and here
+        of the piece on cell c landing on cell d."""
+        w = self.w
+        w.let("cells", "frm", w.bit("c"))
+        w.let("cells", "here", w.bit("d"))
+
+    def lands_end(self) -> None:
+        """The end of a `lands_N` function: whether d is in the target set and the
+        condition holds (compiled plainly: nothing is hoisted in a function of one ply)."""
+        w = self.w
+        test = [w.has(self.tgt_src, "d", "here")]
+        if self.ply.where is not None:
+            test.append(self.plain_expr(self.ply.where))
+        w.ret(w.all_(*test))
+
     def dests(self, mask: str, fields: list[str]) -> None:
         """Each cell of `mask` as `here` (cell d), a candidate."""
         w = self.w

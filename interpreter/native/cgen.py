@@ -82,7 +82,7 @@ def generate_c(rs: Ruleset) -> CGenerated:
         cends.emit_ends(c, p)
         cends.emit_finish(c, p, skips)
     codes = {(r.name, r.player): r.code for r in rules}
-    cundo.emit_undo(out, rs, tables, moved, phases, codes)
+    cundo.emit_undo(c, rs, tables, moved, phases, codes)
     cends.emit_turns(c, phases, codes, n_players, rules[-1].code)
     cends.emit_captures(c, rules, rs.compulsory is not None and rs.compulsory.value == "maximum")
     cends.emit_dispatch(c, rules, n_players)

@@ -16,8 +16,10 @@ generator takes a mask of the pieces it moves and one of the cells they may land
 the conditions, limits and turn order are the rules' own. A slide's candidate whose line
 is blocked is dropped first (`UNDO_PATH`), and an exact rule's candidates (`UNDO_EXACT`,
 `exact_landing`: a plain step) from one parent block all lead to the position or none
-does, so one is checked. A game gets the tables when every ply rule can be taken back,
-no piece covers several cells or stands on another, and no effect (of a ply, after each
+does, so one is checked; so do those of a rule checked by its construct's `lands_N`
+(`UNDO_LANDS`, `lands_checked`) that land, and only the first has its plies made. A
+game gets the tables when every ply rule can be taken back, no piece covers several
+cells or stands on another, and no effect (of a ply, after each
 ply, or of an end rule) moves pieces, and a position may come round again (some ply moves
 a piece or passes, or some type is both placed and taken; else the one-pass solve takes
 it); otherwise `RC_UNDO` is 0 and cyclic games are solved with stored arcs.
@@ -35,8 +37,10 @@ from dsl.domains import fixed_cells
 from dsl.reads import types_read
 
 from interpreter.codegen import turns
+from interpreter.codegen.rules import RuleGen
 from interpreter.runtime.tables import Tables
 from interpreter.native.csource import CSource
+from interpreter.native.cwriter import CWriter
 
 _SLOT_EFFECTS = (model.Assign, model.TurnTo)  # effects that change int slots only
 
@@ -92,6 +96,18 @@ def exact_landing(rs: model.Ruleset, ply: model.Ply, player: int) -> int | None:
     return _empty_among(ply.onto, (1 << rs.board.size) - 1, player, len(rs.players))
 
 
+def lands_checked(rs: model.Ruleset, ply: model.Ply) -> bool:
+    """Whether the un-move solver checks a candidate of this rule with its construct's
+    `lands_N` (its limit, target and condition for one piece and one landing) instead of
+    making its plies: the construct has one, and the ply has no effect, no condition or
+    target that reads its path, no compulsory capture and no remembered ply. Then, as for
+    an exact rule, every candidate's ply from one parent block leads to one position, so
+    one is made and applied per block, and one ply leads from each candidate that lands."""
+    return (motion_construct(ply.motion).emit_lands is not None and not ply.effects
+            and rs.compulsory is None and not rs.remembers
+            and not any(model.mentions(e, model.Word.PATH) for e in (ply.where, ply.onto) if e is not None))
+
+
 def _empty_among(e: model.Expr, full: int, player: int, players: int) -> int | None:
     """F when `e` names exactly the empty cells of F (F fixed: `empty`, `empty - goals`,
     `empty & home[mover]`), else None."""
@@ -141,13 +157,33 @@ def _path_table(out: CSource, tables: Tables, rs: model.Ruleset, ply: model.Ply)
     return out.mask_table(("undo path", tuple(map(tuple, rows))), [m for row in rows for m in row], "UP")
 
 
-def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
+def _lands(w: CWriter, tables: Tables, rs: model.Ruleset, code: int, ply: model.Ply, p: int,
+           types: list[int], path: str) -> tuple[str, str]:
+    """A rule's `lands_N` function and its table of steps (`[x * RC_CELLS + o]`, NULL: one
+    step), or NULL and NULL where its candidates' plies are made (lands_checked; a slide
+    on a board past 64 cells, which has no path table)."""
+    construct = motion_construct(ply.motion)
+    if not lands_checked(rs, ply) or (construct.reverse_path is not None and path == "NULL"):
+        return "NULL", "NULL"
+    g = RuleGen(w, ply, p, code, types)
+    with w.function("lands", code):
+        construct.emit_lands(g)
+    if construct.reverse_steps is None:
+        return f"lands_{code}", "NULL"
+    rows = construct.reverse_steps(tables, rs.board, ply.motion)
+    flat = [k for row in rows for k in row]
+    return f"lands_{code}", w.out.int_table(("undo steps", tuple(flat)), flat, "US")
+
+
+def emit_undo(w: CWriter, rs: model.Ruleset, tables: Tables,
               moved: list[tuple[int, model.Ply, int, list[int]]], phases: list[model.TurnPhase],
               codes: dict[tuple[str, int | None], int]) -> None:
     """The tables of the un-move solve: per (rule, piece type) entry its rule code, player,
     type and the cells it comes back from (`moved`: each rule's code, ply, player, types);
     which rules each player's phase takes (`codes`: by name and player, `pass` included),
-    and each rule's generator, so that a candidate's plies of one rule are all it makes."""
+    and each rule's generator, so that a candidate's plies of one rule are all it makes,
+    or its `lands_N` function, which checks one candidate's ply without making it."""
+    out = w.out
     if not game_reversible(rs) or not moved or not _may_repeat(moved, phases):
         out.decl("#define RC_UNDO 0")
         return
@@ -157,8 +193,10 @@ def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
     per_rule = [([full] * rs.board.size if _change(ply) else reverse_reach(tables, rs, ply.motion),
                  None if _change(ply) else exact_landing(rs, ply, p), _path_table(out, tables, rs, ply))
                 for _, ply, p, _ in moved]
-    entries = [(code, p, t, rev, _change(ply), land, path)
-               for (code, ply, p, types), (rev, land, path) in zip(moved, per_rule) for t in types]
+    lands = [("NULL", "NULL") if _change(ply) or land is not None else _lands(w, tables, rs, code, ply, p, types, path)
+             for (code, ply, p, types), (_, land, path) in zip(moved, per_rule)]
+    entries = [(code, p, t, rev, _change(ply), land, path, check)
+               for (code, ply, p, types), (rev, land, path), check in zip(moved, per_rule, lands) for t in types]
     out.decl(f"#define UNDO_N {len(entries)}")
     out.decl(f"#define UNDO_NPH {len(phases)}")
     # only the solver's library reads these: the game's own library leaves them unused
@@ -194,3 +232,6 @@ def emit_undo(out: CSource, rs: model.Ruleset, tables: Tables,
     # after the generators' prototypes, which follow the declarations
     gens = ", ".join(f"moves_{code}" for code, _, _, _ in moved)
     out.line(0, f"static int (*const UNDO_MOVES[])(const S *, Buf *, M, M) {unused} = {{{gens}}};")
+    out.line(0, f"static int (*const UNDO_LANDS[])(const S *, int, int, int, int64_t) {unused} = "
+                f"{{{', '.join(e[7][0] for e in entries)}}};")
+    out.line(0, f"static const int *const UNDO_STEPS[] {unused} = {{{', '.join(e[7][1] for e in entries)}}};")

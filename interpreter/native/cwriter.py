@@ -459,7 +459,8 @@ class CWriter(Writer):
 
     _SIGNATURES = {"apply": "int apply_{}(const S *s, const A *a, S *b)",
                    "pass": "int pass_{}(const S *s, S *b)",
-                   "taken": "M taken_{}(const S *s, const A *a)"}
+                   "taken": "M taken_{}(const S *s, const A *a)",
+                   "lands": "int lands_{}(const S *s, int t, int c, int d, int64_t n)"}
 
     @contextmanager
     def function(self, kind: str, code: int | str) -> Iterator[None]:

@@ -181,14 +181,18 @@ static int sv_key_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvBlock *cb, c
         if (!same) continue;
         int t = UNDO_TYPE[e];
         /* an exact entry's candidates all lead to `c` by as many plies, or none does: known
-           at the first */
-        int leads = UNDO_EXACT[e] ? -1 : 0, plies = 0;
+           at the first; so do those of an entry checked by its lands function (cundo.py,
+           lands_checked) that land, by one ply each: `sure` (-1 not known yet; 2 if the
+           first led by other than one ply, and each is then made) */
+        int leads = UNDO_EXACT[e] ? -1 : 0, plies = 0, sure = -1;
+        int (*lands)(const S *, int, int, int, int64_t) = UNDO_LANDS[e];
         M pieces = m_and(c->c[t], UNDO_LAND[e]);
         while (m_any(pieces) && leads != 2) {
             int x = m_poplow(&pieces);
             /* (a piece moved back off the cells it can stand on makes no position) */
             M from = m_andn(m_and(UNDO_REV[(size_t)e * RC_CELLS + (size_t)x], sv->cells[t]), occ);
             const M *path = UNDO_PATH[e] ? UNDO_PATH[e] + (size_t)x * RC_CELLS : NULL;
+            const int *steps = UNDO_STEPS[e] ? UNDO_STEPS[e] + (size_t)x * RC_CELLS : NULL;
             while (m_any(from)) {
                 int o = m_poplow(&from);
                 if (path && m_any(m_and(path[o], occ))) continue;  /* its way is blocked */
@@ -199,8 +203,16 @@ static int sv_key_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvBlock *cb, c
                     leads = plies ? 1 : 2;
                 }
                 if (leads == 2) break;
-                int err = leads ? sv_pred_note(sv, w, &back, c, n, plies)
-                                : sv_pred_try(sv, w, &back, UNDO_RULE[e], o, x, c, n);
+                int way = lands && sure != 2 ? (steps ? steps[o] : 1) : 0, err;
+                if (way && !lands(&back, t, o, x, way)) continue;
+                if (way && sure < 0) {
+                    int k = sv_leads(w, &back, UNDO_RULE[e], o, x, c);
+                    sure = k == 1 ? 1 : k ? 2 : 0;
+                    if (!sure) { leads = 2; break; }
+                }
+                if (leads) err = sv_pred_note(sv, w, &back, c, n, plies);
+                else if (way && sure == 1) err = sv_pred_note(sv, w, &back, c, n, 1);
+                else err = sv_pred_try(sv, w, &back, UNDO_RULE[e], o, x, c, n);
                 if (err) return -1;
             }
         }
