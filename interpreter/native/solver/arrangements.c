@@ -40,10 +40,10 @@ static int sv_arr_stab(const Sv *sv, const S *s) {
     return n;
 }
 
-/* what `plies` plies from `p` (in canonical form) into position c take from p's count:
-   plies * units * |Stab(p)| / |Stab(c)| (w->cstab) */
-static uint16_t sv_arr_share(Sv *sv, SvWork *w, const S *p, int plies) {
-    int stab = sv->nperm < 2 || sv_alone_memo(sv, w, p) ? 1 : sv_arr_stab(sv, p);
+/* what `plies` plies from `p` (in canonical form; `alone` as sv_alone says of it) into
+   position c take from p's count: plies * units * |Stab(p)| / |Stab(c)| (w->cstab) */
+static uint16_t sv_arr_share(Sv *sv, SvWork *w, const S *p, int plies, int alone) {
+    int stab = sv->nperm < 2 || alone ? 1 : sv_arr_stab(sv, p);
     uint64_t x = (uint64_t)plies * (uint64_t)SV_ARR_UNITS(sv);
     if (stab == w->cstab) return (uint16_t)x;  /* (mostly both 1; x within p's count) */
     x *= (uint64_t)stab;

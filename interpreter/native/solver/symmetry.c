@@ -119,7 +119,7 @@ static inline void sv_swap(const Sv *sv, S *s) {
    the type that varies slowest in the index decides first; most plies leave it where it
    stands, and then a child of a position in canonical form needs no other image
    (sv_alone). Packed keys (rc_solve_output) compare in sv->keycmp, the last slot first,
-   as symmetry.Canonicalizer compares them. */
+   as symmetry.Canonicalizer compares them. sv_canon_memo finds most in one image. */
 #if RC_W == 1 && RC_CELLS <= 32 && defined(__AVX2__)
 /* Boards of up to 32 cells: the images of a mask under 8 symmetries at once, a lookup of
    8 lanes a byte of the mask (sv_tables: 32 KB per 8 symmetries); the least among the
@@ -127,9 +127,7 @@ static inline void sv_swap(const Sv *sv, S *s) {
    loop below mispredicts which image is less about as often as not). */
 #define SV_LANES 8
 
-static void sv_canon(const Sv *sv, S *s, const int *ord) {
-    sv_swap(sv, s);
-    if (sv->nperm < 2) return;
+static void sv_canon_images(const Sv *sv, S *s, const int *ord) {
     const __m256i lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     uint32_t best[RC_NC];  /* the least image so far: at first, `s` itself */
     for (int i = 0; i < RC_NC; i++) best[i] = (uint32_t)s->c[i].w[0];
@@ -191,9 +189,7 @@ static inline M sv_image(const Sv *sv, M m, int q) {
 }
 
 /* images are compared from the first slot of `ord`, and most are dropped after it */
-static void sv_canon(const Sv *sv, S *s, const int *ord) {
-    sv_swap(sv, s);
-    if (sv->nperm < 2) return;
+static void sv_canon_images(const Sv *sv, S *s, const int *ord) {
     M best[RC_NC], img[RC_NC];
     for (int i = 0; i < RC_NC; i++) best[i] = s->c[i];
     for (int q = 0; q < sv->nperm; q++) {
@@ -213,6 +209,12 @@ static void sv_canon(const Sv *sv, S *s, const int *ord) {
 
 static int sv_table_perms(const Sv *sv) { return sv->nperm ? sv->nperm : 1; }
 #endif
+
+/* sv_canon's least image of `s` (the swap's image first where player 1 is to move) */
+static void sv_canon(const Sv *sv, S *s, const int *ord) {
+    sv_swap(sv, s);
+    if (sv->nperm >= 2) sv_canon_images(sv, s, ord);
+}
 
 static size_t sv_tables_size(const Sv *sv) {
     return (size_t)sv_table_perms(sv) * SV_TABLE_SIZE;
@@ -242,6 +244,54 @@ static void sv_tables(Sv *sv) {
     for (int i = RC_NC - 1; i >= RC_NT; i--) sv->cmp[n++] = i;
     for (int i = 0; i < RC_NT; i++) sv->cmp[n++] = sv->order[i];
     for (int i = 0; i < RC_NC; i++) sv->keycmp[i] = RC_NC - 1 - i;
+}
+
+/* the one symmetry whose image of mask `m` is least (-2: the identity), or -1 where two
+   images are least: then a symmetry other than the identity keeps the least one */
+static int sv_least(const Sv *sv, M m) {
+    M least = m;
+    int one = -2, ties = 0;
+    for (int q = 0; q < sv->nperm; q++) {
+        if (sv->identity[q]) continue;
+        M img = sv_image(sv, m, q);
+        int c = sv_mcmp(img, least);
+        if (c < 0) least = img, one = q, ties = 0;
+        else if (c == 0) ties = 1;
+    }
+    return ties ? -1 : one;
+}
+
+/* sv_least, remembered by the cells (on one-word boards): the slot compared first takes
+   few placements, which recur from position to position */
+static int sv_least_memo(const Sv *sv, SvWork *w, M cells) {
+#if RC_W == 1
+    uint64_t m = cells.w[0];
+    size_t h = (size_t)((m * 0x9E3779B97F4A7C15ull) >> (64 - SV_LEAST_BITS));
+    if (w->least_is[h] && w->least_of[h] == m) return w->least_is[h] - 3;
+    int q = sv_least(sv, cells);
+    w->least_of[h] = m;
+    w->least_is[h] = (uint16_t)(3 + q);
+    return q;
+#else
+    (void)w;
+    return sv_least(sv, cells);
+#endif
+}
+
+/* sv_canon in sv->cmp, where one symmetry puts the slot compared first least in one
+   image (sv_least_memo), else by comparing them all; whether no symmetry but the
+   identity keeps that slot of the result (sv_alone) */
+static __attribute__((unused)) int sv_canon_memo(const Sv *sv, SvWork *w, S *s) {
+    sv_swap(sv, s);
+    if (sv->nperm < 2) return 1;
+    int q = sv_least_memo(sv, w, s->c[sv->cmp[0]]);
+    if (q == -1) {
+        sv_canon_images(sv, s, sv->cmp);
+        return 0;
+    }
+    if (q >= 0)
+        for (int i = 0; i < RC_NC; i++) s->c[i] = sv_image(sv, s->c[i], q);
+    return 1;
 }
 
 /* whether `s` (in canonical form) is fixed by no symmetry but the identity in the slot

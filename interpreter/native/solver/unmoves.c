@@ -11,7 +11,7 @@
    predecessors (sv_preds) a win, or one child fewer (a loss when none is left), at the
    next: the levels, values and remoteness of the retrograde solve over arcs. */
 #if RC_UNDO
-static uint16_t sv_arr_share(Sv *sv, SvWork *w, const S *p, int plies);  /* arrangements.c */
+static uint16_t sv_arr_share(Sv *sv, SvWork *w, const S *p, int plies, int alone);  /* arrangements.c */
 static int sv_arr_stab(const Sv *sv, const S *s);
 static int sv_arr_later(Sv *sv);
 static int sv_arr_compact(Sv *sv, SvBlock *b);
@@ -20,12 +20,14 @@ static int sv_arr_compact(Sv *sv, SvBlock *b);
    memory: its value's slot, `*slot`, where the block's values are in runs (every
    arrangement's solve), else its bit and its count of reached positions before it (read
    by sv_take_back; `*slot` NULL); NULL if no block of positions not ended holds it (lookups
-   only: no block is made). `ps`, a position whose types' ranks are prt (sv_rank_from). */
+   only: no block is made). `ps`, a position whose types' ranks are prt (sv_rank_from);
+   `*alone`: whether no symmetry but the identity keeps the slot compared first (sv_alone) */
 static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx, uint16_t **slot, const S *ps,
-                           const uint64_t *prt) {
+                           const uint64_t *prt, int *alone) {
     /* in canonical form as it stands where it leaves that slot of `ps` as it is (sv_kept) */
+    *alone = 1;
     if (!(w->calone && m_eq(s->c[sv->cmp[0]], ps->c[sv->cmp[0]]) && !(sv->swap && s->v[RC_P])))
-        sv_canon(sv, s, sv->cmp);
+        *alone = sv_canon_memo(sv, w, s);
     SvBlock *b = sv_hinted(sv, w, s, &w->hint, 0);
     uint64_t rt[RC_NT];
     if (!b || b->ended || sv_rank_from(sv, b, s, ps, prt, rt, idx)) return NULL;
@@ -100,11 +102,12 @@ static int sv_leads(SvWork *w, const S *p, int rule, int o, int x, const S *c) {
 static int sv_pred_note(Sv *sv, SvWork *w, S *p, const S *c, size_t *n, int plies) {
     uint64_t idx, turn = sv->swap && p->v[RC_P] != c->v[RC_P] ? SV_TURN : 0;
     uint16_t *slot;
-    SvBlock *b = sv_indexed(sv, w, p, &idx, &slot, c, w->crt);
+    int alone;
+    SvBlock *b = sv_indexed(sv, w, p, &idx, &slot, c, w->crt, &alone);
     if (!b) return 0;
     if (sv_push_pred(sv, w, n, (uint64_t)b->id << 40 | idx | turn)) return -1;
     w->slot[*n - 1] = slot;
-    if (sv->arrangements) w->share[*n - 1] = sv_arr_share(sv, w, p, plies);
+    if (sv->arrangements) w->share[*n - 1] = sv_arr_share(sv, w, p, plies, alone);
     return 0;
 }
 
