@@ -14,6 +14,7 @@ class Sink(Enum):
 
     LIST = "moves"  # `moves_N(s)`: lists it
     EXISTS = "has"  # `has_N(s)`: answers yes at the first
+    FIRST = "first"  # `first_N(s, a)`: counts them, keeping the first (the native solver's)
 
 
 @dataclass

@@ -6,6 +6,7 @@ ever does (the model's names are resolved to indices before).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterable
 
 from interpreter.python.pysource import TooLarge
@@ -17,6 +18,15 @@ MAX_C_LINES = 20_000
 MAX_C_BYTES = 1_000_000  # of code
 MAX_TABLE_BYTES = 4_000_000
 
+
+@dataclass(frozen=True)
+class Rays:
+    """The straight lines from every cell along some directions, as C tables: direction
+    di's cells from cell c are flat[di][off[di][c] .. off[di][c + 1])."""
+
+    flat: str
+    off: str
+    count: int
 
 
 class CSource:

@@ -26,7 +26,8 @@ it); otherwise `RC_UNDO` is 0 and cyclic games are solved with stored arcs.
 
 A rule is quiet (`UNDO_QUIET`, `quiet`) when every ply of it from one position leads to
 the same int slots and outcome: it moves a piece that no end rule reads (dsl.reads), with
-no effect. Every arrangement's first pass then applies only its first ply.
+no effect. Every arrangement's first pass then applies only its first ply, which its
+`first_N` generator keeps while it counts the others (`UNDO_FIRST`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from dsl.domains import fixed_cells
 from dsl.reads import types_read
 
 from interpreter.codegen import turns
+from interpreter.codegen.context import Sink
 from interpreter.codegen.rules import RuleGen
 from interpreter.runtime.tables import Tables
 from interpreter.native.csource import CSource
@@ -175,6 +177,29 @@ def _lands(w: CWriter, tables: Tables, rs: model.Ruleset, code: int, ply: model.
     return f"lands_{code}", w.out.int_table(("undo steps", tuple(flat)), flat, "US")
 
 
+def _takes(rs: model.Ruleset, phases: list[model.TurnPhase], codes: dict[tuple[str, int | None], int]) -> list[int]:
+    """Per player, per phase, per rule code (the pass last): whether the phase takes it."""
+    takes = []
+    for p in range(len(rs.players)):
+        for ph in phases:
+            row = [0] * len(codes)
+            for name in ph.plies:
+                if (name, p) in codes:
+                    row[codes[(name, p)]] = 1
+            row[-1] = int(ph.allows_pass)
+            takes += row
+    return takes
+
+
+def _first(w: CWriter, code: int, ply: model.Ply, p: int, types: list[int]) -> str:
+    """A quiet rule's `first_N`: its generator counting its plies and keeping the first
+    (every arrangement's first pass applies only that one)."""
+    g = RuleGen(w, ply, p, code, types)
+    with w.generator(code, Sink.FIRST):
+        g.construct.emit_moves(g)
+    return f"first_{code}"
+
+
 def emit_undo(w: CWriter, rs: model.Ruleset, tables: Tables,
               moved: list[tuple[int, model.Ply, int, list[int]]], phases: list[model.TurnPhase],
               codes: dict[tuple[str, int | None], int]) -> None:
@@ -209,25 +234,15 @@ def emit_undo(w: CWriter, rs: model.Ruleset, tables: Tables,
         out.decl(f"static const int {name}[] {unused} = {{{', '.join(str(e[k]) for e in entries)}}};")
     rev = [mask for e in entries for mask in e[3]]
     out.decl(f"static const M UNDO_REV[] {unused} = {{{', '.join(out.mask(m) for m in rev)}}};")
-    lands = [e[5] for e in entries]
-    out.decl(f"static const int UNDO_EXACT[] {unused} = {{{', '.join(str(int(m is not None)) for m in lands)}}};")
+    exact = [e[5] for e in entries]
+    out.decl(f"static const int UNDO_EXACT[] {unused} = {{{', '.join(str(int(m is not None)) for m in exact)}}};")
     out.decl(f"static const M UNDO_LAND[] {unused} = "
-             f"{{{', '.join(out.mask(full if m is None else m) for m in lands)}}};")
+             f"{{{', '.join(out.mask(full if m is None else m) for m in exact)}}};")
     out.decl(f"static const M *const UNDO_PATH[] {unused} = {{{', '.join(e[6] for e in entries)}}};")
-    n_rules = len(codes)  # every rule of every player, and the pass (the last code)
-    takes = []
-    for p in range(len(rs.players)):
-        for ph in phases:
-            row = [0] * n_rules
-            for name in ph.plies:
-                if (name, p) in codes:
-                    row[codes[(name, p)]] = 1
-            row[-1] = int(ph.allows_pass)
-            takes += row
+    takes = _takes(rs, phases, codes)
     out.decl(f"static const unsigned char UNDO_TAKES[] {unused} = {{{', '.join(map(str, takes))}}};")
-    quiet_rules = [0] * n_rules
-    for code, ply, _, types in moved:
-        quiet_rules[code] = int(quiet(rs, ply, types, phases))
+    quiet_rules = [int(quiet(rs, ply, types, phases)) for _, ply, _, types in moved] + [0]  # (the pass)
+    firsts = [_first(w, code, ply, p, types) if quiet_rules[code] else "NULL" for code, ply, p, types in moved]
     out.decl(f"static const unsigned char UNDO_QUIET[] {unused} = {{{', '.join(map(str, quiet_rules))}}};")
     # after the generators' prototypes, which follow the declarations
     gens = ", ".join(f"moves_{code}" for code, _, _, _ in moved)
@@ -235,3 +250,4 @@ def emit_undo(w: CWriter, rs: model.Ruleset, tables: Tables,
     out.line(0, f"static int (*const UNDO_LANDS[])(const S *, int, int, int, int64_t) {unused} = "
                 f"{{{', '.join(e[7][0] for e in entries)}}};")
     out.line(0, f"static const int *const UNDO_STEPS[] {unused} = {{{', '.join(e[7][1] for e in entries)}}};")
+    out.line(0, f"static int (*const UNDO_FIRST[])(const S *, A *) {unused} = {{{', '.join(firsts + ['NULL'])}}};")

@@ -5,7 +5,6 @@ as C over a state `S`: sets of cells `M` (the prelude's m_and, m_or, ...), numbe
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Iterator
 
 from dsl import model
@@ -14,7 +13,7 @@ from dsl.model import Ruleset
 
 from interpreter.codegen.context import Ctx, Sink
 from interpreter.codegen.writer import Writer
-from interpreter.native.csource import CSource
+from interpreter.native.csource import CSource, Rays
 from interpreter.runtime.layout import Layout
 from interpreter.runtime.tables import Tables
 
@@ -32,16 +31,6 @@ _HELPERS = {
     "in_line": "rc_in_line({0}, {1}, {2}, {3})",
     "back_along": "rc_back_along({0}, {1}, {2}, {3}, {4})",
 }
-
-
-@dataclass(frozen=True)
-class Rays:
-    """The straight lines from every cell along some directions, as C tables: direction
-    di's cells from cell c are flat[di][off[di][c] .. off[di][c + 1])."""
-
-    flat: str
-    off: str
-    count: int
 
 
 class CWriter(Writer):
@@ -437,23 +426,27 @@ class CWriter(Writer):
             yield
 
     # ------------------------------------------------------------ functions
+    _GENERATORS = {Sink.LIST: "int moves_{}(const S *s, Buf *out, M only, M to)",
+                   Sink.EXISTS: "int has_{}(const S *s)", Sink.FIRST: "int first_{}(const S *s, A *first)"}
+
     @contextmanager
     def generator(self, code: int, sink: Sink) -> Iterator[None]:
         self.sink = sink
-        if sink is Sink.LIST:
-            self.out.function(f"int moves_{code}(const S *s, Buf *out, M only, M to)")
-        else:
-            self.out.function(f"int has_{code}(const S *s)")
+        self.out.function(self._GENERATORS[sink].format(code))
         self.depth = 1
+        if sink is Sink.FIRST:
+            self.line("int nply = 0;")
         yield
-        self.line("return 0;")
+        self.line("return nply;" if sink is Sink.FIRST else "return 0;")
         self.depth = 0
         self.out.end()
 
     def ply(self, code: int, fields: list[str], removal: str | None) -> None:
+        items = [str(code)] + fields + ["0"] * (3 - len(fields)) + [removal or "m_zero()"]
         if self.sink is Sink.LIST:
-            items = [str(code)] + fields + ["0"] * (3 - len(fields)) + [removal or "m_zero()"]
             self.line(f"if (buf_push(out, act({', '.join(items)}))) return RC_ERR_MEMORY;")
+        elif self.sink is Sink.FIRST:
+            self.line(f"if (!nply++) *first = act({', '.join(items)});")
         else:
             self.line("return 1;")
 

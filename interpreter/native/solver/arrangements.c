@@ -176,6 +176,32 @@ static SvBlock *sv_arr_child_block(Sv *sv, SvBlock *b, const S *s, const S *t, S
     return c;
 }
 
+/* the legal plies of `s` as rc_legal lists them, but of a quiet rule only the first,
+   kept by its first_N generator, and how many more it has in `more[rule]`; the number
+   listed, or an error. (rc_legal itself where a compulsory capture filters the phase's
+   plies as a whole.) */
+static int sv_arr_plies(const S *s, Buf *out, int *more) {
+    if (!UNDO_PLAIN) return rc_legal(s, out);
+    out->n = 0;
+    int64_t ph = s->v[RC_P] * UNDO_NPH + s->v[RC_PH];
+    if (s->v[RC_OUT] >= 0 || ph < 0 || ph >= RC_PLAYERS * UNDO_NPH) return 0;
+    const unsigned char *takes = UNDO_TAKES + ph * RC_RULES;
+    for (int r = 0; r < RC_RULES - 1; r++) {
+        if (!takes[r]) continue;
+        if (UNDO_FIRST[r]) {
+            A a;
+            int k = UNDO_FIRST[r](s, &a);
+            if (k > 0 && buf_push(out, a)) return RC_ERR_MEMORY;
+            more[r] = k > 0 ? k - 1 : 0;
+            continue;
+        }
+        int e = UNDO_MOVES[r](s, out, FULL, FULL);
+        if (e < 0) return e;
+    }
+    if (takes[RC_RULES - 1] && buf_push(out, act(RC_RULES - 1, 0, 0, 0, m_zero()))) return RC_ERR_MEMORY;
+    return out->n;
+}
+
 /* position `i` of `b`: its plies counted (times the units), or its value where it is
    stuck (level 0, on b->next) or a ply ends the game in a win or every ply in a loss
    (level 1, on b->later) */
@@ -184,7 +210,8 @@ static void sv_arr_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, SvArrMemo *m
     sv_unrank(sv, b, i, &s);
     w->done++;
     uint16_t *out = &b->val[sv_local(b, i)];
-    int n = rc_legal(&s, &w->buf);
+    int more[RC_RULES] = {0};
+    int n = sv_arr_plies(&s, &w->buf, more);
     if (n < 0) { sv_fail(sv, n, "the rules stopped on an error"); return; }
     if (n == 0) {  /* stuck: rc_outcome says who wins */
         *out = sv_end_value(rc_outcome(&s), s.v[RC_P]);
@@ -205,9 +232,9 @@ static void sv_arr_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, SvArrMemo *m
         int e = rc_apply(&s, &w->buf.a[a], &t);
         if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return; }
         first[r] = t.v[RC_OUT] < 0 ? 1 : 2;
-        if (t.v[RC_OUT] < 0) {
+        if (t.v[RC_OUT] < 0) {  /* (and as many more of a quiet rule counted alike) */
             if (!sv_arr_child_block(sv, b, &s, &t, memo)) return;
-            count += units;
+            count += units * (uint64_t)(1 + more[r]);
             continue;
         }
         uint8_t v = sv_end_value((int)t.v[RC_OUT], t.v[RC_P]);  /* for the child's mover */
