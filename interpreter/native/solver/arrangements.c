@@ -151,10 +151,19 @@ static int sv_arr_compact(Sv *sv, SvBlock *b) {
     return 0;
 }
 
+/* what the first pass remembers through a unit: the last child block (`v` its int slots)
+   and the last position (`s`, its types' ranks `rts`, if `known`) */
+typedef struct {
+    int64_t v[RC_NI];
+    SvBlock *c;
+    S s;
+    uint64_t rts[RC_NT];
+    int known;
+} SvArrMemo;
+
 /* the block of child `t` of position `s` of `b`, from the child's int slots (its counts
    are the parent's), the block edge noted (sv_edge); `memo` remembers the last; NULL
    after an error */
-typedef struct { int64_t v[RC_NI]; SvBlock *c; } SvArrMemo;
 
 static SvBlock *sv_arr_child_block(Sv *sv, SvBlock *b, const S *s, const S *t, SvArrMemo *memo) {
     if (memo->c && !memcmp(memo->v, t->v, sizeof memo->v)) return memo->c;
@@ -206,8 +215,9 @@ static int sv_arr_plies(const S *s, Buf *out, int *more) {
    stuck (level 0, on b->next) or a ply ends the game in a win or every ply in a loss
    (level 1, on b->later) */
 static void sv_arr_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, SvArrMemo *memo) {
-    S s;
-    sv_unrank(sv, b, i, &s);
+    sv_unrank_next(sv, b, i, &memo->s, memo->rts, memo->known);  /* (a unit is of one block) */
+    memo->known = 1;
+    const S s = memo->s;
     w->done++;
     uint16_t *out = &b->val[sv_local(b, i)];
     int more[RC_RULES] = {0};
@@ -260,7 +270,7 @@ static void sv_arr_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, SvArrMemo *m
 }
 
 static void sv_arr_count_unit(Sv *sv, SvWork *w, SvUnit *u) {
-    SvArrMemo memo = {{0}, NULL};
+    SvArrMemo memo = {.c = NULL, .known = 0};
     SV_EACH_IN_UNIT(u, i) sv_arr_count(sv, w, u->b, i, &memo);
 }
 

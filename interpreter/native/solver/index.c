@@ -400,6 +400,32 @@ static void sv_unrank_at(const Sv *sv, const SvBlock *b, uint64_t idx, S *s, uin
     for (int j = 0; j < RC_NI; j++) s->v[j] = b->key.v[j];
 }
 
+/* sv_unrank_at where `s` and `rts` hold another position of block `b` (`known`; else
+   none): a type whose rank is unchanged, as are those of the types before it, keeps its
+   cells (every type a one-cell piece on the board, sv->flat: a run of the index varies
+   the last types alone; every arrangement's first pass, so unused where RC_UNDO is 0) */
+static __attribute__((unused)) void sv_unrank_next(const Sv *sv, const SvBlock *b, uint64_t idx, S *s,
+                                                  uint64_t *rts, int known) {
+    if (!known || !sv->flat) {
+        sv_unrank_at(sv, b, idx, s, rts);
+        return;
+    }
+    M used0 = m_zero();
+    int same = 1;
+    for (int i = 0; i < RC_NT; i++) {
+        int t = sv->order[i];
+        uint64_t rt = i == RC_NT - 1 ? idx : idx / b->stride[t];
+        idx -= rt * b->stride[t];
+        same = same && rt == rts[i];
+        if (!same) {
+            rts[i] = rt;
+            M u = m_andn(sv->cells[t], used0);
+            s->c[t] = sv_uncolex(sv, rt, (int)b->key.cnt[t], m_pop(u), u);
+        }
+        used0 = m_or(used0, s->c[t]);
+    }
+}
+
 static void sv_unrank(const Sv *sv, const SvBlock *b, uint64_t idx, S *s) {
     uint64_t rts[RC_NT];
     sv_unrank_at(sv, b, idx, s, rts);
