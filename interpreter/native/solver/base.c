@@ -32,7 +32,6 @@ static inline uint8_t sv_end_value(int o, int64_t mover) {
 #define SV_ARC_TURN ((uint32_t)1 << 31)  /* the same, of a stored arc (arcs.c) */
 #define SV_UNROLL _Pragma("GCC unroll 8")  /* a loop over the piece types, unrolled */
 #define SV_RECENT 4                  /* blocks a thread remembers finding */
-#define SV_ALONE_BITS 10             /* sv_alone_memo remembers 2^this placements */
 #define SV_LEAST_BITS 13             /* sv_least_memo remembers 2^this placements */
 #define SV_PEND 1024                 /* un-move solve: predecessors asked of memory before
                                         they are settled (sv_settle) */
@@ -180,8 +179,6 @@ typedef struct SvWork {
     uint64_t crt[RC_NT];            /* un-move solve: the ranks of the position whose
                                        predecessors are made (sv_take_back) */
     unsigned nrecent, hit;          /* how many it found, and the one found last (sv_recent) */
-    uint64_t alone_of[1 << SV_ALONE_BITS];  /* sv_alone_memo: cells, and 1 + sv_alone (0: none) */
-    uint8_t alone_is[1 << SV_ALONE_BITS];
     uint64_t least_of[1 << SV_LEAST_BITS];  /* sv_least_memo: cells, and 3 + sv_least (0: none) */
     uint16_t least_is[1 << SV_LEAST_BITS];
     uint64_t arcs, ends, levels;    /* one-pass solve: distinct children, ended, levels */

@@ -262,7 +262,7 @@ static int sv_least(const Sv *sv, M m) {
 }
 
 /* sv_least, remembered by the cells (on one-word boards): the slot compared first takes
-   few placements, which recur from position to position */
+   few placements, which recur from position to position (sv_canon_memo, sv_alone_memo) */
 static int sv_least_memo(const Sv *sv, SvWork *w, M cells) {
 #if RC_W == 1
     uint64_t m = cells.w[0];
@@ -295,27 +295,8 @@ static __attribute__((unused)) int sv_canon_memo(const Sv *sv, SvWork *w, S *s) 
 }
 
 /* whether `s` (in canonical form) is fixed by no symmetry but the identity in the slot
-   compared first: then a child that leaves that slot as it is is in canonical form */
-static int sv_alone(const Sv *sv, const S *s) {
-    M m = s->c[sv->cmp[0]];
-    for (int q = 0; q < sv->nperm; q++)
-        if (!sv->identity[q] && m_eq(sv_image(sv, m, q), m)) return 0;
-    return 1;
-}
-
-/* sv_alone, remembered by that slot's cells (on one-word boards): the same few placements
-   of the slot compared first recur from position to position */
+   compared first: then a child that leaves that slot as it is is in canonical form. (That
+   slot is the least of its images, so only a tie keeps it: sv_least.) */
 static int sv_alone_memo(const Sv *sv, SvWork *w, const S *s) {
-#if RC_W == 1
-    uint64_t m = s->c[sv->cmp[0]].w[0];
-    size_t h = (size_t)((m * 0x9E3779B97F4A7C15ull) >> (64 - SV_ALONE_BITS));
-    if (w->alone_is[h] && w->alone_of[h] == m) return w->alone_is[h] - 1;
-    int a = sv_alone(sv, s);
-    w->alone_of[h] = m;
-    w->alone_is[h] = (uint8_t)(1 + a);
-    return a;
-#else
-    (void)w;
-    return sv_alone(sv, s);
-#endif
+    return sv_least_memo(sv, w, s->c[sv->cmp[0]]) != -1;
 }
