@@ -40,7 +40,7 @@ static int sv_arr_stab(const Sv *sv, const S *s) {
     return n;
 }
 
-/* what `plies` plies from `p` (in canonical form; `alone` as sv_alone says of it) into
+/* what `plies` plies from `p` (in canonical form; `alone` as sv_alone_memo says of it) into
    position c take from p's count: plies * units * |Stab(p)| / |Stab(c)| (w->cstab) */
 static uint16_t sv_arr_share(Sv *sv, SvWork *w, const S *p, int plies, int alone) {
     int stab = sv->nperm < 2 || alone ? 1 : sv_arr_stab(sv, p);
@@ -164,7 +164,6 @@ typedef struct {
 /* the block of child `t` of position `s` of `b`, from the child's int slots (its counts
    are the parent's), the block edge noted (sv_edge); `memo` remembers the last; NULL
    after an error */
-
 static SvBlock *sv_arr_child_block(Sv *sv, SvBlock *b, const S *s, const S *t, SvArrMemo *memo) {
     if (memo->c && !memcmp(memo->v, t->v, sizeof memo->v)) return memo->c;
     SvKey k, sk;

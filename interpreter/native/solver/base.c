@@ -166,7 +166,7 @@ typedef struct SvWork {
     uint16_t *share;      /* every arrangement's solve: what each takes from its count */
     int cstab;            /* ... and the symmetries that keep the position taken back */
     int calone;           /* un-move solve: the position taken back is in canonical form and
-                             no symmetry but the identity keeps its slot compared first (sv_alone) */
+                             no symmetry but the identity keeps its slot compared first (sv_alone_memo) */
     size_t cappk;
     SvPend *pend;         /* un-move solve: the predecessors waiting to be settled */
     size_t npend, cappend;
@@ -209,7 +209,7 @@ typedef struct Sv {
     int swap_type[RC_NT], swap_slot[RC_NI];
     SvImg *stab;       /* the swap's image of each byte value of each byte of a mask */
     SvImg *ptab;       /* per symmetry, per byte of a mask, per byte value: its image */
-    uint8_t *identity; /* per symmetry: whether it moves no cell (sv_alone; sv_canon's loop) */
+    uint8_t *identity; /* per symmetry: whether it moves no cell (sv_least; sv_canon's loop) */
     M cells[RC_NT];    /* per type, the cells it is ranked among (its own and those of the
                           types before it in `order`: dsl/domains.py, native_solve.py) */
     uint64_t *binom;

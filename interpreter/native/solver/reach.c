@@ -24,7 +24,7 @@ static inline __attribute__((always_inline)) SvBlock *sv_locate(Sv *sv, SvWork *
 }
 
 /* whether child `t` of `s` (in canonical form) is in canonical form as it stands: `alone`
-   (sv_alone of `s`) and the slot compared first left as it is, and no swap of the players
+   (sv_alone_memo of `s`) and the slot compared first left as it is, and no swap of the players
    due */
 static inline int sv_kept(const Sv *sv, int alone, const S *s, const S *t) {
     return alone && m_eq(t->c[sv->cmp[0]], s->c[sv->cmp[0]]) && !(sv->swap && t->v[RC_P]);

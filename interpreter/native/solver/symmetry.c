@@ -118,7 +118,7 @@ static inline void sv_swap(const Sv *sv, S *s) {
    previous ply's cells, then the piece types in the order they are placed (sv_shape), so
    the type that varies slowest in the index decides first; most plies leave it where it
    stands, and then a child of a position in canonical form needs no other image
-   (sv_alone). Packed keys (rc_solve_output) compare in sv->keycmp, the last slot first,
+   (sv_alone_memo). Packed keys (rc_solve_output) compare in sv->keycmp, the last slot first,
    as symmetry.Canonicalizer compares them. sv_canon_memo finds most in one image. */
 #if RC_W == 1 && RC_CELLS <= 32 && defined(__AVX2__)
 /* Boards of up to 32 cells: the images of a mask under 8 symmetries at once, a lookup of
@@ -280,7 +280,7 @@ static int sv_least_memo(const Sv *sv, SvWork *w, M cells) {
 
 /* sv_canon in sv->cmp, where one symmetry puts the slot compared first least in one
    image (sv_least_memo), else by comparing them all; whether no symmetry but the
-   identity keeps that slot of the result (sv_alone) */
+   identity keeps that slot of the result (sv_alone_memo) */
 static __attribute__((unused)) int sv_canon_memo(const Sv *sv, SvWork *w, S *s) {
     sv_swap(sv, s);
     if (sv->nperm < 2) return 1;

@@ -21,7 +21,7 @@ static int sv_arr_compact(Sv *sv, SvBlock *b);
    arrangement's solve), else its bit and its count of reached positions before it (read
    by sv_take_back; `*slot` NULL); NULL if no block of positions not ended holds it (lookups
    only: no block is made). `ps`, a position whose types' ranks are prt (sv_rank_from);
-   `*alone`: whether no symmetry but the identity keeps the slot compared first (sv_alone) */
+   `*alone`: whether no symmetry but the identity keeps the slot compared first (sv_alone_memo) */
 static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx, uint16_t **slot, const S *ps,
                            const uint64_t *prt, int *alone) {
     /* in canonical form as it stands where it leaves that slot of `ps` as it is (sv_kept) */
