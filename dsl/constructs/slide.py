@@ -192,19 +192,15 @@ def _rays(g: RuleGen, dirs: list[str], values: dict[str, list[str]] | None) -> N
 def emit_lands(g: RuleGen) -> None:
     """Whether the piece on c may land on d, n steps away with its way empty: its limit,
     least and target, as `_rays` tests them."""
-    w, motion = g.w, g.motion
+    motion = g.motion
     least = motion.least or 1
-    g.lands_head()
+    bounds = [f"n >= {least}"] if least > 1 else []
     if motion.limit is not None:
-        w.let("num", "limit", g.plain_expr(motion.limit))
+        bounds.append(f"n <= ({g.plain_expr(motion.limit)})")
     elif motion.least is not None and not motion.or_more:
-        w.let("num", "limit", str(least))  # `slide N`: exactly N steps
-    bounds = (["n > limit"] if motion.limit is not None or (motion.least is not None and not motion.or_more)
-              else []) + ([f"n < {least}"] if least > 1 else [])
-    if bounds:
-        with w.if_(w.any_of(*bounds)):
-            w.ret("0")
-    g.lands_end()
+        bounds.append(f"n <= {least}")  # `slide N`: exactly N steps
+    g.lands_head()
+    g.lands_end(bounds)
 
 
 def emit_apply(g: RuleGen) -> None:

@@ -167,11 +167,12 @@ class RuleGen:
         w.let("cells", "frm", w.bit("c"))
         w.let("cells", "here", w.bit("d"))
 
-    def lands_end(self) -> None:
-        """The end of a `lands_N` function: whether d is in the target set and the
-        condition holds (compiled plainly: nothing is hoisted in a function of one ply)."""
+    def lands_end(self, bounds: list[str] | None = None) -> None:
+        """The end of a `lands_N` function: whether the `bounds` on the steps `n` hold, d
+        is in the target set and the condition holds (compiled plainly: nothing is hoisted
+        in a function of one ply)."""
         w = self.w
-        test = [w.has(self.tgt_src, "d", "here")]
+        test = list(bounds or []) + [w.has(self.tgt_src, "d", "here")]
         if self.ply.where is not None:
             test.append(self.plain_expr(self.ply.where))
         w.ret(w.all_(*test))

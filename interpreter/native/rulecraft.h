@@ -135,6 +135,15 @@ static const int UNDO_PLAIN;                 /* no compulsory capture: a rule's 
    given (appended to the list; 0 or an error); of a one-cell piece, it may leave out those
    landing off the second mask (the un-move solver's check of one candidate ply) */
 static int (*const UNDO_MOVES[RC_RULES - 1])(const S *, Buf *, M, M);
+/* [e]: whether the piece of type t on cell c may land on cell d, n steps away with its way
+   empty (the rule's limit, target and condition: cundo.lands_checked), or NULL: its
+   candidates' plies are made */
+static int (*const UNDO_LANDS[UNDO_N])(const S *, int t, int c, int d, int64_t n);
+/* [e]: [x * RC_CELLS + o]: the steps of a ply from o to x for UNDO_LANDS (0: its plies are
+   made), or NULL: one step */
+static const int *const UNDO_STEPS[UNDO_N];
+/* [rule]: a quiet rule's generator that counts its plies and keeps the first, or NULL */
+static int (*const UNDO_FIRST[RC_RULES])(const S *, A *);
 #endif
 
 /* ------------------------------------------------------------------ 4. the library's exports
