@@ -8,6 +8,8 @@ piece type, from cell, to cell[, removed cells]). Chained slides: see chain.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
+from operator import and_
 from typing import TYPE_CHECKING, Callable
 
 from dsl import board as boards
@@ -227,31 +229,29 @@ def reverse_reach(tables: Tables, board: boards.Board, motion: Slide) -> list[in
     return back
 
 
-def reverse_steps(tables: Tables, board: boards.Board, motion: Slide) -> list[list[int]]:
-    """Per cell x, per cell o, the steps of a slide from o to x (0 where none goes, or
-    where two directions lead from o to x by lines of other lengths or cells passed)."""
+def _ways(tables: Tables, board: boards.Board, motion: Slide) -> list[list[set[tuple[int, int]]]]:
+    """Per cell x, per cell o, each way a slide goes from o to x: its steps and the cells
+    it passes (two, where two directions lead from o to x)."""
     n = tables.n
     ways: list[list[set[tuple[int, int]]]] = [[set() for _ in range(n)] for _ in range(n)]
     for d in straight(board, motion.dirs):
         for o, ray in enumerate(tables.rays(d)):
             passed = 0
             for k, x in enumerate(ray):
-                ways[x][o].add((k + 1, passed))
+                if x != o:
+                    ways[x][o].add((k + 1, passed))
                 passed |= 1 << x
-    return [[next(iter(w))[0] if len(w) == 1 else 0 for w in row] for row in ways]
+    return ways
+
+
+def reverse_steps(tables: Tables, board: boards.Board, motion: Slide) -> list[list[int]]:
+    """Per cell x, per cell o, the steps of a slide from o to x (0 where none goes, or
+    where two directions lead from o to x by lines of other lengths or cells passed)."""
+    return [[next(iter(w))[0] if len(w) == 1 else 0 for w in row] for row in _ways(tables, board, motion)]
 
 
 def reverse_path(tables: Tables, board: boards.Board, motion: Slide) -> list[list[int]]:
     """Per cell x, per cell o, the cells a slide from o to x passes, all empty (those every
     such slide passes, when two directions lead from o to x; 0 where none does)."""
-    n = tables.n
-    path: list[list[int | None]] = [[None] * n for _ in range(n)]
-    for d in straight(board, motion.dirs):
-        for o, ray in enumerate(tables.rays(d)):
-            passed = 0
-            for x in ray:
-                if x != o:
-                    old = path[x][o]
-                    path[x][o] = passed if old is None else old & passed
-                passed |= 1 << x
-    return [[m or 0 for m in row] for row in path]
+    return [[reduce(and_, (passed for _, passed in w)) if w else 0 for w in row]
+            for row in _ways(tables, board, motion)]

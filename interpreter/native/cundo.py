@@ -24,7 +24,7 @@ ply, or of an end rule) moves pieces, and a position may come round again (some 
 a piece or passes, or some type is both placed and taken; else the one-pass solve takes
 it); otherwise `RC_UNDO` is 0 and cyclic games are solved with stored arcs.
 
-A rule is quiet (`UNDO_QUIET`, `quiet`) when every ply of it from one position leads to
+A rule is quiet (`quiet`) when every ply of it from one position leads to
 the same int slots and outcome: it moves a piece that no end rule reads (dsl.reads), with
 no effect. Every arrangement's first pass then applies only its first ply, which its
 `first_N` generator keeps while it counts the others (`UNDO_FIRST`).
@@ -241,9 +241,8 @@ def emit_undo(w: CWriter, rs: model.Ruleset, tables: Tables,
     out.decl(f"static const M *const UNDO_PATH[] {unused} = {{{', '.join(e[6] for e in entries)}}};")
     takes = _takes(rs, phases, codes)
     out.decl(f"static const unsigned char UNDO_TAKES[] {unused} = {{{', '.join(map(str, takes))}}};")
-    quiet_rules = [int(quiet(rs, ply, types, phases)) for _, ply, _, types in moved] + [0]  # (the pass)
-    firsts = [_first(w, code, ply, p, types) if quiet_rules[code] else "NULL" for code, ply, p, types in moved]
-    out.decl(f"static const unsigned char UNDO_QUIET[] {unused} = {{{', '.join(map(str, quiet_rules))}}};")
+    firsts = [_first(w, code, ply, p, types) if quiet(rs, ply, types, phases) else "NULL"
+              for code, ply, p, types in moved]
     # after the generators' prototypes, which follow the declarations
     gens = ", ".join(f"moves_{code}" for code, _, _, _ in moved)
     out.line(0, f"static int (*const UNDO_MOVES[])(const S *, Buf *, M, M) {unused} = {{{gens}}};")

@@ -124,10 +124,6 @@ static const M *const UNDO_PATH[UNDO_N];     /* [x * RC_CELLS + o]: the cells a 
 /* [(player * UNDO_NPH + phase) * RC_RULES + rule]: whether that phase takes the rule (the
    last code, the pass: whether the phase allows one) */
 static const unsigned char UNDO_TAKES[RC_PLAYERS * UNDO_NPH * RC_RULES];
-/* [rule]: 1 where every ply of the rule from one position leads to the same int slots and
-   outcome (it moves a piece no end rule reads, with no effect: cundo.quiet), so one child
-   answers for them all */
-static const unsigned char UNDO_QUIET[RC_RULES];
 static const int UNDO_PASS;                  /* some phase allows a pass */
 static const int UNDO_PLAIN;                 /* no compulsory capture: a rule's plies are its
                                                 generator's alone (else rc_legal's) */
@@ -142,7 +138,9 @@ static int (*const UNDO_LANDS[UNDO_N])(const S *, int t, int c, int d, int64_t n
 /* [e]: [x * RC_CELLS + o]: the steps of a ply from o to x for UNDO_LANDS (0: its plies are
    made), or NULL: one step */
 static const int *const UNDO_STEPS[UNDO_N];
-/* [rule]: a quiet rule's generator that counts its plies and keeps the first, or NULL */
+/* [rule]: where every ply of the rule from one position leads to the same int slots and
+   outcome (it moves a piece no end rule reads, with no effect: cundo.quiet), so one child
+   answers for them all, its generator that counts its plies and keeps the first; else NULL */
 static int (*const UNDO_FIRST[RC_RULES])(const S *, A *);
 #endif
 

@@ -10,8 +10,9 @@
    What reachability paid for, locating each child of each position, is then not needed:
    - A first pass counts each position's plies, not its distinct children: each ply is
      applied only to see whether it ends the game (a win at once, a loss not counted, a
-     draw that keeps the position from losing), and of a quiet rule (UNDO_QUIET: it moves
-     a piece no end rule reads) only the first: its other plies end the game alike.
+     draw that keeps the position from losing), and of a quiet rule (one with a first_N
+     generator, UNDO_FIRST: it moves a piece no end rule reads) only the first: its other
+     plies end the game alike.
    - The un-move levels then take from a predecessor's count its share of each decided
      position's plies. A ply from p's class into C's is found from C's representative c
      alone: summed over the predecessors p' of c that p's class holds, the plies p' -> c
@@ -233,7 +234,7 @@ static void sv_arr_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, SvArrMemo *m
     uint8_t first[RC_RULES] = {0};  /* a quiet rule's first child: 1 goes on, 2 ended */
     for (int a = 0; a < n; a++) {
         int r = w->buf.a[a].r;
-        if (UNDO_QUIET[r] && first[r]) {  /* (a child like its first: it ended alike) */
+        if (UNDO_FIRST[r] && first[r]) {  /* (a child like its first: it ended alike) */
             count += first[r] == 1 ? units : 0;
             continue;
         }
