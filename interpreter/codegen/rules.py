@@ -181,7 +181,8 @@ class RuleGen:
         """Each cell of `mask` as `here` (cell d), a candidate."""
         w = self.w
         w.let("cells", "dests", mask)
-        with w.each_bit("dests", "here", "d"):
+        plain = not self.riders and self.tgt_level != 2 and self.where is None  # (candidate's)
+        with (w.each_landing if plain else w.each_bit)("dests", "here", "d"):
             self.candidate(fields)
 
     def all_or_target(self) -> str:

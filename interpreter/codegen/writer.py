@@ -152,6 +152,11 @@ class Writer(Expressions):
         `bit`; its index by `cell(cell)`, or as a local of that name (`eager`)."""
         raise NotImplementedError
 
+    def each_landing(self, mask: str, bit: str, cell: str) -> Any:
+        """each_bit over cells each of which is a ply with no condition: a back-end may
+        count them rather than visit each (Sink.FIRST)."""
+        return self.each_bit(mask, bit, cell)
+
     def each_record(self, key: tuple, rows: list, fields: list[tuple[str, str]], index: str | None,
                     prefix: str) -> Any:
         """Each record of row `index` of a constant table of rows (of `rows` itself, for

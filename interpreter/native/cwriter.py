@@ -13,6 +13,7 @@ from dsl.model import Ruleset
 
 from interpreter.codegen.context import Ctx, Sink
 from interpreter.codegen.writer import Writer
+from interpreter.native.cchains import CChains
 from interpreter.native.csource import CSource, Rays
 from interpreter.runtime.layout import Layout
 from interpreter.runtime.tables import Tables
@@ -33,7 +34,7 @@ _HELPERS = {
 }
 
 
-class CWriter(Writer):
+class CWriter(CChains, Writer):
     ZERO = "m_zero()"
 
     def __init__(self, rs: Ruleset, tables: Tables, layout: Layout, out: CSource):
@@ -43,6 +44,7 @@ class CWriter(Writer):
         self.loops = 0  # loop indices made so far (each loop's own, so nested loops differ)
         self.ray: tuple[str, str] = ("", "")  # the ray's pointer and its length's local
         self._chain_len = "0"  # the segments of a state a chain search pushes (its key)
+        self._kept = False  # in each_landing's first_N form: a ply is kept, counted there
 
     def _index(self) -> str:
         self.loops += 1
@@ -284,6 +286,19 @@ class CWriter(Writer):
             yield
 
     @contextmanager
+    def each_landing(self, mask: str, bit: str, cell: str) -> Iterator[None]:
+        if self.sink is not Sink.FIRST:  # (first_N: the lowest cell's ply kept, the rest counted)
+            with self.each_bit(mask, bit, cell):
+                yield
+            return
+        with self.if_(f"!nply && m_any({mask})"):
+            self.line(f"M low = {mask}; int {cell} = m_poplow(&low); M {bit} = m_bit({cell});")
+            self._kept = True
+            yield
+            self._kept = False
+        self.line(f"nply += m_pop({mask});")
+
+    @contextmanager
     def each_record(self, key: tuple, rows: list, fields: list[tuple[str, str]], index: str | None,
                     prefix: str) -> Iterator[None]:
         flat_rows = [rows] if index is None else rows
@@ -372,59 +387,6 @@ class CWriter(Writer):
     def placement(self, size: int, index: str) -> str:
         return f"{self.out.mask_table(('placements', size), self.t.placement_masks(size), 'PL')}[{index}]"
 
-    # ------------------------------------------------------------ chained motions
-    @contextmanager
-    def chain_search(self, code: int, budget: int, segments: int | None, ply: model.Ply) -> Iterator[None]:
-        self.out.function(f"int chains_{code}(const S *s, int t, int c0)")
-        self._chain_len = "0" if segments is None else "len + 1"  # a pushed state's key
-        self.depth = 1
-        self.line("if (chainset_reset(&rc_expanded, 1u << 18) || chainset_reset(&rc_found_set, 1u << 12)) "
-                  "return RC_ERR_MEMORY;")
-        self.line("rc_found.n = rc_stack.n = 0;")
-        self.line("M start = m_bit(c0);")
-        self.line("if (chainlist_push(&rc_stack, c0, m_zero(), -1, 1)) return RC_ERR_MEMORY;")
-        self.line(f"int budget = {budget};")
-        with self.block("while (rc_stack.n) {", "}"):
-            self.line("ChainItem it = rc_stack.a[--rc_stack.n];")
-            self.line("int c = it.c, last = it.last, len = it.len; M removed = it.removed;")
-            self.line(f"int fresh = chainset_add(&rc_expanded, c, removed, last, {'0' if segments is None else 'len'});")
-            self.line("if (fresh < 0) return fresh;")
-            self.line("if (!fresh) continue;")
-            self.line("int me = (int)rc_expanded.count - 1;  /* this state's id (rc_graph) */")
-            self.line("if (--budget < 0) return RC_ERR_CHAIN;")
-            self.line("S scs = *s; S *sc = &scs;")
-            self.line(f"for (int i = 0; i < {self.L.types}; i++) sc->c[i] = m_andn(sc->c[i], removed);")
-            self.line("sc->c[t] = m_or(m_andn(sc->c[t], start), m_bit(c));")
-            yield
-        self.line("return 0;")
-        self.depth = 0
-        self.out.end()
-
-    def chain_length(self) -> str:
-        return "len"
-
-    def chain_end(self, cell: str, removed: str, reached: bool = False) -> None:
-        self.line(f"int f = chainset_add(&rc_found_set, {cell}, {removed}, 0, 0);")
-        self.line("if (f < 0) return f;")
-        self.line(f"if (f && chainlist_push(&rc_found, {cell}, {removed}, 0, 0)) return RC_ERR_MEMORY;")
-        kind = 2 if reached else 1
-        self.line(f"if (rc_graph.on && chain_hop(me, {cell}, {removed}, {kind}, 0, 0)) return RC_ERR_MEMORY;")
-
-    def chain_push(self, cell: str, removed: str, direction: str) -> None:
-        self.line(f"if (chainlist_push(&rc_stack, {cell}, {removed}, {direction}, len + 1)) return RC_ERR_MEMORY;")
-        self.line(f"if (rc_graph.on && chain_hop(me, {cell}, {removed}, 0, {direction}, {self._chain_len})) "
-                  "return RC_ERR_MEMORY;")
-
-    @contextmanager
-    def each_chain(self, code: int, final: str, removed: str) -> Iterator[None]:
-        self.line(f"int e = chains_{code}(s, t, c0);")
-        self.line("if (e < 0) return e;")
-        k = self._index()
-        with self.block(f"for (int {k} = 0; {k} < rc_found.n; {k}++) {{", "}"):
-            self.line(f"int {final} = rc_found.a[{k}].c;")
-            self.line(f"M {removed} = rc_found.a[{k}].removed;")
-            yield
-
     # ------------------------------------------------------------ functions
     _GENERATORS = {Sink.LIST: "int moves_{}(const S *s, Buf *out, M only, M to)",
                    Sink.EXISTS: "int has_{}(const S *s)", Sink.FIRST: "int first_{}(const S *s, A *first)"}
@@ -445,8 +407,9 @@ class CWriter(Writer):
         items = [str(code)] + fields + ["0"] * (3 - len(fields)) + [removal or "m_zero()"]
         if self.sink is Sink.LIST:
             self.line(f"if (buf_push(out, act({', '.join(items)}))) return RC_ERR_MEMORY;")
-        elif self.sink is Sink.FIRST:
-            self.line(f"if (!nply++) *first = act({', '.join(items)});")
+        elif self.sink is Sink.FIRST:  # (each_landing counts its own)
+            self.line(f"*first = act({', '.join(items)});" if self._kept else
+                      f"if (!nply++) *first = act({', '.join(items)});")
         else:
             self.line("return 1;")
 
