@@ -84,6 +84,15 @@ static int sv_arr_blocks(Sv *sv, const S *start) {
     return 0;
 }
 
+/* the block of `s` (in canonical form; its piece counts the start's), by its player to
+   move and its phase, the order sv_arr_blocks made them in; NULL where it has ended */
+static inline SvBlock *sv_arr_block(const Sv *sv, const S *s) {
+    int64_t p = sv->swap ? 0 : s->v[RC_P] - sv->low[RC_P], ph = s->v[RC_PH] - sv->low[RC_PH];
+    int64_t phases = sv->high[RC_PH] - sv->low[RC_PH] + 1;
+    if (s->v[RC_OUT] >= 0 || p < 0 || ph < 0 || ph >= phases || p * phases + ph >= sv->nblocks) return NULL;
+    return sv->blocks[p * phases + ph];
+}
+
 /* indices `i0` to `i1` (less) of `b` set in its positions */
 static void sv_arr_set_run(SvBlock *b, uint64_t i0, uint64_t i1) {
     for (uint64_t i = i0; i < i1;) {
@@ -185,30 +194,61 @@ static SvBlock *sv_arr_child_block(Sv *sv, SvBlock *b, const S *s, const S *t, S
     return c;
 }
 
-/* the legal plies of `s` as rc_legal lists them, but of a quiet rule only the first,
-   kept by its first_N generator, and how many more it has in `more[rule]`; the number
-   listed, or an error. (rc_legal itself where a compulsory capture filters the phase's
-   plies as a whole.) */
-static int sv_arr_plies(const S *s, Buf *out, int *more) {
-    if (!UNDO_PLAIN) return rc_legal(s, out);
-    out->n = 0;
+/* what a position's plies add up to in the first pass: the units of those after which
+   the game goes on, whether one ends it as a draw (`keep`: the position is never lost) or
+   in a win for the mover, and how many there are */
+typedef struct { uint64_t count; int keep, won, plies; } SvArrTally;
+
+/* `k` plies from `s` of `b` that lead alike (a quiet rule's: `ply` the first) tallied:
+   `ply` applied to see whether it ends the game, and where not, its child's block noted
+   (sv_arr_child_block); 0 or an error */
+static inline __attribute__((always_inline)) int sv_arr_tally(Sv *sv, SvBlock *b, const S *s, const A *ply,
+                                                             int k, SvArrTally *y, SvArrMemo *memo) {
+    S t;
+    int e = rc_apply(s, ply, &t);
+    if (e < 0) return e;
+    y->plies += k;
+    if (t.v[RC_OUT] < 0) {
+        if (!sv_arr_child_block(sv, b, s, &t, memo)) return SV_ERR_INDEX;
+        y->count += (uint64_t)SV_ARR_UNITS(sv) * (uint64_t)k;
+        return 0;
+    }
+    uint8_t v = sv_end_value((int)t.v[RC_OUT], t.v[RC_P]);  /* for the child's mover */
+    if (v == SV_DRAW) y->keep = 1;
+    else y->won |= (v == SV_WIN) != (t.v[RC_P] != s->v[RC_P]);  /* the mover wins by it */
+    return 0;
+}
+
+/* the legal plies of `s` (of `b`) tallied rule by rule, as rc_legal lists them, but of a
+   quiet rule (UNDO_FIRST) only the first applied: its others lead alike (rc_legal itself
+   where a compulsory capture filters the phase's plies as a whole); 0 or an error. Every
+   ply is still met: each block edge is noted (sv_parents). */
+static int sv_arr_plies(Sv *sv, SvWork *w, SvBlock *b, const S *s, SvArrTally *y, SvArrMemo *memo) {
+    Buf *out = &w->buf;
+    if (!UNDO_PLAIN) {
+        int n = rc_legal(s, out), e = n < 0 ? n : 0;
+        for (int a = 0; a < n && e >= 0; a++) e = sv_arr_tally(sv, b, s, &out->a[a], 1, y, memo);
+        return e;
+    }
     int64_t ph = s->v[RC_P] * UNDO_NPH + s->v[RC_PH];
     if (s->v[RC_OUT] >= 0 || ph < 0 || ph >= RC_PLAYERS * UNDO_NPH) return 0;
     const unsigned char *takes = UNDO_TAKES + ph * RC_RULES;
     for (int r = 0; r < RC_RULES - 1; r++) {
         if (!takes[r]) continue;
+        int e = 0, k;
         if (UNDO_FIRST[r]) {
             A a;
-            int k = UNDO_FIRST[r](s, &a);
-            if (k > 0 && buf_push(out, a)) return RC_ERR_MEMORY;
-            more[r] = k > 0 ? k - 1 : 0;
-            continue;
+            if ((k = UNDO_FIRST[r](s, &a)) > 0) e = sv_arr_tally(sv, b, s, &a, k, y, memo);
+        } else {
+            out->n = 0;
+            e = UNDO_MOVES[r](s, out, FULL, FULL);
+            for (int a = 0; a < out->n && e >= 0; a++) e = sv_arr_tally(sv, b, s, &out->a[a], 1, y, memo);
         }
-        int e = UNDO_MOVES[r](s, out, FULL, FULL);
         if (e < 0) return e;
     }
-    if (takes[RC_RULES - 1] && buf_push(out, act(RC_RULES - 1, 0, 0, 0, m_zero()))) return RC_ERR_MEMORY;
-    return out->n;
+    if (!takes[RC_RULES - 1]) return 0;
+    A pass = act(RC_RULES - 1, 0, 0, 0, m_zero());
+    return sv_arr_tally(sv, b, s, &pass, 1, y, memo);
 }
 
 /* position `i` of `b`: its plies counted (times the units), or its value where it is
@@ -217,53 +257,34 @@ static int sv_arr_plies(const S *s, Buf *out, int *more) {
 static void sv_arr_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, SvArrMemo *memo) {
     sv_unrank_next(sv, b, i, &memo->s, memo->rts, memo->known);  /* (a unit is of one block) */
     memo->known = 1;
-    const S s = memo->s;
+    const S *s = &memo->s;
     w->done++;
-    uint16_t *out = &b->val[sv_local(b, i)];
-    int more[RC_RULES] = {0};
-    int n = sv_arr_plies(&s, &w->buf, more);
-    if (n < 0) { sv_fail(sv, n, "the rules stopped on an error"); return; }
-    if (n == 0) {  /* stuck: rc_outcome says who wins */
-        *out = sv_end_value(rc_outcome(&s), s.v[RC_P]);
+    uint16_t *out = sv_slot_ranked(b, i, memo->rts);
+    SvArrTally y = {0, 0, 0, 0};
+    int e = sv_arr_plies(sv, w, b, s, &y, memo);
+    if (e < 0) {
+        if (!sv_failed(sv)) sv_fail(sv, e, "the rules stopped on an error");
+        return;
+    }
+    if (y.plies == 0) {  /* stuck: rc_outcome says who wins */
+        *out = sv_end_value(rc_outcome(s), s->v[RC_P]);
         if (*out != SV_DRAW) sv_mark(b, i, out);
         w->ends++;
         return;
     }
-    uint64_t count = 0, keep = 0, units = (uint64_t)SV_ARR_UNITS(sv);
-    int won = 0;  /* (its other plies still met: each block edge is noted, sv_parents) */
-    uint8_t first[RC_RULES] = {0};  /* a quiet rule's first child: 1 goes on, 2 ended */
-    for (int a = 0; a < n; a++) {
-        int r = w->buf.a[a].r;
-        if (UNDO_FIRST[r] && first[r]) {  /* (a child like its first: it ended alike) */
-            count += first[r] == 1 ? units : 0;
-            continue;
-        }
-        S t;
-        int e = rc_apply(&s, &w->buf.a[a], &t);
-        if (e < 0) { sv_fail(sv, e, "the rules stopped on an error"); return; }
-        first[r] = t.v[RC_OUT] < 0 ? 1 : 2;
-        if (t.v[RC_OUT] < 0) {  /* (and as many more of a quiet rule counted alike) */
-            if (!sv_arr_child_block(sv, b, &s, &t, memo)) return;
-            count += units * (uint64_t)(1 + more[r]);
-            continue;
-        }
-        uint8_t v = sv_end_value((int)t.v[RC_OUT], t.v[RC_P]);  /* for the child's mover */
-        if (v == SV_DRAW) keep = 1;
-        else won |= (v == SV_WIN) != (t.v[RC_P] != s.v[RC_P]);  /* the mover wins by it */
-    }
-    w->arcs += count / units;
-    if (won) {
+    w->arcs += y.count / (uint64_t)SV_ARR_UNITS(sv);
+    if (y.won) {
         *out = (uint16_t)(SV_WIN | 1 << 2);
         sv_set_bit(b->later, i);
         return;
     }
-    if (count + keep > SV_MAX_REM) {
+    if (y.count + (uint64_t)y.keep > SV_MAX_REM) {
         sv_fail(sv, SV_ERR_INDEX, "more than %d plies: too many for the un-move solve",
                 SV_MAX_REM / SV_ARR_UNITS(sv));
         return;
     }
-    *out = (uint16_t)((count + keep) << 2);
-    if (!count && !keep) {  /* every ply ends the game in a loss */
+    *out = (uint16_t)((y.count + (uint64_t)y.keep) << 2);
+    if (!y.count && !y.keep) {  /* every ply ends the game in a loss */
         *out = (uint16_t)(SV_LOSE | 1 << 2);
         sv_set_bit(b->later, i);
     }

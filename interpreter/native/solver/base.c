@@ -162,9 +162,8 @@ typedef struct SvWork {
     size_t capkids;
     Buf ubuf;             /* un-move solve: a candidate's legal plies */
     uint64_t *pk;         /* un-move solve: the predecessors found, block id << 40 | index */
-    uint16_t **slot;      /* un-move solve: where their values are, if known (else NULL) */
-    uint16_t *share;      /* every arrangement's solve: what each takes from its count */
-    int cstab;            /* ... and the symmetries that keep the position taken back */
+    int cwins;            /* un-move solve: the position taken back is won by its mover */
+    int cstab;            /* every arrangement's solve: the symmetries that keep it */
     int calone;           /* un-move solve: the position taken back is in canonical form and
                              no symmetry but the identity keeps its slot compared first (sv_alone_memo) */
     size_t cappk;

@@ -159,10 +159,6 @@ static void sv_work_free(SvWork *w) {
     free(w->vp);
     free(w->turn);
     free(w->pk);
-    free(w->slot);
-    free(w->share);
-    w->slot = NULL;
-    w->share = NULL;
     free(w->pend);
     w->pend = NULL;
     w->npend = w->cappend = 0;

@@ -402,15 +402,27 @@ static void sv_unrank_at(const Sv *sv, const SvBlock *b, uint64_t idx, S *s, uin
 
 /* sv_unrank_at where `s` and `rts` hold another position of block `b` (`known`; else
    none): a type whose rank is unchanged, as are those of the types before it, keeps its
-   cells (every type a one-cell piece on the board, sv->flat: a run of the index varies
-   the last types alone; every arrangement's first pass, so unused where RC_UNDO is 0) */
+   cells, and where only the last type's rank changes (a run of the index) no division is
+   made. Every type a one-cell piece on the board (sv->flat); the un-move solve's, which
+   reads positions in index order (so unused where RC_UNDO is 0) */
 static __attribute__((unused)) void sv_unrank_next(const Sv *sv, const SvBlock *b, uint64_t idx, S *s,
                                                   uint64_t *rts, int known) {
     if (!known || !sv->flat) {
         sv_unrank_at(sv, b, idx, s, rts);
         return;
     }
+    int tl = sv->order[RC_NT - 1];  /* (its stride is 1) */
+    uint64_t base = 0;
+    for (int i = 0; i < RC_NT - 1; i++) base += rts[i] * b->stride[sv->order[i]];
     M used0 = m_zero();
+    if (idx >= base && idx - base < b->radix[tl]) {  /* the last type's alone: no division */
+        if (idx - base == rts[RC_NT - 1]) return;
+        for (int i = 0; i < RC_NT - 1; i++) used0 = m_or(used0, s->c[sv->order[i]]);
+        rts[RC_NT - 1] = idx - base;
+        M u = m_andn(sv->cells[tl], used0);
+        s->c[tl] = sv_uncolex(sv, idx - base, (int)b->key.cnt[tl], m_pop(u), u);
+        return;
+    }
     int same = 1;
     for (int i = 0; i < RC_NT; i++) {
         int t = sv->order[i];

@@ -261,17 +261,24 @@ static int sv_least(const Sv *sv, M m) {
     return ties ? -1 : one;
 }
 
+#if RC_W == 1
+/* sv_least of `cells`, remembered at `h` of thread `w`'s memo (sv_least_memo's miss) */
+static __attribute__((noinline)) int sv_least_note(const Sv *sv, SvWork *w, M cells, size_t h) {
+    int q = sv_least(sv, cells);
+    w->least_of[h] = cells.w[0];
+    w->least_is[h] = (uint16_t)(3 + q);
+    return q;
+}
+#endif
+
 /* sv_least, remembered by the cells (on one-word boards): the slot compared first takes
    few placements, which recur from position to position (sv_canon_memo, sv_alone_memo) */
-static int sv_least_memo(const Sv *sv, SvWork *w, M cells) {
+static inline int sv_least_memo(const Sv *sv, SvWork *w, M cells) {
 #if RC_W == 1
     uint64_t m = cells.w[0];
     size_t h = (size_t)((m * 0x9E3779B97F4A7C15ull) >> (64 - SV_LEAST_BITS));
     if (w->least_is[h] && w->least_of[h] == m) return w->least_is[h] - 3;
-    int q = sv_least(sv, cells);
-    w->least_of[h] = m;
-    w->least_is[h] = (uint16_t)(3 + q);
-    return q;
+    return sv_least_note(sv, w, cells, h);
 #else
     (void)w;
     return sv_least(sv, cells);

@@ -12,6 +12,7 @@
    next: the levels, values and remoteness of the retrograde solve over arcs. */
 #if RC_UNDO
 static uint16_t sv_arr_share(Sv *sv, SvWork *w, const S *p, int plies, int alone);  /* arrangements.c */
+static inline SvBlock *sv_arr_block(const Sv *sv, const S *s);
 static int sv_arr_stab(const Sv *sv, const S *s);
 static int sv_arr_later(Sv *sv);
 static int sv_arr_compact(Sv *sv, SvBlock *b);
@@ -28,7 +29,7 @@ static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx, uint16_t **sl
     *alone = 1;
     if (!(w->calone && m_eq(s->c[sv->cmp[0]], ps->c[sv->cmp[0]]) && !(sv->swap && s->v[RC_P])))
         *alone = sv_canon_memo(sv, w, s);
-    SvBlock *b = sv_hinted(sv, w, s, &w->hint, 0);
+    SvBlock *b = sv->arrangements ? sv_arr_block(sv, s) : sv_hinted(sv, w, s, &w->hint, 0);
     uint64_t rt[RC_NT];
     if (!b || b->ended || sv_rank_from(sv, b, s, ps, prt, rt, idx)) return NULL;
     *slot = NULL;
@@ -64,17 +65,24 @@ static int sv_plies(const S *p, int rule, int o, int x, Buf *out) {
 /* `key` (block id << 40 | index) noted as a predecessor, the `*n`-th; -1 on an error */
 static int sv_push_pred(Sv *sv, SvWork *w, size_t *n, uint64_t key) {
     if (*n == w->cappk) {
-        size_t room = w->cappk, more = w->cappk;  /* (the three grow alike) */
-        uint64_t *pk = sv_grow(sv, w->pk, &room, *n + 1, sizeof *pk, 256);
-        if (pk) w->pk = pk;
-        uint16_t *share = pk ? sv_grow(sv, w->share, &more, *n + 1, sizeof *share, 256) : NULL;
-        if (share) w->share = share;
-        uint16_t **slot = share ? sv_grow(sv, w->slot, &w->cappk, *n + 1, sizeof *slot, 256) : NULL;
-        if (!slot) return -1;
-        w->slot = slot;
+        uint64_t *pk = sv_grow(sv, w->pk, &w->cappk, *n + 1, sizeof *pk, 256);
+        if (!pk) return -1;
+        w->pk = pk;
     }
-    w->slot[*n] = NULL;
     w->pk[(*n)++] = key;
+    return 0;
+}
+
+/* a predecessor put to wait for sv_settle: its value's `slot`, its `key`, what it is
+   refuted by (`by`), and whether its mover `wins` by the position taken back; -1 on an
+   error (every arrangement's solve, which knows the slot when it finds it) */
+static int sv_push_pend(Sv *sv, SvWork *w, uint16_t *slot, uint64_t key, uint16_t by, int wins) {
+    if (w->npend == w->cappend) {
+        SvPend *pend = sv_grow(sv, w->pend, &w->cappend, w->npend + 1, sizeof *pend, 2 * SV_PEND);
+        if (!pend) return -1;
+        w->pend = pend;
+    }
+    w->pend[w->npend++] = (SvPend){slot, key, by, (uint8_t)wins};
     return 0;
 }
 
@@ -97,18 +105,21 @@ static int sv_leads(SvWork *w, const S *p, int rule, int o, int x, const S *c) {
 }
 
 /* `p`, a predecessor of `c` by `plies` plies, noted if reached (put in canonical form);
-   -1 on an error. Solving every arrangement, with what it takes from its count of plies
-   (sv_arr_share) */
+   -1 on an error. Solving every arrangement, put to wait for sv_settle at once, with what
+   it takes from its count of plies (sv_arr_share) */
 static int sv_pred_note(Sv *sv, SvWork *w, S *p, const S *c, size_t *n, int plies) {
-    uint64_t idx, turn = sv->swap && p->v[RC_P] != c->v[RC_P] ? SV_TURN : 0;
+    int turned = p->v[RC_P] != c->v[RC_P];  /* (before the players' swap, sv_indexed) */
+    uint64_t idx;
     uint16_t *slot;
     int alone;
     SvBlock *b = sv_indexed(sv, w, p, &idx, &slot, c, w->crt, &alone);
     if (!b) return 0;
-    if (sv_push_pred(sv, w, n, (uint64_t)b->id << 40 | idx | turn)) return -1;
-    w->slot[*n - 1] = slot;
-    if (sv->arrangements) w->share[*n - 1] = sv_arr_share(sv, w, p, plies, alone);
-    return 0;
+    uint64_t key = (uint64_t)b->id << 40 | idx | (sv->swap && turned ? SV_TURN : 0);
+    if (!sv->arrangements) return sv_push_pred(sv, w, n, key);
+    ++*n;
+    /* (its mover wins by `c` when c is won by a mover who changed, or lost by one who did
+       not) */
+    return sv_push_pend(sv, w, slot, key, sv_arr_share(sv, w, p, plies, alone), w->cwins == !turned);
 }
 
 /* `p` noted as a predecessor of `c` if any of its legal plies of rule `rule` (from cell
@@ -199,26 +210,27 @@ static int sv_key_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvBlock *cb, c
             while (m_any(from)) {
                 int o = m_poplow(&from);
                 if (path && m_any(m_and(path[o], occ))) continue;  /* its way is blocked */
-                S back = p;
-                back.c[t] = m_or(m_andn(c->c[t], m_bit(x)), m_bit(o));
+                p.c[t] = m_or(m_andn(c->c[t], m_bit(x)), m_bit(o));  /* (copied when noted) */
                 if (leads < 0) {
-                    plies = sv_leads(w, &back, UNDO_RULE[e], o, x, c);
+                    plies = sv_leads(w, &p, UNDO_RULE[e], o, x, c);
                     leads = plies ? 1 : 2;
                 }
                 if (leads == 2) break;
                 int way = lands && sure != 2 ? (steps ? steps[o] : 1) : 0, err;
-                if (way && !lands(&back, t, o, x, way)) continue;
+                if (way && !lands(&p, t, o, x, way)) continue;
                 if (way && sure < 0) {
-                    int k = sv_leads(w, &back, UNDO_RULE[e], o, x, c);
+                    int k = sv_leads(w, &p, UNDO_RULE[e], o, x, c);
                     sure = k == 1 ? 1 : k ? 2 : 0;
                     if (!sure) { leads = 2; break; }
                 }
+                S back = p;
                 if (leads) err = sv_pred_note(sv, w, &back, c, n, plies);
                 else if (way && sure == 1) err = sv_pred_note(sv, w, &back, c, n, 1);
                 else err = sv_pred_try(sv, w, &back, UNDO_RULE[e], o, x, c, n);
                 if (err) return -1;
             }
         }
+        p.c[t] = c->c[t];
     }
     return 0;
 }
@@ -247,7 +259,7 @@ static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, uint64_t ci, const S *
             if (sv_key_preds(sv, w, &sk, cb, c, occ, &n)) return -1;
         }
     }
-    if (sv->arrangements) return (int)n;  /* each candidate and ply once: none to merge */
+    if (sv->arrangements) return (int)n;  /* each candidate and ply once, waiting already */
     uint64_t *k = w->pk;
     sv_sort_u64(k, n);
     size_t m = 0;
@@ -324,11 +336,20 @@ static int sv_few(Sv *sv) {
 }
 
 /* index `i` of `b`, its value's slot at `slot`, put on the next level's frontier (a bit
-   an index, or a sparse block's a bit a local id) */
-static inline void sv_mark(SvBlock *b, uint64_t i, const uint16_t *slot) {
-    sv_set_bit(b->next, b->keys ? (uint64_t)(slot - b->val) : i);
+   an index, or a sparse block's a bit a local id); by plain writes where the solve runs
+   on `one` thread */
+static inline void sv_mark_on(SvBlock *b, uint64_t i, const uint16_t *slot, int one) {
+    uint64_t f = b->keys ? (uint64_t)(slot - b->val) : i;
+    if (one) {
+        b->next[f >> 6] |= (uint64_t)1 << (f & 63);
+        b->cur_any = 1;
+        return;
+    }
+    sv_set_bit(b->next, f);
     __atomic_store_n(&b->cur_any, 1, __ATOMIC_RELAXED);
 }
+
+static inline void sv_mark(SvBlock *b, uint64_t i, const uint16_t *slot) { sv_mark_on(b, i, slot, 0); }
 
 /* an undecided position's slot: its count `m` of distinct children; a loss with none */
 static void sv_set_count(Sv *sv, SvBlock *b, uint64_t i, uint16_t *out, uint64_t m) {
@@ -402,63 +423,80 @@ static void sv_untally(Sv *sv, SvBlock *b) {
     sv_tick(sv, text);
 }
 
-/* the predecessors waiting (w->pend) given their due at this level: a win where their
-   mover wins by the position taken back, else one child (or share) fewer, a loss when
-   none is left; those decided put on the next level's frontier. Each was asked of memory
-   as it was found, a batch (SV_PEND) before it is settled. */
+/* what predecessor `p`, its slot holding `old` (undecided), becomes at level `r1`: a
+   win where its mover wins by the position taken back, else one child (or share) fewer,
+   a loss when none is left; 0 where `old` has fewer to refute (an error) */
+static inline uint16_t sv_settled(const SvPend *p, uint16_t old, uint16_t r1) {
+    if (p->wins) return (uint16_t)(SV_WIN | r1 << 2);
+    if (old >> 2 < p->by) return 0;
+    return old >> 2 == p->by ? (uint16_t)(SV_LOSE | r1 << 2) : (uint16_t)(old - (p->by << 2));
+}
+
+/* the predecessors waiting (w->pend) given their due at this level (sv_settled); those
+   decided put on the next level's frontier. Each was asked of memory as it was found, a
+   batch (SV_PEND) before it is settled. On one thread a slot is written as it is read:
+   no other writes it (a locked exchange would hold back the loads behind it). */
 static void sv_settle(Sv *sv, SvWork *w) {
     uint16_t r1 = (uint16_t)(sv->undo_level + 1);
+    int one = sv->threads == 1;
     for (size_t a = 0; a < w->npend; a++) {
         const SvPend *p = &w->pend[a];
         uint16_t *slot = p->slot, old = __atomic_load_n(slot, __ATOMIC_RELAXED), nv;
         do {
             if (old & 3) break;
-            if (p->wins) nv = (uint16_t)(SV_WIN | r1 << 2);
-            else if (old >> 2 < p->by) {
+            if (!(nv = sv_settled(p, old, r1))) {
                 sv_fail(sv, SV_ERR_INDEX, "a predecessor with no child left to refute");
                 w->npend = 0;
                 return;
-            } else nv = old >> 2 == p->by ? (uint16_t)(SV_LOSE | r1 << 2) : (uint16_t)(old - (p->by << 2));
-        } while (!__atomic_compare_exchange_n(slot, &old, nv, 0, __ATOMIC_RELAXED,
-                                              __ATOMIC_RELAXED));
+            }
+            if (one) *slot = nv;
+        } while (!one && !__atomic_compare_exchange_n(slot, &old, nv, 0, __ATOMIC_RELAXED,
+                                                       __ATOMIC_RELAXED));
         if (!(old & 3) && (nv & 3))
-            sv_mark(sv->blocks[(p->key & ~SV_TURN) >> 40], p->key & (((uint64_t)1 << 40) - 1), slot);
+            sv_mark_on(sv->blocks[(p->key & ~SV_TURN) >> 40], p->key & (((uint64_t)1 << 40) - 1),
+                       slot, one);
     }
     w->npend = 0;
 }
 
-/* position `i` of `b`, decided at the last level: its predecessors found, asked of memory
-   and put to wait for sv_settle */
-static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
-    S c;
-    sv_unrank_at(sv, b, i, &c, w->crt);
+/* the slot of position `i` of `b` (not ended), `rts` its types' ranks (sv_unrank_at): in
+   its run without a division where its values are in runs (the run is the first type's
+   rank) */
+static inline uint16_t *sv_slot_ranked(const SvBlock *b, uint64_t i, const uint64_t *rts) {
+    return b->runs ? &b->val[b->runs[rts[0]] + (i - rts[0] * b->rstride)] : &b->val[sv_local(b, i)];
+}
+
+/* the value (SV_WIN, ...) of position `i` of `b`, `rts` its types' ranks */
+static inline int sv_value_ranked(const SvBlock *b, uint64_t i, const uint64_t *rts) {
+    return b->ended ? b->ended : *sv_slot_ranked(b, i, rts) & 3;
+}
+
+/* position `i` of `b`, decided at the last level, unranked into `c` (which holds another
+   position of `b` if `known`): its predecessors found, asked of memory and put to wait
+   for sv_settle */
+static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, S *c, int known) {
+    sv_unrank_next(sv, b, i, c, w->crt, known);
     w->done++;
-    uint32_t rem;
-    int c_wins = sv_kid_value(b, i, &rem) == SV_WIN;
-    w->calone = sv->nperm > 1 && sv_alone_memo(sv, w, &c);
-    if (sv->arrangements) w->cstab = w->calone ? 1 : sv_arr_stab(sv, &c);
-    int n = sv_preds(sv, w, b, i, &c);
+    int c_wins = sv_value_ranked(b, i, w->crt) == SV_WIN;
+    w->cwins = c_wins;
+    w->calone = sv->nperm > 1 && sv_alone_memo(sv, w, c);
+    if (sv->arrangements) w->cstab = w->calone ? 1 : sv_arr_stab(sv, c);
+    int n = sv_preds(sv, w, b, i, c);
     if (n < 0) return;
-    size_t room = w->cappend;
-    SvPend *pend = sv_grow(sv, w->pend, &room, w->npend + (size_t)n, sizeof *pend, 2 * SV_PEND);
-    if (!pend) return;
-    w->pend = pend;
-    w->cappend = room;
-    for (int a = 0; a < n; a++) {
-        uint64_t key = w->pk[a];
-        SvBlock *pb = sv->blocks[(key & ~SV_TURN) >> 40];
-        int turn = sv->swap ? (key & SV_TURN) != 0 : pb->key.v[RC_P] != c.v[RC_P];
-        /* (every arrangement's solve knows it, asked of memory when found: its candidates are
-           neither sorted nor merged, sv_preds) */
-        uint16_t *slot = sv->arrangements ? w->slot[a] : NULL;
-        if (!slot) {
-            slot = &pb->val[sv_local(pb, key & (((uint64_t)1 << 40) - 1))];
+    if (!sv->arrangements) {  /* (every arrangement's solve put them to wait as it found them) */
+        size_t room = w->cappend;
+        SvPend *pend = sv_grow(sv, w->pend, &room, w->npend + (size_t)n, sizeof *pend, 2 * SV_PEND);
+        if (!pend) return;
+        w->pend = pend;
+        w->cappend = room;
+        for (int a = 0; a < n; a++) {
+            uint64_t key = w->pk[a];
+            SvBlock *pb = sv->blocks[(key & ~SV_TURN) >> 40];
+            int turn = sv->swap ? (key & SV_TURN) != 0 : pb->key.v[RC_P] != c->v[RC_P];
+            uint16_t *slot = &pb->val[sv_local(pb, key & (((uint64_t)1 << 40) - 1))];
             __builtin_prefetch(slot, 1);
+            pend[w->npend++] = (SvPend){slot, key, 1, (uint8_t)(c_wins == !turn)};
         }
-        /* (its mover wins by `c` when c is won by a mover who changed, or lost by one who did
-           not) */
-        pend[w->npend++] = (SvPend){slot, key, sv->arrangements ? w->share[a] : 1,
-                                    (uint8_t)(c_wins == !turn)};
     }
     if (w->npend >= SV_PEND) sv_settle(sv, w);
 }
@@ -468,13 +506,16 @@ static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i) {
    predecessor settled before it returns */
 static void sv_undo_unit(Sv *sv, SvWork *w, SvUnit *u) {
     SvBlock *b = u->b;
+    S c;  /* (the last position taken back: the next is unranked from it) */
+    int known = 0;
     for (uint64_t wd = u->w0; wd < u->w1 && !sv_failed(sv); wd++) {
         uint64_t x = b->cur[wd];
         if (!x) continue;
         if (!b->ended) b->cur[wd] = 0;  /* (an ended block's frontier is all it reached) */
         for (; x && !sv_failed(sv); x &= x - 1) {
             uint64_t f = 64 * wd + (uint64_t)__builtin_ctzll(x);
-            sv_take_back(sv, w, b, b->keys ? b->keys[f] : f);
+            sv_take_back(sv, w, b, b->keys ? b->keys[f] : f, &c, known);
+            known = 1;
         }
     }
     if (!sv_failed(sv)) sv_settle(sv, w);
