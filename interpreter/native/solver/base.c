@@ -33,8 +33,9 @@ static inline uint8_t sv_end_value(int o, int64_t mover) {
 #define SV_UNROLL _Pragma("GCC unroll 8")  /* a loop over the piece types, unrolled */
 #define SV_RECENT 4                  /* blocks a thread remembers finding */
 #define SV_LEAST_BITS 13             /* sv_least_memo remembers 2^this placements */
-#define SV_PEND 1024                 /* un-move solve: predecessors asked of memory before
-                                        they are settled (sv_settle) */
+#define SV_PEND 1024                 /* un-move solve: predecessors found before they are
+                                        settled (sv_settle) */
+#define SV_AHEAD 16                  /* un-move solve: slots asked of memory ahead of sv_settle */
 #define SV_FEW 64                    /* a block with no more positions lists its arcs (sv_few) */
 #define SV_COMBO_CELLS 22            /* placements among this many cells unranked by table (sv_combos) */
 #define SV_FEW_PIECES 7              /* among more cells, placements of up to this many pieces */
@@ -208,6 +209,8 @@ typedef struct Sv {
     int swap_type[RC_NT], swap_slot[RC_NI];
     SvImg *stab;       /* the swap's image of each byte value of each byte of a mask */
     SvImg *ptab;       /* per symmetry, per byte of a mask, per byte value: its image */
+    uint8_t *pcell;    /* one-word boards: per symmetry, each cell's image (sv_few_image) */
+    uint8_t scell[64]; /* ... and the swap's */
     uint8_t *identity; /* per symmetry: whether it moves no cell (sv_least; sv_canon's loop) */
     M cells[RC_NT];    /* per type, the cells it is ranked among (its own and those of the
                           types before it in `order`: dsl/domains.py, native_solve.py) */

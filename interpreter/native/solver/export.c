@@ -511,6 +511,7 @@ void rc_solve_free(void *h) {
     for (int t = 0; t < RC_NT; t++) sv_free(sv, sv->place[t], (size_t)(sv->nplace[t] + 1) * sizeof(M));
     sv_free(sv, sv->perm, (size_t)(sv->nperm > 0 ? sv->nperm : 1) * RC_CELLS * sizeof(int32_t));
     sv_free(sv, sv->ptab, sv_tables_size(sv));
+    sv_free(sv, sv->pcell, (size_t)sv_table_perms(sv) * 64);
     if (sv->stab) sv_free(sv, sv->stab, SV_TABLE_SIZE);
     sv_free(sv, sv->identity, (size_t)(sv->nperm ? sv->nperm : 1));
     if (sv->map) munmap(sv->map, sv->map_bytes);

@@ -53,6 +53,28 @@ static inline M sv_table_image(const SvImg *tab, M m) {
     return out;
 }
 
+/* the image of `m` under the cell permutation `to` (a byte a cell, one-word boards), a
+   piece at a time, where the mask has fewer cells than the board has bytes (the few
+   pieces of a type). More instructions than sv_table_image's lookups, but its tables, a
+   byte of the board each, take SV_IMG_BYTES * 2 KB a symmetry, and with the swap's they
+   pass the first-level cache on a board of over 32 cells; a permutation takes 64 bytes
+   (3-A-Side's every-arrangement solve: 336 s of CPU against 445 s with the tables,
+   PERFORMANCE.md) */
+static inline int sv_few_cells(M m) {
+#if RC_W == 1
+    return m_pop(m) < SV_IMG_BYTES;
+#else
+    (void)m;
+    return 0;
+#endif
+}
+
+static inline M sv_few_image(const uint8_t *to, M m) {
+    M out = m_zero();
+    for (uint64_t x = m.w[0]; x; x &= x - 1) out.w[0] |= (uint64_t)1 << to[__builtin_ctzll(x)];
+    return out;
+}
+
 /* the entry of a mask in a table of images */
 static inline SvImg sv_img_of(M m) {
 #if RC_W == 1
@@ -83,9 +105,12 @@ static void sv_fill_table(SvImg *tab, const int32_t *p) {
 static void sv_swap_tables(Sv *sv, const int32_t *p) {
     sv->stab = sv_alloc(sv, SV_TABLE_SIZE);
     if (sv->stab) sv_fill_table(sv->stab, p);
+    for (int c = 0; c < RC_CELLS && RC_W == 1; c++) sv->scell[c] = (uint8_t)p[c];
 }
 
-static inline M sv_swap_mask(const Sv *sv, M m) { return sv_table_image(sv->stab, m); }
+static inline M sv_swap_mask(const Sv *sv, M m) {
+    return sv_few_cells(m) ? sv_few_image(sv->scell, m) : sv_table_image(sv->stab, m);
+}
 
 /* the int slots `v` under the swap, in place: each value to its slot's image (slots
    exchanged in pairs: player_swap.swap_slots), the player to move and a winner the other.
@@ -185,6 +210,7 @@ static void sv_lanes_set(Sv *sv, int q, const SvImg *tab) {
    images, which fit the first-level cache for 8 symmetries; up to 64 cells, one of 64-bit
    images a byte of the board) */
 static inline M sv_image(const Sv *sv, M m, int q) {
+    if (sv_few_cells(m)) return sv_few_image(sv->pcell + (size_t)q * 64, m);
     return sv_table_image(sv->ptab + (size_t)q * SV_IMG_BYTES * 256, m);
 }
 
@@ -225,13 +251,16 @@ static size_t sv_tables_size(const Sv *sv) {
 static void sv_tables(Sv *sv) {
     sv->ptab = sv_alloc(sv, sv_tables_size(sv));
     sv->identity = sv_alloc(sv, (size_t)(sv->nperm ? sv->nperm : 1));
-    if (!sv->ptab || !sv->identity) return;
+    sv->pcell = sv_alloc(sv, (size_t)sv_table_perms(sv) * 64);
+    if (!sv->ptab || !sv->identity || !sv->pcell) return;
     for (int q = 0; q < sv_table_perms(sv); q++) {
         const int32_t *p = q < sv->nperm ? sv->perm + (size_t)q * RC_CELLS : NULL;
         if (p) {
             sv->identity[q] = 1;
             for (int c = 0; c < RC_CELLS; c++) if (p[c] != c) sv->identity[q] = 0;
         }
+        for (int c = 0; c < RC_CELLS && RC_W == 1; c++)
+            sv->pcell[(size_t)q * 64 + (size_t)c] = (uint8_t)(p ? p[c] : c);
 #ifdef SV_LANES
         SvImg tab[SV_IMG_BYTES * 256];
         sv_fill_table(tab, p);

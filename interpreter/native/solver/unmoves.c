@@ -34,8 +34,7 @@ static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx, uint16_t **sl
     if (!b || b->ended || sv_rank_from(sv, b, s, ps, prt, rt, idx)) return NULL;
     *slot = NULL;
     if (b->runs) {  /* (the run's rank is the first type's: rt[0]) */
-        *slot = &b->val[b->runs[rt[0]] + (*idx - rt[0] * b->rstride)];
-        __builtin_prefetch(*slot, 1);
+        *slot = &b->val[b->runs[rt[0]] + (*idx - rt[0] * b->rstride)];  /* (asked by sv_settle) */
     } else if (!b->keys) {
         __builtin_prefetch(&b->reach[*idx >> 6]);
         __builtin_prefetch(&b->prefix[*idx >> 9]);
@@ -210,27 +209,26 @@ static int sv_key_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvBlock *cb, c
             while (m_any(from)) {
                 int o = m_poplow(&from);
                 if (path && m_any(m_and(path[o], occ))) continue;  /* its way is blocked */
-                p.c[t] = m_or(m_andn(c->c[t], m_bit(x)), m_bit(o));  /* (copied when noted) */
+                S back = p;
+                back.c[t] = m_or(m_andn(c->c[t], m_bit(x)), m_bit(o));
                 if (leads < 0) {
-                    plies = sv_leads(w, &p, UNDO_RULE[e], o, x, c);
+                    plies = sv_leads(w, &back, UNDO_RULE[e], o, x, c);
                     leads = plies ? 1 : 2;
                 }
                 if (leads == 2) break;
                 int way = lands && sure != 2 ? (steps ? steps[o] : 1) : 0, err;
-                if (way && !lands(&p, t, o, x, way)) continue;
+                if (way && !lands(&back, t, o, x, way)) continue;
                 if (way && sure < 0) {
-                    int k = sv_leads(w, &p, UNDO_RULE[e], o, x, c);
+                    int k = sv_leads(w, &back, UNDO_RULE[e], o, x, c);
                     sure = k == 1 ? 1 : k ? 2 : 0;
                     if (!sure) { leads = 2; break; }
                 }
-                S back = p;
                 if (leads) err = sv_pred_note(sv, w, &back, c, n, plies);
                 else if (way && sure == 1) err = sv_pred_note(sv, w, &back, c, n, 1);
                 else err = sv_pred_try(sv, w, &back, UNDO_RULE[e], o, x, c, n);
                 if (err) return -1;
             }
         }
-        p.c[t] = c->c[t];
     }
     return 0;
 }
@@ -433,13 +431,18 @@ static inline uint16_t sv_settled(const SvPend *p, uint16_t old, uint16_t r1) {
 }
 
 /* the predecessors waiting (w->pend) given their due at this level (sv_settled); those
-   decided put on the next level's frontier. Each was asked of memory as it was found, a
-   batch (SV_PEND) before it is settled. On one thread a slot is written as it is read:
-   no other writes it (a locked exchange would hold back the loads behind it). */
+   decided put on the next level's frontier. Each slot is asked of memory SV_AHEAD
+   predecessors before it is settled (every arrangement's solve finds a thousand
+   predecessors, a batch of SV_PEND, with none asked: perf found the solve slower where each
+   was asked as it was found); the others' were asked as found too. On one thread a slot is
+   written as it is read: no other writes it (a locked exchange would hold back the loads
+   behind it). */
 static void sv_settle(Sv *sv, SvWork *w) {
     uint16_t r1 = (uint16_t)(sv->undo_level + 1);
     int one = sv->threads == 1;
+    for (size_t a = 0; a < w->npend && a < SV_AHEAD; a++) __builtin_prefetch(w->pend[a].slot, 1);
     for (size_t a = 0; a < w->npend; a++) {
+        if (a + SV_AHEAD < w->npend) __builtin_prefetch(w->pend[a + SV_AHEAD].slot, 1);
         const SvPend *p = &w->pend[a];
         uint16_t *slot = p->slot, old = __atomic_load_n(slot, __ATOMIC_RELAXED), nv;
         do {
