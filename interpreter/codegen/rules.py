@@ -111,6 +111,11 @@ class RuleGen:
             w = self.w
             w.let("cells", "base", w.call("support", "s", "t"))
 
+    def unchecked(self) -> bool:
+        """Whether `candidate` keeps every cell as a ply: no carrier to ride, no target
+        asked at the landing, no condition (what it checks, below)."""
+        return not self.riders and self.tgt_level != 2 and self.where is None
+
     def candidate(self, fields: list[str]) -> None:
         """A candidate ply at `here`: kept if it lands on the target set and meets the condition."""
         w = self.w
@@ -181,8 +186,7 @@ class RuleGen:
         """Each cell of `mask` as `here` (cell d), a candidate."""
         w = self.w
         w.let("cells", "dests", mask)
-        plain = not self.riders and self.tgt_level != 2 and self.where is None  # (candidate's)
-        with (w.each_landing if plain else w.each_bit)("dests", "here", "d"):
+        with (w.each_landing if self.unchecked() else w.each_bit)("dests", "here", "d"):
             self.candidate(fields)
 
     def all_or_target(self) -> str:

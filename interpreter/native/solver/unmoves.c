@@ -475,8 +475,7 @@ static inline int sv_value_ranked(const SvBlock *b, uint64_t i, const uint64_t *
 }
 
 /* position `i` of `b`, decided at the last level, unranked into `c` (which holds another
-   position of `b` if `known`): its predecessors found, asked of memory and put to wait
-   for sv_settle */
+   position of `b` if `known`): its predecessors found and put to wait for sv_settle */
 static void sv_take_back(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, S *c, int known) {
     sv_unrank_next(sv, b, i, c, w->crt, known);
     w->done++;
