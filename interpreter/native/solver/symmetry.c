@@ -129,13 +129,17 @@ static inline void sv_swap_ints(const Sv *sv, int64_t *v) {
     if (v[RC_OUT] == 0 || v[RC_OUT] == 1) v[RC_OUT] = 1 - v[RC_OUT];
 }
 
-/* `s` as the swap keeps it: its image if player 1 is to move */
-static inline void sv_swap(const Sv *sv, S *s) {
-    if (!sv->swap || s->v[RC_P] != 1) return;
+/* `s` with the players exchanged, whoever is to move (sv->swap set) */
+static inline void sv_swap_any(const Sv *sv, S *s) {
     M c[RC_NC];
     for (int i = 0; i < RC_NC; i++) c[i] = sv_swap_mask(sv, s->c[i]);
     for (int i = 0; i < RC_NC; i++) s->c[i < RC_NT ? sv->swap_type[i] : i] = c[i];
     sv_swap_ints(sv, s->v);
+}
+
+/* `s` as the swap keeps it: its image if player 1 is to move */
+static inline void sv_swap(const Sv *sv, S *s) {
+    if (sv->swap && s->v[RC_P] == 1) sv_swap_any(sv, s);
 }
 
 /* sv_canon: the image of `s` under the symmetries that is least, its cell slots compared

@@ -17,21 +17,34 @@ static int sv_arr_stab(const Sv *sv, const S *s);
 static int sv_arr_later(Sv *sv);
 static int sv_arr_compact(Sv *sv, SvBlock *b);
 
+/* the position whose predecessors are made (sv_preds), in canonical form but perhaps for
+   the players' swap: `c`, its occupied cells, its piece counts, its types' ranks (`rt`,
+   sv_rank_from; NULL if not known) and whether no symmetry but the identity keeps its slot
+   compared first (`alone`, sv_alone_memo) */
+typedef struct {
+    S c;
+    M occ;
+    int64_t cnt[RC_NT];
+    uint64_t rt[RC_NT];
+    int ranked, alone;
+} SvChild;
+
 /* the block of position `s` (put in canonical form) and its index there, `*idx`, asked of
    memory: its value's slot, `*slot`, where the block's values are in runs (every
    arrangement's solve), else its bit and its count of reached positions before it (read
    by sv_take_back; `*slot` NULL); NULL if no block of positions not ended holds it (lookups
-   only: no block is made). `ps`, a position whose types' ranks are prt (sv_rank_from);
-   `*alone`: whether no symmetry but the identity keeps the slot compared first (sv_alone_memo) */
-static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx, uint16_t **slot, const S *ps,
-                           const uint64_t *prt, int *alone) {
-    /* in canonical form as it stands where it leaves that slot of `ps` as it is (sv_kept) */
+   only: no block is made). `ch`, the position `s` was made from (a type's rank is taken from
+   it where the cells of that type and those before it are its); `*alone`: whether no
+   symmetry but the identity keeps the slot compared first (sv_alone_memo) */
+static SvBlock *sv_indexed(Sv *sv, SvWork *w, S *s, uint64_t *idx, uint16_t **slot, const SvChild *ch,
+                           int *alone) {
+    /* in canonical form as it stands where it leaves that slot of `ch` as it is (sv_kept) */
     *alone = 1;
-    if (!(w->calone && m_eq(s->c[sv->cmp[0]], ps->c[sv->cmp[0]]) && !(sv->swap && s->v[RC_P])))
+    if (!(ch->alone && m_eq(s->c[sv->cmp[0]], ch->c.c[sv->cmp[0]]) && !(sv->swap && s->v[RC_P])))
         *alone = sv_canon_memo(sv, w, s);
     SvBlock *b = sv->arrangements ? sv_arr_block(sv, s) : sv_hinted(sv, w, s, &w->hint, 0);
     uint64_t rt[RC_NT];
-    if (!b || b->ended || sv_rank_from(sv, b, s, ps, prt, rt, idx)) return NULL;
+    if (!b || b->ended || sv_rank_from(sv, b, s, ch->ranked ? &ch->c : NULL, ch->rt, rt, idx)) return NULL;
     *slot = NULL;
     if (b->runs) {  /* (the run's rank is the first type's: rt[0]) */
         *slot = &b->val[b->runs[rt[0]] + (*idx - rt[0] * b->rstride)];  /* (asked by sv_settle) */
@@ -103,15 +116,15 @@ static int sv_leads(SvWork *w, const S *p, int rule, int o, int x, const S *c) {
     return n;
 }
 
-/* `p`, a predecessor of `c` by `plies` plies, noted if reached (put in canonical form);
+/* `p`, a predecessor of `ch` by `plies` plies, noted if reached (put in canonical form);
    -1 on an error. Solving every arrangement, put to wait for sv_settle at once, with what
    it takes from its count of plies (sv_arr_share) */
-static int sv_pred_note(Sv *sv, SvWork *w, S *p, const S *c, size_t *n, int plies) {
-    int turned = p->v[RC_P] != c->v[RC_P];  /* (before the players' swap, sv_indexed) */
+static int sv_pred_note(Sv *sv, SvWork *w, S *p, const SvChild *ch, size_t *n, int plies) {
+    int turned = p->v[RC_P] != ch->c.v[RC_P];  /* (before the players' swap, sv_indexed) */
     uint64_t idx;
     uint16_t *slot;
     int alone;
-    SvBlock *b = sv_indexed(sv, w, p, &idx, &slot, c, w->crt, &alone);
+    SvBlock *b = sv_indexed(sv, w, p, &idx, &slot, ch, &alone);
     if (!b) return 0;
     uint64_t key = (uint64_t)b->id << 40 | idx | (sv->swap && turned ? SV_TURN : 0);
     if (!sv->arrangements) return sv_push_pred(sv, w, n, key);
@@ -121,11 +134,11 @@ static int sv_pred_note(Sv *sv, SvWork *w, S *p, const S *c, size_t *n, int plie
     return sv_push_pend(sv, w, slot, key, sv_arr_share(sv, w, p, plies, alone), w->cwins == !turned);
 }
 
-/* `p` noted as a predecessor of `c` if any of its legal plies of rule `rule` (from cell
-   `o` to cell `x`; any, for a pass) lead to `c`; -1 on an error */
-static int sv_pred_try(Sv *sv, SvWork *w, S *p, int rule, int o, int x, const S *c, size_t *n) {
-    int k = sv_leads(w, p, rule, o, x, c);
-    return k ? sv_pred_note(sv, w, p, c, n, k) : 0;
+/* `p` noted as a predecessor of `ch` if any of its legal plies of rule `rule` (from cell
+   `o` to cell `x`; any, for a pass) lead to it; -1 on an error */
+static int sv_pred_try(Sv *sv, SvWork *w, S *p, int rule, int o, int x, const SvChild *ch, size_t *n) {
+    int k = sv_leads(w, p, rule, o, x, &ch->c);
+    return k ? sv_pred_note(sv, w, p, ch, n, k) : 0;
 }
 
 /* the positions of `pb` (a block of few positions, sv_few) with a child `kid` (block id
@@ -156,39 +169,41 @@ static void sv_swap_key(const Sv *sv, const SvKey *k, SvKey *out) {
 }
 
 /* the candidates of parent key `pk` (its slots in `p`) whose plies of entry `e` put a
-   piece down or took one off (UNDO_DELTA) and may lead to `c`: that piece lifted, or put
+   piece down or took one off (UNDO_DELTA) and may lead to `ch`: that piece lifted, or put
    back on an empty cell; -1 on an error */
-static int sv_count_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvBlock *cb, int e,
-                          const S *p, const S *c, M occ, size_t *n) {
+static int sv_count_preds(Sv *sv, SvWork *w, const SvKey *pk, int e, const S *p, const SvChild *ch,
+                          size_t *n) {
     int t = UNDO_TYPE[e], delta = UNDO_DELTA[e];
+    const S *c = &ch->c;
     for (int u = 0; u < RC_NT; u++)  /* the parent has one piece of type t fewer, or more */
-        if (pk->cnt[u] - cb->key.cnt[u] != (u == t ? -delta : 0)) return 0;
-    M cells = delta > 0 ? c->c[t] : m_andn(m_and(sv->cells[t], UNDO_REV[(size_t)e * RC_CELLS]), occ);
+        if (pk->cnt[u] - ch->cnt[u] != (u == t ? -delta : 0)) return 0;
+    M cells = delta > 0 ? c->c[t] : m_andn(m_and(sv->cells[t], UNDO_REV[(size_t)e * RC_CELLS]), ch->occ);
     while (m_any(cells)) {
         int o = m_poplow(&cells);
         S back = *p;
         back.c[t] = delta > 0 ? m_andn(c->c[t], m_bit(o)) : m_or(c->c[t], m_bit(o));
-        if (sv_pred_try(sv, w, &back, UNDO_RULE[e], -1, -1, c, n)) return -1;
+        if (sv_pred_try(sv, w, &back, UNDO_RULE[e], -1, -1, ch, n)) return -1;
     }
     return 0;
 }
 
-/* the predecessors of `c` (in block `cb`; `occ` its occupied cells) with the key `pk`
-   (a parent block's, or its swap's) noted; -1 on an error */
-static int sv_key_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvBlock *cb, const S *c,
-                        M occ, size_t *n) {
+/* the predecessors of `ch` with the key `pk` (a parent block's, or its swap's) noted; -1
+   on an error */
+static int sv_key_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvChild *ch, size_t *n) {
+    const S *c = &ch->c;
+    M occ = ch->occ;
     S p = *c;
     for (int j = 0; j < RC_NI; j++) p.v[j] = pk->v[j];
     for (int h = 0; h < RC_NC - RC_NT; h++) p.c[RC_NT + h] = pk->hist[h];
     if (UNDO_PASS) {
         S same = p;
-        if (sv_pred_try(sv, w, &same, RC_RULES - 1, -1, -1, c, n)) return -1;
+        if (sv_pred_try(sv, w, &same, RC_RULES - 1, -1, -1, ch, n)) return -1;
     }
-    int same = !memcmp(pk->cnt, cb->key.cnt, sizeof cb->key.cnt);
+    int same = !memcmp(pk->cnt, ch->cnt, sizeof ch->cnt);
     for (int e = 0; e < UNDO_N; e++) {
         if (UNDO_PLAYER[e] != pk->v[RC_P]) continue;
         if (UNDO_DELTA[e]) {
-            if (sv_count_preds(sv, w, pk, cb, e, &p, c, occ, n)) return -1;
+            if (sv_count_preds(sv, w, pk, e, &p, ch, n)) return -1;
             continue;
         }
         if (!same) continue;
@@ -223,9 +238,9 @@ static int sv_key_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvBlock *cb, c
                     sure = k == 1 ? 1 : k ? 2 : 0;
                     if (!sure) { leads = 2; break; }
                 }
-                if (leads) err = sv_pred_note(sv, w, &back, c, n, plies);
-                else if (way && sure == 1) err = sv_pred_note(sv, w, &back, c, n, 1);
-                else err = sv_pred_try(sv, w, &back, UNDO_RULE[e], o, x, c, n);
+                if (leads) err = sv_pred_note(sv, w, &back, ch, n, plies);
+                else if (way && sure == 1) err = sv_pred_note(sv, w, &back, ch, n, 1);
+                else err = sv_pred_try(sv, w, &back, UNDO_RULE[e], o, x, ch, n);
                 if (err) return -1;
             }
         }
@@ -233,15 +248,57 @@ static int sv_key_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvBlock *cb, c
     return 0;
 }
 
-/* the distinct reached predecessors of `c` (index `ci` of block `cb`), in w->pk (with
-   the players' swap, SV_TURN set where the mover changes on the way: a parent may reach
-   `c`'s class both ways); their number or -1. A parent block's positions are made from
-   its key, and with the swap from the key of their swaps too: a predecessor of `c` whose
-   image under the swap the block holds has that key. */
+/* `ch` made of position `c` of block `cb` (ranks `rt`, alone as sv_alone_memo says) */
+static void sv_child(const Sv *sv, SvChild *ch, const SvBlock *cb, const S *c, const uint64_t *rt,
+                     int alone) {
+    ch->c = *c;
+    ch->occ = m_zero();
+    for (int t = 0; t < RC_NT; t++) ch->occ = m_or(ch->occ, c->c[t]);
+    memcpy(ch->cnt, cb->key.cnt, sizeof ch->cnt);
+    memcpy(ch->rt, rt, sizeof ch->rt);
+    ch->ranked = 1;
+    ch->alone = alone;
+}
+
+/* `ch` made of the swap of the players' image of position `c` of block `cb` (player 1 to
+   move), in canonical form under the board's symmetries (not where a slot holds the
+   previous ply's cells: a block's key holds those as they are). Made from it with its own
+   key, a parent block's positions whose mover changes on the way to `c`'s class are in that
+   block's frame as found: they are not swapped one by one (one swap a position taken back). */
+static void sv_child_turned(Sv *sv, SvWork *w, SvChild *ch, const SvBlock *cb, const S *c) {
+    ch->c = *c;
+    sv_swap_any(sv, &ch->c);
+    ch->alone = 0;
+    if (sv->nperm >= 2 && RC_NC == RC_NT) {
+        sv_canon_images(sv, &ch->c, sv->cmp);
+        ch->alone = sv_alone_memo(sv, w, &ch->c);
+    }
+    SvKey k;
+    sv_swap_key(sv, &cb->key, &k);
+    memcpy(ch->cnt, k.cnt, sizeof ch->cnt);
+    ch->occ = m_zero();
+    for (int t = 0; t < RC_NT; t++) ch->occ = m_or(ch->occ, ch->c.c[t]);
+    M used0 = m_zero();  /* its types' ranks, where each stands on its own cells */
+    ch->ranked = sv->flat;
+    for (int i = 0; i < RC_NT && ch->ranked; i++) {
+        int t = sv->order[i];
+        M u = m_andn(sv->cells[t], used0);
+        ch->ranked = !m_any(m_andn(ch->c.c[t], u));
+        if (ch->ranked) ch->rt[i] = sv_colex(sv, ch->c.c[t], u);
+        used0 = m_or(used0, ch->c.c[t]);
+    }
+}
+
+/* the distinct reached predecessors of `c` (index `ci` of block `cb`, ranks w->crt), in
+   w->pk (with the players' swap, SV_TURN set where the mover changes on the way: a parent
+   may reach `c`'s class both ways); their number or -1. A parent block's positions are
+   made from its key, and with the swap, those whose mover changes from its key too, as
+   predecessors of `c`'s swap (sv_child_turned). */
 static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, uint64_t ci, const S *c) {
     size_t n = 0;
-    M occ = m_zero();
-    for (int t = 0; t < RC_NT; t++) occ = m_or(occ, c->c[t]);
+    SvChild ch, turned;
+    int made = 0;  /* (turned: made when first asked) */
+    sv_child(sv, &ch, cb, c, w->crt, w->calone);
     for (int q = 0; q < cb->npar; q++) {
         const SvBlock *pb = cb->par[q];
         if (pb->few) {  /* its arcs listed: no candidates to make */
@@ -249,12 +306,10 @@ static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, uint64_t ci, const S *
             continue;
         }
         /* (with the swap: parents of each key only where reachability met arcs of them) */
-        if ((!sv->swap || cb->pturn[q] & 1) && sv_key_preds(sv, w, &pb->key, cb, c, occ, &n))
-            return -1;
+        if ((!sv->swap || cb->pturn[q] & 1) && sv_key_preds(sv, w, &pb->key, &ch, &n)) return -1;
         if (sv->swap && cb->pturn[q] & 2) {
-            SvKey sk;
-            sv_swap_key(sv, &pb->key, &sk);
-            if (sv_key_preds(sv, w, &sk, cb, c, occ, &n)) return -1;
+            if (!made++) sv_child_turned(sv, w, &turned, cb, c);
+            if (sv_key_preds(sv, w, &pb->key, &turned, &n)) return -1;
         }
     }
     if (sv->arrangements) return (int)n;  /* each candidate and ply once, waiting already */
