@@ -16,9 +16,11 @@ from interpreter.native import build as native_build
 from interpreter.runtime.game import Game
 from interpreter.search import index_ranking, native_solve
 from interpreter.search.native_solve import block_shapes
+from interpreter.search.player_swap import player_swap
 from interpreter.search.solution import Solution
 from interpreter.search.solution_file import SolutionFileError
 from interpreter.search.solver import solve
+from interpreter.search.symmetry import board_symmetries
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tests.test_native_solver import same_solution  # noqa: E402
@@ -147,3 +149,19 @@ def test_an_un_move_off_the_cells_makes_no_position():
     un = _native(Game(rs, backend="native"), [])
     assert un.stats.unmoves
     same_solution(solve(Game(rs)), un)
+
+
+def test_with_the_swap_the_men_south_never_moves_are_ranked_first(small):
+    # every position kept has South to move, and its predecessors take back South's plies
+    # (a man of South's or the ball): North's men, on as many cells as South's, come first
+    start = small.initial_state()
+    perms = board_symmetries(small, start=start)
+    swap = player_swap(small, perms, start=start)
+    assert swap is not None
+    assert native_solve.index_ranking(small, perms, start, swap).order == (1, 0, 2)
+    assert native_solve.index_ranking(small, perms, start).order == (0, 1, 2)
+    kept = _native(small, perms, copy_limit=0, swap=swap)
+    assert kept.ranking.order == (1, 0, 2)
+    assert kept.header()["ranking"]["order"] == [1, 0, 2]
+    # the same values as the Python solver's, whichever side comes first
+    same_solution(solve(Game(small.ruleset), symmetry=True, swap_players=True), _native(small, perms, swap=swap))
