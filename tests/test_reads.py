@@ -1,6 +1,7 @@
 """dsl/reads.py: the piece types an expression may read; and the native solver's quiet
 rules built on it (interpreter/native/cundo.py's `quiet`: every ply of the rule from one
-position ends the game alike, so every arrangement's first pass applies only the first)."""
+position ends the game alike, so every arrangement's first pass applies only the first),
+and the cells that decide an un-move entry's first check (`leads_reads`, UNDO_READS)."""
 
 from __future__ import annotations
 
@@ -88,3 +89,30 @@ def test_a_step_is_not_quiet_where_its_child_may_differ_otherwise(name, before, 
 
 def test_a_step_that_may_make_a_line_is_not_quiet():
     assert _quiet(VARIANTS["morris"], "morris.game") == [0, 0, 0]
+
+
+def _reads(text: str, name: str) -> int:
+    source = generate_c(load_text(text, name)).solver_source
+    found = re.search(r"static const int UNDO_READS __attribute__\(\(unused\)\) = (-?\d+);", source)
+    assert found is not None
+    return int(found.group(1))
+
+
+def test_3_a_side_s_first_checks_are_decided_by_the_ball():
+    # types: South's man, North's man, the ball (bit 2): the end rules read the ball alone
+    assert _reads(open(TAS).read(), "3-a-side.game") == 0b100
+    assert _reads(ONE_MAN + "new end crowd: North wins if count(own man & north_goal) >= 1\n", "men.game") == 0b111
+
+
+@pytest.mark.parametrize("name, before, step, after", [
+    ("effect", "var steps = 0 in 0..1\n", "ply step: move own man step onto empty - goals then steps = 1\n", ""),
+    ("after", "var steps = 0 in 0..1\n", STEP, "after each ply: steps = 1 when count(man) > 1\n"),
+    ("memory", "", "ply step: move own man step onto empty - goals where not last_ply(step)\n", ""),
+    ("possible", "", STEP, ""),
+])
+def test_a_first_check_is_made_for_each_position_where_more_may_decide_it(name, before, step, after):
+    text = SMALL.replace(STEP, step).replace("players South", before + "players South") + after
+    if name == "possible":
+        text = text.replace("turn: any then any\n", "turn: any then any when possible\n")
+    assert _reads(SMALL, "small.game") == 0b100
+    assert _reads(text, f"{name}.game") == -1

@@ -140,6 +140,23 @@ def quiet(rs: model.Ruleset, ply: model.Ply, types: list[int], phases: list[mode
                    for end in rs.ends[:turns.lazy_tail(rs)])
 
 
+def leads_reads(rs: model.Ruleset, moved: list[tuple[int, model.Ply, int, list[int]]],
+                phases: list[model.TurnPhase]) -> int:
+    """The piece types (a bit each) whose cells, with the int slots, decide whether the
+    candidates of an exact or lands-checked entry lead to the position taken back: those
+    the end rules decided after a ply read, where nothing else on the way reads a cell (no
+    ply effect, nothing after each ply, no remembered ply, no phase skipped for having
+    nothing to do, no compulsory capture, no end rule's effect); -1 where more may. The
+    solver then checks one candidate per pair of blocks and entry, not per position."""
+    if rs.compulsory is not None or rs.after or rs.remembers or any(ph.when_possible for ph in phases):
+        return -1
+    ends = rs.ends[:turns.lazy_tail(rs)]
+    if any(ply.effects for _, ply, _, _ in moved) or any(end.effects for end in ends):
+        return -1
+    read = frozenset().union(*(types_read(rs, end.cond) | types_read(rs, end.player) for end in ends))
+    return sum(1 << t for t in read)
+
+
 def reverse_reach(tables: Tables, rs: model.Ruleset, motion: model.Motion) -> list[int]:
     """Per cell, the cells from which `motion` could reach it on an empty board (its
     construct's `reverse_reach`)."""
@@ -230,6 +247,7 @@ def emit_undo(w: CWriter, rs: model.Ruleset, tables: Tables,
     out.decl(f"static const int UNDO_PASS {unused} = {int(passes)};")
     # compulsory capture filters a phase's plies as a whole: then rc_legal makes them all
     out.decl(f"static const int UNDO_PLAIN {unused} = {int(rs.compulsory is None)};")
+    out.decl(f"static const int UNDO_READS {unused} = {leads_reads(rs, moved, phases)};")
     for name, k in (("UNDO_RULE", 0), ("UNDO_PLAYER", 1), ("UNDO_TYPE", 2), ("UNDO_DELTA", 4)):
         out.decl(f"static const int {name}[] {unused} = {{{', '.join(str(e[k]) for e in entries)}}};")
     rev = [mask for e in entries for mask in e[3]]

@@ -125,6 +125,10 @@ static const M *const UNDO_PATH[UNDO_N];     /* [x * RC_CELLS + o]: the cells a 
    last code, the pass: whether the phase allows one) */
 static const unsigned char UNDO_TAKES[RC_PLAYERS * UNDO_NPH * RC_RULES];
 static const int UNDO_PASS;                  /* some phase allows a pass */
+static const int UNDO_READS;                 /* the piece types (bit t) whose cells, with the
+                                                int slots, decide whether an exact or lands-
+                                                checked entry's candidates lead to a position
+                                                (cundo.leads_reads), or -1 */
 static const int UNDO_PLAIN;                 /* no compulsory capture: a rule's plies are its
                                                 generator's alone (else rc_legal's) */
 /* [rule]: the generator of a rule's legal plies, those of the pieces on the first mask

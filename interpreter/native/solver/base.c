@@ -36,6 +36,7 @@ static inline uint8_t sv_end_value(int o, int64_t mover) {
 #define SV_PEND 1024                 /* un-move solve: predecessors found before they are
                                         settled (sv_settle) */
 #define SV_AHEAD 16                  /* un-move solve: slots asked of memory ahead of sv_settle */
+#define SV_LEADS_BITS 8              /* un-move solve: sv_first_leads remembers 2^this answers */
 #define SV_FEW 64                    /* a block with no more positions lists its arcs (sv_few) */
 #define SV_COMBO_CELLS 22            /* placements among this many cells unranked by table (sv_combos) */
 #define SV_FEW_PIECES 7              /* among more cells, placements of up to this many pieces */
@@ -150,6 +151,12 @@ typedef struct { uint64_t lo, hi; uint32_t pay; } SvRec;
    mover wins by the position taken back */
 typedef struct { uint16_t *slot; uint64_t key; uint16_t by; uint8_t wins; } SvPend;
 
+/* un-move solve: how many plies of an entry's first candidate lead to the position taken
+   back, by the pair of blocks (`blocks`: the parent's id << 32 | the position's), the entry
+   and whether the players were swapped (`entry`: e << 1 | turned), and the cells of the
+   types UNDO_READS names (`cells`); `plies1`, the plies + 1 (0: none remembered) */
+typedef struct { uint64_t blocks; M cells[RC_NT]; int entry, plies1; } SvLeads;
+
 struct Sv;
 typedef struct SvWork {
     struct Sv *sv;
@@ -180,6 +187,7 @@ typedef struct SvWork {
                                        predecessors are made (sv_take_back) */
     unsigned nrecent, hit;          /* how many it found, and the one found last (sv_recent) */
     uint64_t least_of[1 << SV_LEAST_BITS];  /* sv_least_memo: cells, and 3 + sv_least (0: none) */
+    SvLeads leads[1 << SV_LEADS_BITS];      /* sv_first_leads */
     uint16_t least_is[1 << SV_LEAST_BITS];
     uint64_t arcs, ends, levels;    /* one-pass solve: distinct children, ended, levels */
     SvBlock **defer_b;    /* reachability: children in sparse blocks, their blocks and indices */

@@ -19,15 +19,26 @@ static int sv_arr_compact(Sv *sv, SvBlock *b);
 
 /* the position whose predecessors are made (sv_preds), in canonical form but perhaps for
    the players' swap: `c`, its occupied cells, its piece counts, its types' ranks (`rt`,
-   sv_rank_from; NULL if not known) and whether no symmetry but the identity keeps its slot
-   compared first (`alone`, sv_alone_memo) */
+   sv_rank_from, if `ranked`), whether no symmetry but the identity keeps its slot compared
+   first (`alone`, sv_alone_memo), its block's id and whether it is the swap's image
+   (`turned`), and its cells of the types UNDO_READS names, hashed (`reads`) */
 typedef struct {
     S c;
     M occ;
     int64_t cnt[RC_NT];
     uint64_t rt[RC_NT];
-    int ranked, alone;
+    int ranked, alone, id, turned;
+    uint64_t reads;
 } SvChild;
+
+/* ch->reads, from its cells (sv_first_leads) */
+static void sv_child_reads(SvChild *ch) {
+    uint64_t h = 0;
+    for (int t = 0; t < RC_NT; t++)
+        for (int i = 0; i < RC_W && UNDO_READS > 0 && (UNDO_READS >> t & 1); i++)
+            h = (h ^ ch->c.c[t].w[i]) * 0x9E3779B97F4A7C15ull;
+    ch->reads = h;
+}
 
 /* the block of position `s` (put in canonical form) and its index there, `*idx`, asked of
    memory: its value's slot, `*slot`, where the block's values are in runs (every
@@ -134,6 +145,29 @@ static int sv_pred_note(Sv *sv, SvWork *w, S *p, const SvChild *ch, size_t *n, i
     return sv_push_pend(sv, w, slot, key, sv_arr_share(sv, w, p, plies, alone), w->cwins == !turned);
 }
 
+/* sv_leads of `p`, the first candidate of entry `e` (from cell `o` to `x`) in parent block
+   `pb` that is checked for `ch`: remembered by the pair of blocks, the entry and the cells
+   that decide it (UNDO_READS: the end rules read no others, and nothing else on the way
+   reads a cell), so that most positions taken back ask it of no candidate */
+static int sv_first_leads(SvWork *w, const SvBlock *pb, int e, const S *p, int o, int x, const SvChild *ch) {
+    if (UNDO_READS < 0) return sv_leads(w, p, UNDO_RULE[e], o, x, &ch->c);
+    uint64_t blocks = (uint64_t)pb->id << 32 | (uint32_t)ch->id;
+    int entry = e << 1 | ch->turned;
+    size_t h = (size_t)(((blocks * 0xC2B2AE3D27D4EB4Full) ^ ch->reads ^ (uint64_t)entry * 0x165667B19E3779F9ull)
+                        >> (64 - SV_LEADS_BITS));
+    SvLeads *m = &w->leads[h];
+    int same = m->plies1 && m->blocks == blocks && m->entry == entry;
+    for (int t = 0; t < RC_NT && same; t++)
+        same = !(UNDO_READS >> t & 1) || m_eq(m->cells[t], ch->c.c[t]);
+    if (same) return m->plies1 - 1;
+    int k = sv_leads(w, p, UNDO_RULE[e], o, x, &ch->c);
+    m->blocks = blocks;
+    m->entry = entry;
+    for (int t = 0; t < RC_NT; t++) m->cells[t] = ch->c.c[t];
+    m->plies1 = k + 1;
+    return k;
+}
+
 /* `p` noted as a predecessor of `ch` if any of its legal plies of rule `rule` (from cell
    `o` to cell `x`; any, for a pass) lead to it; -1 on an error */
 static int sv_pred_try(Sv *sv, SvWork *w, S *p, int rule, int o, int x, const SvChild *ch, size_t *n) {
@@ -187,9 +221,9 @@ static int sv_count_preds(Sv *sv, SvWork *w, const SvKey *pk, int e, const S *p,
     return 0;
 }
 
-/* the predecessors of `ch` with the key `pk` (a parent block's, or its swap's) noted; -1
-   on an error */
-static int sv_key_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvChild *ch, size_t *n) {
+/* the predecessors of `ch` in parent block `pb` noted; -1 on an error */
+static int sv_key_preds(Sv *sv, SvWork *w, const SvBlock *pb, const SvChild *ch, size_t *n) {
+    const SvKey *pk = &pb->key;
     const S *c = &ch->c;
     M occ = ch->occ;
     S p = *c;
@@ -227,14 +261,14 @@ static int sv_key_preds(Sv *sv, SvWork *w, const SvKey *pk, const SvChild *ch, s
                 S back = p;
                 back.c[t] = m_or(m_andn(c->c[t], m_bit(x)), m_bit(o));
                 if (leads < 0) {
-                    plies = sv_leads(w, &back, UNDO_RULE[e], o, x, c);
+                    plies = sv_first_leads(w, pb, e, &back, o, x, ch);
                     leads = plies ? 1 : 2;
                 }
                 if (leads == 2) break;
                 int way = lands && sure != 2 ? (steps ? steps[o] : 1) : 0, err;
                 if (way && !lands(&back, t, o, x, way)) continue;
                 if (way && sure < 0) {
-                    int k = sv_leads(w, &back, UNDO_RULE[e], o, x, c);
+                    int k = sv_first_leads(w, pb, e, &back, o, x, ch);
                     sure = k == 1 ? 1 : k ? 2 : 0;
                     if (!sure) { leads = 2; break; }
                 }
@@ -258,6 +292,9 @@ static void sv_child(const Sv *sv, SvChild *ch, const SvBlock *cb, const S *c, c
     memcpy(ch->rt, rt, sizeof ch->rt);
     ch->ranked = 1;
     ch->alone = alone;
+    ch->id = cb->id;
+    ch->turned = 0;
+    sv_child_reads(ch);
 }
 
 /* `ch` made of the swap of the players' image of position `c` of block `cb` (player 1 to
@@ -287,6 +324,9 @@ static void sv_child_turned(Sv *sv, SvWork *w, SvChild *ch, const SvBlock *cb, c
         if (ch->ranked) ch->rt[i] = sv_colex(sv, ch->c.c[t], u);
         used0 = m_or(used0, ch->c.c[t]);
     }
+    ch->id = cb->id;
+    ch->turned = 1;
+    sv_child_reads(ch);
 }
 
 /* the distinct reached predecessors of `c` (index `ci` of block `cb`, ranks w->crt), in
@@ -306,10 +346,10 @@ static int sv_preds(Sv *sv, SvWork *w, const SvBlock *cb, uint64_t ci, const S *
             continue;
         }
         /* (with the swap: parents of each key only where reachability met arcs of them) */
-        if ((!sv->swap || cb->pturn[q] & 1) && sv_key_preds(sv, w, &pb->key, &ch, &n)) return -1;
+        if ((!sv->swap || cb->pturn[q] & 1) && sv_key_preds(sv, w, pb, &ch, &n)) return -1;
         if (sv->swap && cb->pturn[q] & 2) {
             if (!made++) sv_child_turned(sv, w, &turned, cb, c);
-            if (sv_key_preds(sv, w, &pb->key, &turned, &n)) return -1;
+            if (sv_key_preds(sv, w, pb, &turned, &n)) return -1;
         }
     }
     if (sv->arrangements) return (int)n;  /* each candidate and ply once, waiting already */
