@@ -68,6 +68,13 @@ def test_a_rule_is_quiet_only_where_no_end_reads_what_it_moves(name, extra, quie
     assert _quiet(ONE_MAN + extra, f"{name}.game")[:-1] == quiet
 
 
+def _reads(text: str, name: str) -> int:
+    source = generate_c(load_text(text, name)).solver_source
+    found = re.search(r"static const int UNDO_READS __attribute__\(\(unused\)\) = (-?\d+);", source)
+    assert found is not None
+    return int(found.group(1))
+
+
 # 3-A-Side's rules on a small hexagon (tests/test_unmoves.py), its steps changed so that
 # a ply's child may differ from its rule's other plies' by more than the piece it moves
 STEP = "ply step: move own man step onto empty - goals\n"
@@ -85,34 +92,16 @@ def test_a_step_is_not_quiet_where_its_child_may_differ_otherwise(name, before, 
         text = text.replace("turn: any then any\n", "turn: any then any when possible\n")
     assert _quiet(SMALL, "small.game")[:2] == [1, 1]
     assert _quiet(text, f"{name}.game")[:2] == [0, 0]
+    # nor is an un-move entry's first check decided by the cells the end rules read alone
+    assert _reads(SMALL, "small.game") == 0b100
+    assert _reads(text, f"{name}.game") == -1
 
 
 def test_a_step_that_may_make_a_line_is_not_quiet():
     assert _quiet(VARIANTS["morris"], "morris.game") == [0, 0, 0]
 
 
-def _reads(text: str, name: str) -> int:
-    source = generate_c(load_text(text, name)).solver_source
-    found = re.search(r"static const int UNDO_READS __attribute__\(\(unused\)\) = (-?\d+);", source)
-    assert found is not None
-    return int(found.group(1))
-
-
 def test_3_a_side_s_first_checks_are_decided_by_the_ball():
     # types: South's man, North's man, the ball (bit 2): the end rules read the ball alone
     assert _reads(open(TAS).read(), "3-a-side.game") == 0b100
     assert _reads(ONE_MAN + "new end crowd: North wins if count(own man & north_goal) >= 1\n", "men.game") == 0b111
-
-
-@pytest.mark.parametrize("name, before, step, after", [
-    ("effect", "var steps = 0 in 0..1\n", "ply step: move own man step onto empty - goals then steps = 1\n", ""),
-    ("after", "var steps = 0 in 0..1\n", STEP, "after each ply: steps = 1 when count(man) > 1\n"),
-    ("memory", "", "ply step: move own man step onto empty - goals where not last_ply(step)\n", ""),
-    ("possible", "", STEP, ""),
-])
-def test_a_first_check_is_made_for_each_position_where_more_may_decide_it(name, before, step, after):
-    text = SMALL.replace(STEP, step).replace("players South", before + "players South") + after
-    if name == "possible":
-        text = text.replace("turn: any then any\n", "turn: any then any when possible\n")
-    assert _reads(SMALL, "small.game") == 0b100
-    assert _reads(text, f"{name}.game") == -1
