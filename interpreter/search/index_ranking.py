@@ -11,9 +11,10 @@ ball among all 37, make its index 30% smaller. A type with fewer cells is ranked
 With the players' swap, every position kept has player 0 to move, and the un-move solve
 makes a position's predecessors by taking back player 0's plies (solver/unmoves.c): of
 one-cell types on as many cells, those player 0's rules never move (the other side's men)
-are ranked first. They stand still in every predecessor, so its canonical form is found
-without an image where the position's is, and their rank is kept: 3-A-Side's every
-arrangement, North's men ranked first, took 281 s of CPU against 313 s (PERFORMANCE.md).
+are ranked first. They stand still in every predecessor: where no symmetry but the
+identity keeps them in the position taken back, each predecessor is in canonical form as
+made, and their rank is kept. 3-A-Side's every arrangement, North's men ranked first,
+took 281 s of CPU against 313 s (PERFORMANCE.md).
 
 Every type ranked among every cell, in the order wide types, one-cell types, types on
 other pieces (then by number) is the ranking the index had before it learnt the cells; a
