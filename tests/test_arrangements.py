@@ -76,6 +76,33 @@ def test_a_ply_that_ends_in_a_draw_keeps_its_position_from_losing():
                                                           _values(ONE_MAN)) > 0
 
 
+def test_a_turn_s_second_ply_is_counted_apart_where_the_end_rules_ask_whose_turn_is_next():
+    # the ball kicked onto e4 loses for the player to move next: the mover after the
+    # turn's first ply, the other player after its last (the first pass counts the two
+    # phases apart; without that end rule it counts one for both)
+    text = ONE_MAN + "new end far: next loses if ball in e4\n"
+    game = Game(load_text(text), backend="native")
+    for swap in (False, True):
+        reached, every = _solve(game, True, swap, False), _solve(game, True, swap, True)
+        held = [reached.position(i) for i in range(len(reached))]
+        held = [s for s in held if not game.is_terminal(s)]
+        assert [every.lookup(s) for s in held] == [reached.lookup(s) for s in held]
+
+
+def test_the_plies_counted_once_for_both_phases_are_those_counted_apart():
+    # an end rule that never fires but asks whose turn is next: the first pass then counts
+    # each phase's plies itself; the counts, ends and values are the same
+    game = Game(load_text(ONE_MAN), backend="native")
+    apart = Game(load_text(ONE_MAN + "new end never: next loses if ball in g2 and ball in g6\n"),
+                 backend="native")
+    for swap in (False, True):
+        once, twice = _solve(game, True, swap, True), _solve(apart, True, swap, True)
+        assert (once.stats.edges, once.stats.terminal, once.stats.levels) == \
+               (twice.stats.edges, twice.stats.terminal, twice.stats.levels)
+        assert (list(once.keys), once.values, list(once.remoteness)) == \
+               (list(twice.keys), twice.values, list(twice.remoteness))
+
+
 def _values(text: str) -> list:
     game = Game(load_text(text), backend="native")
     sol = _solve(game, True, True, False)

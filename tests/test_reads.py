@@ -1,7 +1,9 @@
 """dsl/reads.py: the piece types an expression may read; and the native solver's quiet
 rules built on it (interpreter/native/cundo.py's `quiet`: every ply of the rule from one
 position ends the game alike, so every arrangement's first pass applies only the first),
-and the cells that decide an un-move entry's first check (`leads_reads`, UNDO_READS)."""
+the cells that decide an un-move entry's first check (`leads_reads`, UNDO_READS), and the
+phases whose positions have another phase's plies with the same outcomes (`alike_phases`,
+UNDO_ALIKE: every arrangement's first pass counts one of them)."""
 
 from __future__ import annotations
 
@@ -105,3 +107,35 @@ def test_3_a_side_s_first_checks_are_decided_by_the_ball():
     # types: South's man, North's man, the ball (bit 2): the end rules read the ball alone
     assert _reads(open(TAS).read(), "3-a-side.game") == 0b100
     assert _reads(ONE_MAN + "new end crowd: North wins if count(own man & north_goal) >= 1\n", "men.game") == 0b111
+
+
+def _alike(text: str, name: str) -> list[int]:
+    source = generate_c(load_text(text, name)).solver_source
+    found = re.search(r"static const int UNDO_ALIKE\[\] __attribute__\(\(unused\)\) = \{([^}]*)\};", source)
+    assert found is not None
+    return [int(x) for x in found.group(1).split(", ")]
+
+
+def test_3_a_side_s_two_plies_of_a_turn_are_alike():
+    # per player, per phase: South's and North's second ply counts as its first
+    assert _alike(open(TAS).read(), "3-a-side.game") == [-1, 0, -1, 0]
+    balanced = open(os.path.join(ROOT, "rulesets", "3-a-side-balanced.game")).read()
+    assert _alike(balanced, "3-a-side-balanced.game") == [-1, 0, 0, -1, 0, 0]
+
+
+@pytest.mark.parametrize("name, change, alike", [
+    ("rules", ("turn: any then any\n", "turn: step then any\n"), [-1, -1, -1, -1]),
+    ("pass", ("turn: any then any\n", "turn: any then any or pass\n"), [-1, -1, -1, -1]),
+    ("three", ("turn: any then any\n", "turn: any then step then any\n"), [-1, -1, 0] * 2),
+    # whose turn comes next differs after a turn's first ply and its last
+    ("next", ("players South", "players South"), [-1, -1, -1, -1]),
+    # `no legal ply` asked with more: decided after each ply, for the player to move next
+    ("stuck", ("players South", "players South"), [-1, -1, -1, -1]),
+    ("possible", ("turn: any then any\n", "turn: any then any when possible\n"), [-1, -1, -1, -1]),
+])
+def test_phases_are_alike_only_with_the_same_rules_and_ends_that_ask_no_turn(name, change, alike):
+    assert _alike(SMALL, "small.game") == [-1, 0, -1, 0]
+    text = SMALL.replace(*change)
+    text += {"next": "end far: next loses if ball in e3\n",
+             "stuck": "end first: South loses if no legal ply and ball in e3\n"}.get(name, "")
+    assert _alike(text, f"{name}.game") == alike

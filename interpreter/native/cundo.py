@@ -27,7 +27,11 @@ it); otherwise `RC_UNDO` is 0 and cyclic games are solved with stored arcs.
 A rule is quiet (`quiet`) when every ply of it from one position leads to
 the same int slots and outcome: it moves a piece that no end rule reads (dsl.reads), with
 no effect. Every arrangement's first pass then applies only its first ply, which its
-`first_N` generator keeps while it counts the others (`UNDO_FIRST`).
+`first_N` generator keeps while it counts the others (`UNDO_FIRST`). Two phases of a
+player's turn are alike (`alike_phases`, `UNDO_ALIKE`) when they take the same rules and
+no rule or end rule decided after a ply asks whose turn comes next or whether that player
+is stuck: a board's plies and their outcomes are then the same in both, and every
+arrangement's first pass counts one phase's positions for the other's.
 """
 
 from __future__ import annotations
@@ -157,6 +161,27 @@ def leads_reads(rs: model.Ruleset, moved: list[tuple[int, model.Ply, int, list[i
     return sum(1 << t for t in read)
 
 
+def alike_phases(rs: model.Ruleset, moved: list[tuple[int, model.Ply, int, list[int]]],
+                 phases: list[model.TurnPhase]) -> list[int]:
+    """Per player and phase, the first earlier phase of that player whose positions have
+    the same plies with the same outcomes as this phase's on the same board, or -1: the
+    two take the same rules (and the pass alike), nothing on the way reads more than
+    `leads_reads` allows, and no rule or end rule decided after a ply asks whose turn comes
+    next or whether that player is stuck (an end rule's `mover` is the player who made
+    the ply, the same in both). Every arrangement's first pass then counts one phase's
+    plies and gives its counts to the other."""
+    tail = turns.lazy_tail(rs)
+    if tail is None or leads_reads(rs, moved, phases) < 0:
+        return [-1] * (len(rs.players) * len(phases))
+    nodes: list[object] = [e for end in rs.ends[:tail] for e in (end.cond, end.player)]
+    nodes += [part for ply in rs.plies for v in ply.variants() for part in (v.motion, v.onto, v.where)]
+    if any(model.mentions(node, model.Word.NEXT, model.Word.STUCK) for node in nodes):  # type: ignore[arg-type]
+        return [-1] * (len(rs.players) * len(phases))
+    rows = [(frozenset(ph.plies), ph.allows_pass) for ph in phases]
+    first = [rows.index(row) for row in rows]
+    return [j if j < k else -1 for _ in rs.players for k, j in enumerate(first)]
+
+
 def reverse_reach(tables: Tables, rs: model.Ruleset, motion: model.Motion) -> list[int]:
     """Per cell, the cells from which `motion` could reach it on an empty board (its
     construct's `reverse_reach`)."""
@@ -248,6 +273,8 @@ def emit_undo(w: CWriter, rs: model.Ruleset, tables: Tables,
     # compulsory capture filters a phase's plies as a whole: then rc_legal makes them all
     out.decl(f"static const int UNDO_PLAIN {unused} = {int(rs.compulsory is None)};")
     out.decl(f"static const int UNDO_READS {unused} = {leads_reads(rs, moved, phases)};")
+    alike = ", ".join(map(str, alike_phases(rs, moved, phases)))
+    out.decl(f"static const int UNDO_ALIKE[] {unused} = {{{alike}}};")
     for name, k in (("UNDO_RULE", 0), ("UNDO_PLAYER", 1), ("UNDO_TYPE", 2), ("UNDO_DELTA", 4)):
         out.decl(f"static const int {name}[] {unused} = {{{', '.join(str(e[k]) for e in entries)}}};")
     rev = [mask for e in entries for mask in e[3]]

@@ -129,6 +129,10 @@ static const int UNDO_READS;                 /* the piece types (bit t) whose ce
                                                 int slots, decide whether an exact or lands-
                                                 checked entry's candidates lead to a position
                                                 (cundo.leads_reads), or -1 */
+/* [player * UNDO_NPH + phase]: the first earlier phase of that player whose positions have
+   the same plies with the same outcomes as this phase's on the same board (cundo.
+   alike_phases), or -1 */
+static const int UNDO_ALIKE[RC_PLAYERS * UNDO_NPH];
 static const int UNDO_PLAIN;                 /* no compulsory capture: a rule's plies are its
                                                 generator's alone (else rc_legal's) */
 /* [rule]: the generator of a rule's legal plies, those of the pieces on the first mask

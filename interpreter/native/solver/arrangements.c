@@ -162,13 +162,17 @@ static int sv_arr_compact(Sv *sv, SvBlock *b) {
 }
 
 /* what the first pass remembers through a unit: the last child block (`v` its int slots)
-   and the last position (`s`, its types' ranks `rts`, if `known`) */
+   and the last position (`s`, its types' ranks `rts`, if `known`); the index `i` of the
+   position counted and, where another block's first pass is this one's (`at`: the block's
+   first_at), the rules whose plies that did not end the game it has `seen` */
 typedef struct {
     int64_t v[RC_NI];
     SvBlock *c;
     S s;
     uint64_t rts[RC_NT];
     int known;
+    uint64_t i, *at;
+    unsigned char seen[RC_RULES];
 } SvArrMemo;
 
 /* the block of child `t` of position `s` of `b`, from the child's int slots (its counts
@@ -210,6 +214,11 @@ static inline __attribute__((always_inline)) int sv_arr_tally(Sv *sv, SvBlock *b
     y->plies += k;
     if (t.v[RC_OUT] < 0) {
         if (!sv_arr_child_block(sv, b, s, &t, memo)) return SV_ERR_INDEX;
+        if (memo->at && !memo->seen[ply->r]) {  /* (the first a unit meets, if none is known) */
+            uint64_t none = ~(uint64_t)0;
+            memo->seen[ply->r] = 1;
+            __atomic_compare_exchange_n(&memo->at[ply->r], &none, memo->i, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+        }
         y->count += (uint64_t)SV_ARR_UNITS(sv) * (uint64_t)k;
         return 0;
     }
@@ -257,6 +266,7 @@ static int sv_arr_plies(Sv *sv, SvWork *w, SvBlock *b, const S *s, SvArrTally *y
 static void sv_arr_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, SvArrMemo *memo) {
     sv_unrank_next(sv, b, i, &memo->s, memo->rts, memo->known);  /* (a unit is of one block) */
     memo->known = 1;
+    memo->i = i;
     const S *s = &memo->s;
     w->done++;
     uint16_t *out = sv_slot_ranked(b, i, memo->rts);
@@ -291,8 +301,66 @@ static void sv_arr_count(Sv *sv, SvWork *w, SvBlock *b, uint64_t i, SvArrMemo *m
 }
 
 static void sv_arr_count_unit(Sv *sv, SvWork *w, SvUnit *u) {
-    SvArrMemo memo = {.c = NULL, .known = 0};
+    if (u->b->alike) return;  /* (its counts are another block's: sv_arr_alike_copy) */
+    SvArrMemo memo = {.c = NULL, .known = 0, .at = u->b->first_at, .seen = {0}};
+    uint64_t arcs = w->arcs, ends = w->ends;
     SV_EACH_IN_UNIT(u, i) sv_arr_count(sv, w, u->b, i, &memo);
+    __atomic_fetch_add(&u->b->farcs, w->arcs - arcs, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&u->b->fends, w->ends - ends, __ATOMIC_RELAXED);
+}
+
+/* each block whose phase's positions have the plies of an earlier phase's on the same
+   board, with the same outcomes (UNDO_ALIKE), given that phase's block (b->alike) where
+   the two index their arrangements alike: the first pass counts one of them; 0 or an
+   error */
+static int sv_arr_alike(Sv *sv) {
+    for (int k = 0; k < sv->nblocks; k++) {
+        SvBlock *b = sv->blocks[k], *a;
+        int64_t p = b->key.v[RC_P], ph = b->key.v[RC_PH], was = UNDO_ALIKE[p * UNDO_NPH + ph];
+        if (was < sv->low[RC_PH] || k - (ph - was) < 0) continue;
+        a = sv->blocks[k - (ph - was)];  /* (sv_arr_blocks: a player's phases in a row) */
+        if (a->key.v[RC_P] != p || a->key.v[RC_PH] != was || a->nslots != b->nslots ||
+            a->count != b->count || memcmp(a->radix, b->radix, sizeof a->radix))
+            continue;
+        b->alike = a;
+        if (!a->first_at && !(a->first_at = malloc(RC_RULES * sizeof *a->first_at))) {
+            sv_fail(sv, RC_ERR_MEMORY, "out of memory");
+            return RC_ERR_MEMORY;
+        }
+        memset(a->first_at, 0xff, RC_RULES * sizeof *a->first_at);
+    }
+    return 0;
+}
+
+/* the blocks whose first pass is another's (sv_arr_alike) given its counts, its frontiers
+   of levels 0 and 1, and its block edges: those of its positions at first_at, whose plies
+   are counted (each rule's plies that go on lead to one child block); 0 or an error */
+static int sv_arr_alike_copy(Sv *sv) {
+    SvWork *w = &sv->work[0];
+    for (int k = 0; k < sv->nblocks && !sv_failed(sv); k++) {
+        SvBlock *b = sv->blocks[k], *a = b->alike;
+        if (!a) continue;
+        memcpy(b->val, a->val, sv_slot_bytes(b));
+        memcpy(b->next, a->next, (size_t)b->words * 8);
+        memcpy(b->later, a->later, (size_t)b->words * 8);
+        b->cur_any = a->cur_any;
+        sv->narcs += a->farcs;
+        sv->terminal += a->fends;
+        SvArrMemo memo = {.c = NULL, .known = 0, .at = NULL};
+        for (int r = 0; r < RC_RULES; r++) {
+            if (a->first_at[r] == ~(uint64_t)0) continue;
+            S s;
+            SvArrTally y = {0, 0, 0, 0};
+            sv_unrank(sv, b, a->first_at[r], &s);
+            int e = sv_arr_plies(sv, w, b, &s, &y, &memo);
+            if (e < 0) sv_fail(sv, e, "the rules stopped on an error");
+        }
+    }
+    for (int k = 0; k < sv->nblocks; k++) {
+        free(sv->blocks[k]->first_at);
+        sv->blocks[k]->first_at = NULL;
+    }
+    return sv_failed(sv);
 }
 
 /* the positions decided at level 1 by the first pass put on the frontier of level 1
@@ -336,9 +404,9 @@ static void sv_arrangements(Sv *sv, const S *start) {
         sv_tick(sv, text);
     }
     sv->positions = sv->ndense;
-    if (sv_failed(sv) || sv_units(sv, SV_ALL)) return;
+    if (sv_failed(sv) || sv_arr_alike(sv) || sv_units(sv, SV_ALL)) return;
     sv_count_pass(sv, sv_arr_count_unit);  /* (it notes the block edges sv_parents reads) */
-    if (sv_failed(sv) || sv_parents(sv)) return;
+    if (sv_failed(sv) || sv_arr_alike_copy(sv) || sv_parents(sv)) return;
     sv_undo_levels(sv);
 }
 #endif

@@ -108,6 +108,12 @@ typedef struct SvBlock {
     uint64_t *reach, *cur, *next;
     uint64_t *later;                   /* every arrangement's solve: decided at level 1 by
                                           its first pass (arrangements.c) */
+    struct SvBlock *alike;             /* every arrangement's solve: the block of an earlier
+                                          phase whose first pass counts for this one's
+                                          (UNDO_ALIKE), or NULL */
+    uint64_t *first_at;                /* that block's: per rule, a position with a ply of
+                                          it that does not end the game (~0: none seen) */
+    uint64_t farcs, fends;             /* the plies and ends its first pass counted */
     uint64_t *prefix;                  /* reached positions before each 8 words of `reach` */
     uint16_t *val;                     /* one-pass solve: value | remoteness << 2, dense */
     uint64_t *runs, nslots, rstride;   /* every arrangement's solve, until its values are

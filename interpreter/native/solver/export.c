@@ -483,6 +483,7 @@ void rc_solve_free(void *h) {
         if (b->prefix) sv_free(sv, b->prefix, sv_prefix_bytes(b));
         if (b->val) sv_free(sv, b->val, sv_slot_bytes(b));
         free(b->runs);
+        free(b->first_at);
         sv_free(sv, b->tally, sv_tally_bytes(b));
         sv_sparse_free(sv, b);
         pthread_mutex_destroy(&b->mu);
