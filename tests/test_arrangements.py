@@ -26,6 +26,7 @@ from interpreter.search.solution import Solution
 from interpreter.search.verify import verify
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.test_reads import _alike  # noqa: E402
 from tests.test_unmoves import VARIANTS  # noqa: E402
 
 pytestmark = pytest.mark.skipif(native_build.compiler() is None, reason="no C compiler here")
@@ -89,18 +90,55 @@ def test_a_turn_s_second_ply_is_counted_apart_where_the_end_rules_ask_whose_turn
         assert [every.lookup(s) for s in held] == [reached.lookup(s) for s in held]
 
 
-def test_the_plies_counted_once_for_both_phases_are_those_counted_apart():
+# Pong Hau K'i with two plies a turn: the player to move is stuck where the empty cell is
+# a3 (or c3) and its two neighbours, a1 and b2 (c1 and b2), are the other player's: two
+# placements a player to move, mirror images, so one class a player and phase (4)
+PONG_TWICE = 'variant of "pong-hau-kii"\ngame "Pong Hau K\'i, two plies a turn"\nnew turn: any then any\n'
+
+
+@pytest.mark.parametrize("text, never, stuck", [(ONE_MAN, "ball in g2 and ball in g6", 0),
+                                                (PONG_TWICE, "count(stone) > 4", 4)])
+def test_the_plies_counted_once_for_both_phases_are_those_counted_apart(text, never, stuck):
     # an end rule that never fires but asks whose turn is next: the first pass then counts
     # each phase's plies itself; the counts, ends and values are the same
-    game = Game(load_text(ONE_MAN), backend="native")
-    apart = Game(load_text(ONE_MAN + "new end never: next loses if ball in g2 and ball in g6\n"),
-                 backend="native")
+    apart_text = text + f"new end never: next loses if {never}\n"
+    assert (_alike(text, "once.game"), _alike(apart_text, "apart.game")) == ([-1, 0, -1, 0], [-1] * 4)
+    game, apart = Game(load_text(text), backend="native"), Game(load_text(apart_text), backend="native")
     for swap in (False, True):
         once, twice = _solve(game, True, swap, True), _solve(apart, True, swap, True)
         assert (once.stats.edges, once.stats.terminal, once.stats.levels) == \
                (twice.stats.edges, twice.stats.terminal, twice.stats.levels)
         assert (list(once.keys), once.values, list(once.remoteness)) == \
                (list(twice.keys), twice.values, list(twice.remoteness))
+        assert once.stats.terminal == stuck
+
+
+# one man a side on three cells in a row, each stepping east only, two plies a turn: from
+# the setup X must step to b1 and is then stuck (the default rule: a stuck player loses),
+# so the start is lost in 1; the stuck position is in the block of the turn's second ply,
+# whose first count is the first ply's
+ONE_WAY = """game "One way"
+board square 3 x 1
+players X, O
+piece man: owner each, symbol X/O
+setup man of X: a1
+setup man of O: c1
+ply go: move own man step e onto empty
+turn: any then any
+"""
+
+
+def test_a_stuck_position_of_a_turn_s_second_ply_decides_the_first():
+    assert _alike(ONE_WAY, "one-way.game") == [-1, 0, -1, 0]
+    game = Game(load_text(ONE_WAY), backend="native")
+    every, reached = _solve(game, False, False, True), _solve(game, False, False, False)
+    start = game.initial_state()
+    assert (every.lookup(start).value, every.lookup(start).remoteness) == ("lose", 1)
+    # 3 x 2 placements, each player and phase: 24; the mover stuck on c1 or west of the
+    # other man: 4 placements of 6, each player and phase: 16
+    assert (len(every), every.stats.terminal) == (24, 16)
+    held = [s for s in (reached.position(i) for i in range(len(reached))) if not game.is_terminal(s)]
+    assert [every.lookup(s) for s in held] == [reached.lookup(s) for s in held]
 
 
 def _values(text: str) -> list:
