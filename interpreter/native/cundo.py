@@ -161,17 +161,16 @@ def leads_reads(rs: model.Ruleset, moved: list[tuple[int, model.Ply, int, list[i
     return sum(1 << t for t in read)
 
 
-def alike_phases(rs: model.Ruleset, moved: list[tuple[int, model.Ply, int, list[int]]],
-                 phases: list[model.TurnPhase]) -> list[int]:
+def alike_phases(rs: model.Ruleset, phases: list[model.TurnPhase], reads: int) -> list[int]:
     """Per player and phase, the first earlier phase of that player whose positions have
     the same plies with the same outcomes as this phase's on the same board, or -1: the
-    two take the same rules (and the pass alike), nothing on the way reads more than
-    `leads_reads` allows, and no rule or end rule decided after a ply asks whose turn comes
-    next or whether that player is stuck (an end rule's `mover` is the player who made
-    the ply, the same in both). Every arrangement's first pass then counts one phase's
-    plies and gives its counts to the other."""
+    two take the same rules (and the pass alike), nothing on the way reads more than the
+    end rules' cells (`reads`, leads_reads: not -1), and no rule or end rule decided after
+    a ply asks whose turn comes next or whether that player is stuck (an end rule's
+    `mover` is the player who made the ply, the same in both). Every arrangement's first
+    pass then counts one phase's plies and gives its counts to the other."""
     tail = turns.lazy_tail(rs)
-    if tail is None or leads_reads(rs, moved, phases) < 0:
+    if tail is None or reads < 0:
         return [-1] * (len(rs.players) * len(phases))
     nodes: list[object] = [e for end in rs.ends[:tail] for e in (end.cond, end.player)]
     nodes += [part for ply in rs.plies for v in ply.variants() for part in (v.motion, v.onto, v.where)]
@@ -272,8 +271,9 @@ def emit_undo(w: CWriter, rs: model.Ruleset, tables: Tables,
     out.decl(f"static const int UNDO_PASS {unused} = {int(passes)};")
     # compulsory capture filters a phase's plies as a whole: then rc_legal makes them all
     out.decl(f"static const int UNDO_PLAIN {unused} = {int(rs.compulsory is None)};")
-    out.decl(f"static const int UNDO_READS {unused} = {leads_reads(rs, moved, phases)};")
-    alike = ", ".join(map(str, alike_phases(rs, moved, phases)))
+    reads = leads_reads(rs, moved, phases)
+    out.decl(f"static const int UNDO_READS {unused} = {reads};")
+    alike = ", ".join(map(str, alike_phases(rs, phases, reads)))
     out.decl(f"static const int UNDO_ALIKE[] {unused} = {{{alike}}};")
     for name, k in (("UNDO_RULE", 0), ("UNDO_PLAYER", 1), ("UNDO_TYPE", 2), ("UNDO_DELTA", 4)):
         out.decl(f"static const int {name}[] {unused} = {{{', '.join(str(e[k]) for e in entries)}}};")

@@ -71,6 +71,7 @@ static void sv_graph(Sv *sv) {
     sv->offsets = sv_alloc(sv, (n + 1) * 8);
     if (sv_failed(sv) || sv_units(sv, SV_ALL)) return;
     sv->phase = 1;
+    sv->todo = n;
     sv_run(sv, sv_arcs_unit);
     if (sv_failed(sv)) return;
     for (uint64_t d = 0; d < n; d++) sv->offsets[d + 1] += sv->offsets[d];

@@ -405,7 +405,9 @@ static void sv_arrangements(Sv *sv, const S *start) {
     }
     sv->positions = sv->ndense;
     if (sv_failed(sv) || sv_arr_alike(sv) || sv_units(sv, SV_ALL)) return;
-    sv_count_pass(sv, sv_arr_count_unit);  /* (it notes the block edges sv_parents reads) */
+    uint64_t todo = sv->ndense;  /* (the progress: positions of blocks whose counts are another's left out) */
+    for (int k = 0; k < sv->nblocks; k++) todo -= sv->blocks[k]->alike ? sv->blocks[k]->count : 0;
+    sv_count_pass(sv, sv_arr_count_unit, todo);  /* (it notes the block edges sv_parents reads) */
     if (sv_failed(sv) || sv_arr_alike_copy(sv) || sv_parents(sv)) return;
     sv_undo_levels(sv);
 }

@@ -56,9 +56,9 @@ static void sv_tick(Sv *sv, const char *extra) {
                  "(%.0f a second; %s bytes)", sv->undo_level + 1, a, rate, c);
     } else {
         sv_count(a, sizeof a, done);
-        sv_count(b, sizeof b, sv->ndense);
-        double left = rate > 0 && sv->ndense > done ? (double)(sv->ndense - done) / rate : 0.0;
-        snprintf(text, sizeof text, "native solve: %s of %s of %s positions (%.0f a second, "
+        sv_count(b, sizeof b, sv->todo);
+        double left = rate > 0 && sv->todo > done ? (double)(sv->todo - done) / rate : 0.0;
+        snprintf(text, sizeof text, "native solve: %s, %s of %s positions (%.0f a second, "
                  "about %.0f s left; %s bytes)", sv->undo ? "children counted" : "arcs", a, b,
                  rate, left, c);
     }

@@ -622,10 +622,10 @@ static void sv_undo_unit(Sv *sv, SvWork *w, SvUnit *u) {
 static void sv_undo_levels(Sv *sv);
 
 /* the first pass on the threads, each unit's positions' children (or plies) counted by
-   `count`, and the arcs and ends it met summed */
-static void sv_count_pass(Sv *sv, SvUnitFn count) {
+   `count` (`todo` of them: the progress), and the arcs and ends it met summed */
+static void sv_count_pass(Sv *sv, SvUnitFn count, uint64_t todo) {
     sv->phase = 1;
-    sv->todo = sv->ndense;
+    sv->todo = todo;
     sv_run(sv, count);
     for (int t = 0; t < sv->threads; t++) {
         sv->narcs += sv->work[t].arcs;
@@ -655,7 +655,7 @@ static void sv_undo(Sv *sv) {
         if (!sv->blocks[k]->ended) sv->blocks[k]->cur = sv_alloc(sv, (size_t)sv_fwords(sv->blocks[k]) * 8);
     sv->narcs = sv->tally_arcs;
     if (sv_failed(sv) || sv_parents(sv) || sv_few(sv) || sv_units(sv, SV_ALL)) return;
-    sv_count_pass(sv, sv_count_unit);
+    sv_count_pass(sv, sv_count_unit, sv->ndense);
     sv_undo_levels(sv);
 }
 
